@@ -1,0 +1,81 @@
+"""Local days and months of a ladder's time zone, from timestamps passed in.
+
+Nothing here reads a clock. Daily jobs run at 00:00 local time; a day's start is the
+first instant whose local date is that day, which also covers zones where midnight
+is skipped by a daylight-saving change.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime, timedelta
+from functools import lru_cache
+from zoneinfo import ZoneInfo
+
+from core.model import Timestamp
+
+DAY = 86_400
+HOUR = 3_600
+
+
+@lru_cache(maxsize=64)
+def zone(name: str) -> ZoneInfo:
+    """The ZoneInfo of a time zone name (cached)."""
+    return ZoneInfo(name)
+
+
+def local(at: Timestamp, tz: str) -> datetime:
+    """The local date and time of an instant."""
+    return datetime.fromtimestamp(at, zone(tz))
+
+
+def month_label(at: Timestamp, tz: str) -> str:
+    """The local calendar month of an instant, as YYYY-MM."""
+    return local(at, tz).strftime("%Y-%m")
+
+
+def next_month(label: str) -> str:
+    """The month after a YYYY-MM label."""
+    year, month = int(label[:4]), int(label[5:7])
+    return f"{year + month // 12:04d}-{month % 12 + 1:02d}"
+
+
+def previous_month(label: str) -> str:
+    """The month before a YYYY-MM label."""
+    year, month = int(label[:4]), int(label[5:7])
+    return f"{year - 1:04d}-12" if month == 1 else f"{year:04d}-{month - 1:02d}"
+
+
+def day_start(day: date, tz: str) -> Timestamp:
+    """The instant local `day` begins (00:00, or the first instant after a skipped midnight)."""
+    instant = int(datetime(day.year, day.month, day.day, tzinfo=zone(tz)).timestamp())
+    # With fold=0 a skipped midnight maps to the instant just after the gap; if the
+    # offset change makes it land on the previous local day, step forward an hour.
+    while local(instant, tz).date() < day:
+        instant += HOUR
+    return instant
+
+
+def midnights(after: Timestamp, upto: Timestamp, tz: str) -> list[tuple[Timestamp, date]]:
+    """Every local day start in (after, upto], with its date, in time order."""
+    found: list[tuple[Timestamp, date]] = []
+    day = local(after, tz).date()
+    while True:
+        day = day + timedelta(days=1)
+        start = day_start(day, tz)
+        if start > upto:
+            return found
+        if start > after:
+            found.append((start, day))
+
+
+def iso(at: Timestamp) -> str:
+    """An instant as ISO 8601 in UTC, to the second."""
+    return datetime.fromtimestamp(at, UTC).isoformat()
+
+
+def parse_instant(text: str) -> Timestamp:
+    """Read an ISO 8601 instant; one without an offset is taken as UTC."""
+    parsed = datetime.fromisoformat(text.strip())
+    if parsed.tzinfo is None:
+        parsed = parsed.replace(tzinfo=UTC)
+    return int(parsed.timestamp())

@@ -1,0 +1,57 @@
+"""Domain errors: refusals a user can read, each saying what to do instead.
+
+Every adapter renders `str(error)` as the reply; nothing here is a stack trace.
+"""
+
+from __future__ import annotations
+
+
+class LadderError(Exception):
+    """A command was refused for a reason the user can fix or understand."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+    def __str__(self) -> str:
+        return self.reason
+
+
+class UsageError(LadderError):
+    """The command was malformed; the reason includes its usage line."""
+
+
+class NotAllowed(LadderError):
+    """The user may not do this (not a moderator, not a participant)."""
+
+
+class UnknownPlayer(LadderError):
+    """A named user is not a member of the ladder."""
+
+
+class NoLadder(LadderError):
+    """The chat has no ladder (or none of that name)."""
+
+
+class SettingError(LadderError):
+    """A ladder setting has an unknown key or a value out of range."""
+
+
+class RatingGapTooLarge(LadderError):
+    """A rated game between players too far apart (fame's 1000-point rule)."""
+
+    def __init__(self, gap: float, limit: float) -> None:
+        super().__init__(
+            f"ratings are {round(gap)} apart; this ladder rates games only up to "
+            f"{round(limit)} apart (report it with `unrated` to record it anyway)"
+        )
+        self.gap = gap
+        self.limit = limit
+
+
+class RuleViolation(LadderError):
+    """The ladder's rules forbid this (an invalid decline, a team game in a duel ladder)."""
+
+
+class Duplicate(LadderError):
+    """The same game or command was already recorded."""

@@ -1,0 +1,434 @@
+"""Ladder settings: every number of RULES.md as a named, typed, documented key.
+
+A preset is a named set of overrides on `Settings`; a community can start from any
+preset and change any key (`/ladder create main preset=duel k=24 floor=none`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from core.errors import SettingError
+
+Family = Literal["rating", "position"]
+Formula = Literal["classic", "fame", "zero_sum", "banded"]
+FfaMode = Literal["winner_takes_all", "placement"]
+
+# (threshold, value) pairs: the value of the last threshold at or below x applies;
+# below the first threshold the setting's base value applies.
+Bands = tuple[tuple[float, float], ...]
+
+TABLE_NAMES = ("season", "week", "ladder")
+
+# RULES.md section 4: rungs moved (+ is up) by case (rows 1-6) and result (columns:
+# overwhelming/major/minor defeat, draw, minor/major/overwhelming victory).
+NHWC_MOVES: tuple[tuple[int, ...], ...] = (
+    (-3, -2, -1, -1, 0, 0, 1),
+    (-2, -1, -1, 0, 0, 1, 1),
+    (-1, -1, 0, 0, 1, 1, 2),
+    (-1, 0, 0, 1, 1, 2, 2),
+    (0, 0, 1, 1, 2, 2, 3),
+    (0, 1, 1, 2, 2, 3, 3),
+)
+
+DUEL_LEAGUES: tuple[tuple[float, str], ...] = (
+    (-math.inf, "Challenge Accepted"),
+    (1000, "Fighter"),
+    (1100, "Yard Terror"),
+    (1200, "Duel Master"),
+    (1300, "Grandmaster"),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """All parameters of one ladder. Defaults are neutral; presets fill them in."""
+
+    preset: str = "custom"
+    family: Family = "rating"
+    # --- Elo family ---
+    formula: Formula = "classic"
+    start: float = 1000.0
+    whole: bool = True  # whole-number ratings (warlight keeps real numbers)
+    k: float = 32.0
+    k_bands: Bands = ()
+    min_gain: int = 0
+    floor: float | None = None
+    max_gap: float | None = None  # rated games only up to this gap (fame: 1000)
+    no_change_gap: float | None = None  # stronger player wins beyond it: nothing moves
+    fame_base: float = 10.0
+    k1: float = 2.0  # fame: by number of sides
+    k1_bands: Bands = ((3, 1.5), (4, 1.0))
+    newcomer_wins: int = 20
+    k2_newcomer: float = 2.0
+    k2: float = 1.5
+    k2_bands: Bands = ((2400, 1.0),)
+    k3: float = 2.0  # fame: by game length in moves
+    k3_bands: Bands = ((50, 1.5), (250, 1.0))
+    k3_default: float = 1.0
+    ffa: FfaMode = "winner_takes_all"
+    max_sides: int | None = None
+    teams: bool = True
+    series_hours: float | None = None
+    # --- eligibility and tables ---
+    calibration: int = 0
+    calibration_league: str = "Calibration"
+    leagues: tuple[tuple[float, str], ...] = ()
+    farm_limit: int | None = None
+    farm_days: float = 7.0
+    min_moves: int | None = None
+    tables: tuple[str, ...] = ()
+    season_min_games: int = 3
+    week_min_games: int = 2
+    week_days: float = 7.0
+    active_days: float = 30.0
+    hall_of_fame: int = 3
+    weekly_summary: bool = False
+    # --- decay ---
+    decay: bool = False
+    decay_divisor: int = 125000
+    decay_min: int = 1
+    # --- position family ---
+    challenges: bool = False
+    challenge_hours: float = 72.0
+    reminder_hours: float = 24.0
+    moves_table: tuple[tuple[int, ...], ...] = NHWC_MOVES
+    margin_required: bool = True
+    # --- reporting and time ---
+    confirm: bool = True
+    confirm_hours: float = 24.0
+    timezone: str = "UTC"
+
+    def with_changes(self, changes: Mapping[str, Any]) -> Settings:
+        """A copy with the given fields replaced."""
+        return dataclasses.replace(self, **dict(changes))
+
+    @property
+    def is_position(self) -> bool:
+        """True for a position (rung) ladder."""
+        return self.family == "position"
+
+
+PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
+    "warlight": (
+        "classic Elo from 1200 with K 32, real-number ratings, free-for-all and team games",
+        dict(formula="classic", start=1200.0, whole=False, k=32.0),
+    ),
+    "fame": (
+        "pairwise Elo from 1000 with multipliers for sides, experience and game length; "
+        "games over 1000 points apart are refused",
+        dict(formula="fame", start=1000.0, max_gap=1000.0),
+    ),
+    "duel": (
+        "zero-sum Elo from 1000 (minimum gain 1, floor 800), 5 calibration games, "
+        "leagues, anti-farming, and season, week and ladder tables",
+        dict(
+            formula="zero_sum",
+            start=1000.0,
+            k=32.0,
+            min_gain=1,
+            floor=800.0,
+            max_sides=2,
+            teams=False,
+            calibration=5,
+            leagues=DUEL_LEAGUES,
+            farm_limit=4,
+            min_moves=2,
+            tables=TABLE_NAMES,
+        ),
+    ),
+    "nhwc": (
+        "position ladder: challenges, rungs moved by case and margin of victory",
+        dict(family="position", max_sides=2, teams=False, challenges=True),
+    ),
+    "dutch": (
+        "Elo from 0 with K 32/24/16 by rating, the 719 rule, series and daily decay",
+        dict(
+            formula="banded",
+            start=0.0,
+            k=32.0,
+            k_bands=((2100, 24.0), (2400, 16.0)),
+            floor=0.0,
+            no_change_gap=719.0,
+            max_sides=2,
+            teams=False,
+            series_hours=24.0,
+            decay=True,
+        ),
+    ),
+}
+
+
+def preset(name: str) -> Settings:
+    """The settings of a named preset."""
+    try:
+        _, overrides = PRESETS[name]
+    except KeyError:
+        raise SettingError(
+            f"there is no preset called {name!r}; choose one of: {', '.join(PRESETS)}"
+        ) from None
+    return Settings(preset=name, **overrides)
+
+
+# ---------------------------------------------------------------- parsing key=value
+
+
+def _parse_bool(text: str) -> bool:
+    low = text.lower()
+    if low in ("true", "yes", "on", "1"):
+        return True
+    if low in ("false", "no", "off", "0"):
+        return False
+    raise ValueError("expected true or false")
+
+
+def _parse_number(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise ValueError("expected a number") from None
+    if not math.isfinite(value):
+        raise ValueError("expected a finite number")
+    return value
+
+
+def _nonneg(parse: Callable[[str], Any]) -> Callable[[str], Any]:
+    def inner(text: str) -> Any:
+        value = parse(text)
+        if value < 0:
+            raise ValueError("expected a number of 0 or more")
+        return value
+
+    return inner
+
+
+def _positive(parse: Callable[[str], Any]) -> Callable[[str], Any]:
+    def inner(text: str) -> Any:
+        value = parse(text)
+        if value <= 0:
+            raise ValueError("expected a number above 0")
+        return value
+
+    return inner
+
+
+def _optional(parse: Callable[[str], Any]) -> Callable[[str], Any]:
+    def inner(text: str) -> Any:
+        return None if text.lower() in ("none", "off", "no") else parse(text)
+
+    return inner
+
+
+def _choice(*options: str) -> Callable[[str], str]:
+    def inner(text: str) -> str:
+        if text not in options:
+            raise ValueError(f"expected one of {', '.join(options)}")
+        return text
+
+    return inner
+
+
+def _parse_int(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise ValueError("expected a whole number") from None
+
+
+def _parse_bands(text: str) -> Bands:
+    if text.lower() in ("none", ""):
+        return ()
+    bands = []
+    for part in text.split(","):
+        threshold, colon, value = part.partition(":")
+        if not colon:
+            raise ValueError("expected bands like 2100:24,2400:16")
+        bands.append((_parse_number(threshold), _parse_number(value)))
+    return tuple(sorted(bands))
+
+
+def _parse_tables(text: str) -> tuple[str, ...]:
+    if text.lower() == "none":
+        return ()
+    names = tuple(dict.fromkeys(t.strip() for t in text.split(",")))
+    bad = [n for n in names if n not in TABLE_NAMES]
+    if bad:
+        raise ValueError(f"expected tables from {', '.join(TABLE_NAMES)}")
+    return names
+
+
+def _parse_timezone(text: str) -> str:
+    try:
+        ZoneInfo(text)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ValueError("expected a time zone such as Europe/Amsterdam or UTC") from None
+    return text
+
+
+def _parse_leagues(text: str) -> tuple[tuple[float, str], ...]:
+    # Only `none` fits on a chat line; named leagues are set in config.toml.
+    if text.lower() == "none":
+        return ()
+    raise ValueError(
+        "leagues can only be switched off here (leagues=none); set them in config.toml"
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class SettingSpec:
+    """How one key is parsed and what it means."""
+
+    key: str
+    parse: Callable[[str], Any]
+    help: str
+    changeable: bool = True  # may a moderator change it after the ladder exists?
+
+
+_SPECS: tuple[SettingSpec, ...] = (
+    SettingSpec("confirm", _parse_bool, "reports wait for the opponent's /confirm (true|false)"),
+    SettingSpec("confirm_hours", _positive(_parse_number),
+                "hours after which a pending report is confirmed automatically"),
+    SettingSpec("timezone", _parse_timezone,
+                "time zone of the ladder's day and month (daily jobs run at 00:00 in it)"),
+    SettingSpec("ffa", _choice("winner_takes_all", "placement"),
+                "free-for-all rating mode: winner_takes_all or placement"),
+    SettingSpec("start", _parse_number, "rating of a new player"),
+    SettingSpec("k", _positive(_parse_number), "K factor of the Elo update"),
+    SettingSpec("k_bands", _parse_bands,
+                "K by the player's rating, e.g. 2100:24,2400:16 (below the first: k)"),
+    SettingSpec("whole", _parse_bool, "keep ratings as whole numbers (true|false)"),
+    SettingSpec("min_gain", _nonneg(_parse_int), "smallest gain for a winner"),
+    SettingSpec("floor", _optional(_parse_number), "no rating falls below this (none: no floor)"),
+    SettingSpec("max_gap", _optional(_positive(_parse_number)),
+                "refuse rated games between players further apart (none: no limit)"),
+    SettingSpec("no_change_gap", _optional(_nonneg(_parse_number)),
+                "beyond this gap a win by the stronger player changes nothing (none: off)"),
+    SettingSpec("fame_base", _positive(_parse_number), "fame: base of the multiplied K"),
+    SettingSpec("k1", _positive(_parse_number), "fame: multiplier for a two-sided game"),
+    SettingSpec("k1_bands", _parse_bands, "fame: multiplier by number of sides, e.g. 3:1.5,4:1"),
+    SettingSpec("newcomer_wins", _nonneg(_parse_int),
+                "fame: a player with at most this many rated wins is a newcomer"),
+    SettingSpec("k2_newcomer", _positive(_parse_number), "fame: multiplier for a newcomer"),
+    SettingSpec("k2", _positive(_parse_number), "fame: multiplier for an experienced player"),
+    SettingSpec("k2_bands", _parse_bands, "fame: experienced multiplier by rating, e.g. 2400:1"),
+    SettingSpec("k3", _positive(_parse_number), "fame: multiplier for the shortest games"),
+    SettingSpec("k3_bands", _parse_bands, "fame: multiplier by moves, e.g. 50:1.5,250:1"),
+    SettingSpec("k3_default", _positive(_parse_number),
+                "fame: multiplier when a report gives no length"),
+    SettingSpec("max_sides", _optional(_positive(_parse_int)),
+                "most sides in one game (2: one-on-one only; none: any)"),
+    SettingSpec("teams", _parse_bool, "allow team games (true|false)"),
+    SettingSpec("series_hours", _optional(_positive(_parse_number)),
+                "games of one pair within this many hours form a series (none: off)"),
+    SettingSpec("calibration", _nonneg(_parse_int),
+                "rated games a newcomer plays before appearing in tables"),
+    SettingSpec("leagues", _parse_leagues, "league names by rating (none: no leagues)"),
+    SettingSpec("farm_limit", _optional(_positive(_parse_int)),
+                "rated games of one pair allowed per farm_days before more are unrated"),
+    SettingSpec("farm_days", _positive(_parse_number), "anti-farming window in days"),
+    SettingSpec("min_moves", _optional(_nonneg(_parse_int)),
+                "games shorter than this many moves are unrated (none: off)"),
+    SettingSpec("tables", _parse_tables,
+                "tables kept: season,week,ladder (none: only the ranking)"),
+    SettingSpec("season_min_games", _nonneg(_parse_int),
+                "rated games in the month to be listed in the season table"),
+    SettingSpec("week_min_games", _nonneg(_parse_int),
+                "rated games in the window to be listed in the week table"),
+    SettingSpec("week_days", _positive(_parse_number), "length of the rolling week in days"),
+    SettingSpec("active_days", _positive(_parse_number),
+                "the ladder table lists players who played within this many days"),
+    SettingSpec("hall_of_fame", _nonneg(_parse_int), "places entering the Hall of Fame per season"),
+    SettingSpec("weekly_summary", _parse_bool, "post the week's top movers every Monday"),
+    SettingSpec("decay", _parse_bool, "daily decay at 00:00 (true|false)"),
+    SettingSpec("decay_divisor", _positive(_parse_int),
+                "daily decay is max(decay_min, floor(R*R/decay_divisor))"),
+    SettingSpec("decay_min", _nonneg(_parse_int), "smallest daily decay of a rating above 0"),
+    SettingSpec("challenges", _parse_bool, "players challenge each other before playing"),
+    SettingSpec("challenge_hours", _positive(_parse_number),
+                "hours to answer a challenge before it is a forfeit"),
+    SettingSpec("reminder_hours", _nonneg(_parse_number),
+                "remind the challenged player this many hours before the deadline (0: never)"),
+    SettingSpec("margin_required", _parse_bool,
+                "position ladders: a win must say minor, major or overwhelming"),
+)
+
+SETTING_SPECS: dict[str, SettingSpec] = {spec.key: spec for spec in _SPECS}
+
+
+def parse_settings(pairs: Iterable[tuple[str, str]]) -> dict[str, Any]:
+    """Parse `key=value` pairs into typed field values, refusing unknown keys."""
+    changes: dict[str, Any] = {}
+    for key, raw in pairs:
+        spec = SETTING_SPECS.get(key)
+        if spec is None:
+            raise SettingError(
+                f"there is no setting called {key!r}; `/help settings` lists them"
+            )
+        try:
+            changes[key] = spec.parse(raw)
+        except ValueError as error:
+            # Every parser words its ValueError for the user ("expected ...").
+            raise SettingError(f"{key}={raw}: {error}") from None
+    return changes
+
+
+def validate(settings: Settings) -> Settings:
+    """Check combinations no single key can check; return the settings unchanged."""
+    if settings.family == "rating" and settings.formula != "classic" and not settings.whole:
+        raise SettingError(f"the {settings.formula} formula keeps whole-number ratings")
+    if settings.floor is not None and settings.start < settings.floor:
+        raise SettingError(
+            f"start={fmt_number(settings.start)} is below floor={fmt_number(settings.floor)}"
+        )
+    if "season" in settings.tables and settings.family == "position":
+        raise SettingError("a position ladder keeps no season table")
+    return settings
+
+
+def describe(settings: Settings) -> str:
+    """A one-line summary of the settings that differ from the preset."""
+    base = preset(settings.preset) if settings.preset in PRESETS else Settings()
+    diffs = []
+    for spec in _SPECS:
+        value = getattr(settings, spec.key)
+        if value != getattr(base, spec.key):
+            diffs.append(f"{spec.key}={format_value(value)}")
+    return ", ".join(diffs)
+
+
+def format_value(value: Any) -> str:
+    """A setting value written the way `key=value` accepts it."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return fmt_number(value)
+    if isinstance(value, tuple):
+        if not value:
+            return "none"
+        if all(isinstance(v, str) for v in value):
+            return ",".join(value)
+        return ",".join(f"{format_value(a)}:{format_value(b)}" for a, b in value)
+    return str(value)
+
+
+def fmt_number(value: float) -> str:
+    """A number without a needless `.0`."""
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"
+
+
+def band_value(base: float, bands: Bands, x: float) -> float:
+    """The value of `bands` at `x` (see `Bands`)."""
+    value = base
+    for threshold, band in bands:
+        if x >= threshold:
+            value = band
+        else:
+            break
+    return value

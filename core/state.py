@@ -1,0 +1,530 @@
+"""Standings and the fold that derives them from the event log.
+
+`replay(settings, events)` gives the standings of a whole log; `LadderState.apply`
+folds one more event into existing standings, with the same result. A correction
+(void, changed result) is honoured wherever its match occurs: the fold takes the map of
+final corrections, so replaying a corrected log gives the standings of the history in
+which the corrected result had been reported in the first place.
+
+The fold owns a mutable accumulator for speed (a million events must replay in about a
+second); everything it consumes and returns is frozen.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from core import elo, position
+from core.calendar import DAY, HOUR, month_label, next_month
+from core.errors import RatingGapTooLarge
+from core.events import (
+    ChallengeAccepted,
+    DecayDay,
+    Event,
+    MatchConfirmed,
+    MatchVoided,
+    PlayerJoined,
+    PlayerLeft,
+    RatingAdjusted,
+    ResultChanged,
+    SeasonClosed,
+    SettingsChanged,
+    collect_corrections,
+)
+from core.model import Correction, Match, PlayerId, Result, Timestamp, pair_key
+from core.settings import Settings
+from core.tables import HallEntry, TableRow, gain_table, hall_entries
+
+NO_CORRECTIONS: Mapping[int, Correction] = MappingProxyType({})
+
+# Anti-farming looks back `farm_days`; older game times are dropped once they are this
+# far behind the newest game of the pair (a late confirmation is still counted right).
+FARM_HORIZON = 90 * DAY
+
+
+@dataclass(slots=True)
+class PlayerState:
+    """Everything the rules need to know about one player."""
+
+    rating: float
+    games: int = 0
+    rated_games: int = 0
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+    rated_wins: int = 0
+    last_played: Timestamp | None = None
+    season_gain: float = 0.0
+    season_games: int = 0
+    member: bool = True
+
+    def copy(self) -> PlayerState:
+        """An independent copy."""
+        return PlayerState(
+            self.rating, self.games, self.rated_games, self.wins, self.losses, self.draws,
+            self.rated_wins, self.last_played, self.season_gain, self.season_games, self.member,
+        )
+
+
+@dataclass(slots=True)
+class SeriesState:
+    """An open dutch series between a pair (`low` is the smaller player id)."""
+
+    first_at: Timestamp
+    base_low: float
+    base_high: float
+    games: int = 0
+    score_low: float = 0.0
+    applied_low: float = 0.0
+    applied_high: float = 0.0
+
+    def copy(self) -> SeriesState:
+        """An independent copy."""
+        return SeriesState(
+            self.first_at, self.base_low, self.base_high, self.games, self.score_low,
+            self.applied_low, self.applied_high,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """A player's rating (or rung, on a position ladder) before and after an event."""
+
+    player: PlayerId
+    before: float
+    after: float
+
+    @property
+    def delta(self) -> float:
+        """After minus before."""
+        return self.after - self.before
+
+
+@dataclass(frozen=True, slots=True)
+class MatchEffect:
+    """What a confirmed match did: rated or not (and why not), and each change."""
+
+    match_id: int
+    rated: bool
+    note: str
+    changes: tuple[Change, ...]
+    cases: tuple[tuple[PlayerId, int], ...] = ()
+    voided: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonEffect:
+    """A season close: the frozen table and the new Hall of Fame places."""
+
+    season: str
+    table: tuple[TableRow, ...]
+    hall: tuple[HallEntry, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Applied:
+    """What one event changed: the players whose stored rows must be rewritten,
+    their rating/rung changes, and the match or season effect if any."""
+
+    kind: str
+    players: tuple[PlayerId, ...] = ()
+    changes: tuple[Change, ...] = ()
+    match: MatchEffect | None = None
+    season: SeasonEffect | None = None
+
+
+_NOTHING = Applied("none")
+
+
+@dataclass(slots=True)
+class LadderState:
+    """The standings of one ladder after `seq` events."""
+
+    settings: Settings
+    players: dict[PlayerId, PlayerState] = field(default_factory=dict)
+    order: list[PlayerId] = field(default_factory=list)  # position ladders, top first
+    farm: dict[tuple[PlayerId, PlayerId], list[Timestamp]] = field(default_factory=dict)
+    series: dict[tuple[PlayerId, PlayerId], SeriesState] = field(default_factory=dict)
+    logged: dict[int, tuple[PlayerId, int, PlayerId, int]] = field(default_factory=dict)
+    season: str | None = None
+    frozen: dict[str, tuple[TableRow, ...]] = field(default_factory=dict)
+    hall: list[HallEntry] = field(default_factory=list)
+    seq: int = 0
+    at: Timestamp = 0
+    last_decay: str | None = None
+
+    # ------------------------------------------------------------------ reading
+
+    def rung(self, player: PlayerId) -> int | None:
+        """1-based rung of a member of a position ladder, else None."""
+        try:
+            return self.order.index(player) + 1
+        except ValueError:
+            return None
+
+    def members(self) -> list[PlayerId]:
+        """Ids of current members, in join order."""
+        return [p for p, s in self.players.items() if s.member]
+
+    def copy(self) -> LadderState:
+        """An independent copy (a snapshot)."""
+        return LadderState(
+            settings=self.settings,
+            players={p: s.copy() for p, s in self.players.items()},
+            order=list(self.order),
+            farm={k: list(v) for k, v in self.farm.items()},
+            series={k: v.copy() for k, v in self.series.items()},
+            logged=dict(self.logged),
+            season=self.season,
+            frozen=dict(self.frozen),
+            hall=list(self.hall),
+            seq=self.seq,
+            at=self.at,
+            last_decay=self.last_decay,
+        )
+
+    def fingerprint(self) -> tuple[Any, ...]:
+        """Everything that defines the standings, for equality checks in tests."""
+        return (
+            self.settings,
+            tuple(sorted((p, tuple(getattr(s, f) for f in PlayerState.__slots__))
+                         for p, s in self.players.items())),
+            tuple(self.order),
+            tuple(sorted((k, tuple(v)) for k, v in self.farm.items())),
+            tuple(sorted((k, (v.first_at, v.base_low, v.base_high, v.games, v.score_low,
+                              v.applied_low, v.applied_high)) for k, v in self.series.items())),
+            self.season,
+            tuple(sorted(self.frozen.items())),
+            tuple(self.hall),
+            self.last_decay,
+        )
+
+    # ------------------------------------------------------------------ folding
+
+    def apply(
+        self, event: Event, corrections: Mapping[int, Correction] = NO_CORRECTIONS
+    ) -> Applied:
+        """Fold one event into the standings and say what changed."""
+        if self.season is None:
+            self.season = month_label(event.at, self.settings.timezone)
+        self.seq += 1
+        self.at = max(self.at, event.at)
+        if isinstance(event, MatchConfirmed):
+            return self._match(event.match, corrections)
+        if isinstance(event, PlayerJoined):
+            return self._join(event.player)
+        if isinstance(event, PlayerLeft):
+            return self._leave(event.player)
+        if isinstance(event, DecayDay):
+            return self._decay(event.day)
+        if isinstance(event, RatingAdjusted):
+            return self._adjust(event.player, event.amount)
+        if isinstance(event, SeasonClosed):
+            return self._close_season(event.season)
+        if isinstance(event, ChallengeAccepted):
+            challenger, challenged = self.rung(event.challenger), self.rung(event.challenged)
+            if challenger is not None and challenged is not None:
+                self.logged[event.challenge] = (
+                    event.challenger, challenger, event.challenged, challenged,
+                )
+            return _NOTHING
+        if isinstance(event, SettingsChanged):
+            self.settings = self.settings.with_changes(dict(event.changes))
+            return _NOTHING
+        if isinstance(event, (MatchVoided, ResultChanged)):
+            # Corrections act where their match stands, through `corrections`.
+            return _NOTHING
+        raise TypeError(f"not an event: {event!r}")
+
+    def _join(self, player: PlayerId) -> Applied:
+        state = self.players.get(player)
+        if state is None:
+            self.players[player] = PlayerState(rating=self.settings.start)
+        else:
+            state.member = True
+        if self.settings.is_position and player not in self.order:
+            self.order.append(player)
+        return Applied("join", players=(player,))
+
+    def _leave(self, player: PlayerId) -> Applied:
+        state = self.players.get(player)
+        if state is None or not state.member:
+            return _NOTHING
+        state.member = False
+        if self.settings.is_position and player in self.order:
+            index = self.order.index(player)
+            below = self.order[index + 1:]
+            self.order.pop(index)
+            changes = tuple(Change(p, index + 2 + i, index + 1 + i) for i, p in enumerate(below))
+            return Applied("leave", players=(player, *below), changes=changes)
+        return Applied("leave", players=(player,))
+
+    def _adjust(self, player: PlayerId, amount: float) -> Applied:
+        state = self.players.get(player)
+        if state is None:
+            return _NOTHING
+        if self.settings.is_position:
+            return self._reorder("adjust", position.shift(self.order, player, int(amount)))
+        before = state.rating
+        state.rating = elo.apply_floor(self.settings, before + amount)
+        return Applied("adjust", players=(player,), changes=(Change(player, before, state.rating),))
+
+    def _decay(self, day: str) -> Applied:
+        self.last_decay = day
+        settings = self.settings
+        if not settings.decay or settings.is_position:
+            return Applied("decay")
+        changes = []
+        for player, state in self.players.items():
+            if state.member:
+                amount = elo.decay_amount(settings, state.rating)
+                if amount:
+                    before = state.rating
+                    state.rating = before - amount
+                    changes.append(Change(player, before, state.rating))
+        return Applied("decay", players=tuple(c.player for c in changes), changes=tuple(changes))
+
+    def _close_season(self, label: str) -> Applied:
+        settings = self.settings
+        rows = (
+            (p, s.season_gain, s.season_games, s.rated_games)
+            for p, s in self.players.items()
+            if s.member
+        )
+        table = tuple(gain_table(settings, rows, settings.season_min_games))
+        hall = tuple(hall_entries(settings, label, list(table)))
+        self.frozen[label] = table
+        self.hall.extend(hall)
+        touched = []
+        for player, state in self.players.items():
+            if state.season_gain or state.season_games:
+                touched.append(player)
+                state.season_gain = 0.0
+                state.season_games = 0
+        self.season = next_month(label)
+        return Applied("season", players=tuple(touched), season=SeasonEffect(label, table, hall))
+
+    def _reorder(self, kind: str, new_order: list[PlayerId]) -> Applied:
+        old = {p: i for i, p in enumerate(self.order)}
+        moved = tuple(
+            Change(p, old[p] + 1, i + 1) for i, p in enumerate(new_order) if old[p] != i
+        )
+        self.order = new_order
+        return Applied(kind, players=tuple(c.player for c in moved), changes=moved)
+
+    # ------------------------------------------------------------------ matches
+
+    def _match(self, match: Match, corrections: Mapping[int, Correction]) -> Applied:
+        correction = corrections.get(match.id)
+        if correction is not None:
+            if correction.voided:
+                voided = MatchEffect(match.id, False, "voided", (), voided=True)
+                return Applied("match", match=voided)
+            assert correction.result is not None
+            match = Match(match.id, match.played_at, correction.result, match.challenge_id,
+                          match.forfeit)
+        result = match.result
+        players = self.players
+        for p in result.players:
+            if p not in players:  # a replayed log names only joined players; be safe
+                players[p] = PlayerState(rating=self.settings.start, member=False)
+        self._count_game(result, match.played_at)
+        note = self._unrated_reason(match)
+        if self.settings.is_position:
+            return self._position_match(match, note)
+        if self.settings.series_hours is not None and result.is_duel:
+            return self._series_match(match, note)
+        return self._elo_match(match, note)
+
+    def _count_game(self, result: Result, played_at: Timestamp) -> None:
+        winners = result.winners()
+        for p in result.players:
+            s = self.players[p]
+            s.games += 1
+            if result.draw:
+                s.draws += 1
+            elif p in winners:
+                s.wins += 1
+            else:
+                s.losses += 1
+            if s.last_played is None or played_at > s.last_played:
+                s.last_played = played_at
+
+    def _unrated_reason(self, match: Match) -> str:
+        """Why a match moves nothing, or '' when it is rated."""
+        result, settings = match.result, self.settings
+        if not result.rated:
+            return "reported as unrated"
+        if settings.min_moves is not None and result.moves is not None \
+                and result.moves < settings.min_moves:
+            return f"shorter than {settings.min_moves} moves, so unrated"
+        if settings.farm_limit is not None and result.is_duel:
+            key = pair_key(result.sides[0][0], result.sides[1][0])
+            times = self.farm.get(key, [])
+            since = match.played_at - settings.farm_days * DAY
+            recent = bisect.bisect_right(times, match.played_at) - bisect.bisect_right(times, since)
+            if recent >= settings.farm_limit:
+                return (f"unrated: this pair already has {recent} rated games in the last "
+                        f"{settings.farm_days:g} days (anti-farming)")
+        if settings.max_gap is not None and not settings.is_position:
+            ratings = {p: self.players[p].rating for p in result.players}
+            try:
+                elo.check_gap(settings, result, ratings)
+            except RatingGapTooLarge as error:
+                return f"unrated: {error.reason.split(';')[0]}"
+        return ""
+
+    def _record_rated(self, match: Match, before: Mapping[PlayerId, float]) -> tuple[Change, ...]:
+        """Count a rated game for every participant and return the rating changes."""
+        result = match.result
+        winners = result.winners()
+        changes = []
+        for p in result.players:
+            s = self.players[p]
+            s.rated_games += 1
+            if p in winners:
+                s.rated_wins += 1
+            s.season_games += 1
+            s.season_gain += s.rating - before[p]
+            changes.append(Change(p, before[p], s.rating))
+        if self.settings.farm_limit is not None and result.is_duel:
+            key = pair_key(result.sides[0][0], result.sides[1][0])
+            times = self.farm.setdefault(key, [])
+            bisect.insort(times, match.played_at)
+            cutoff = times[-1] - FARM_HORIZON
+            if times[0] < cutoff:
+                del times[: bisect.bisect_left(times, cutoff)]
+        return tuple(changes)
+
+    def _unrated_effect(self, match: Match, note: str) -> Applied:
+        result = match.result
+        changes = tuple(
+            Change(p, self.players[p].rating, self.players[p].rating) for p in result.players
+        )
+        return Applied("match", players=result.players, changes=changes,
+                       match=MatchEffect(match.id, False, note, changes))
+
+    def _elo_match(self, match: Match, note: str) -> Applied:
+        if note:
+            return self._unrated_effect(match, note)
+        settings, result = self.settings, match.result
+        players = self.players
+        before = {p: players[p].rating for p in result.players}
+        wins = {p: players[p].rated_wins for p in result.players} \
+            if settings.formula == "fame" else None
+        deltas = elo.game_changes(settings, result, before, wins)
+        for p, delta in deltas.items():
+            players[p].rating = elo.apply_floor(settings, before[p] + delta)
+        changes = self._record_rated(match, before)
+        return Applied("match", players=result.players, changes=changes,
+                       match=MatchEffect(match.id, True, "", changes))
+
+    def _series_match(self, match: Match, note: str) -> Applied:
+        """A dutch game: rated with every earlier game of its series as one event."""
+        if note:
+            return self._unrated_effect(match, note)
+        settings, result = self.settings, match.result
+        a, b = result.sides[0][0], result.sides[1][0]
+        low, high = pair_key(a, b)
+        players = self.players
+        series = self.series.get((low, high))
+        assert settings.series_hours is not None
+        if series is None or match.played_at >= series.first_at + settings.series_hours * HOUR:
+            series = SeriesState(match.played_at, players[low].rating, players[high].rating)
+            self.series[(low, high)] = series
+        series.games += 1
+        if result.draw:
+            series.score_low += 0.5
+        elif low == a:
+            series.score_low += 1.0
+        before = {p: players[p].rating for p in (a, b)}
+        n = series.games
+        target_low = elo.series_change(settings, series.base_low, series.base_high,
+                                       series.score_low, n)
+        target_high = elo.series_change(settings, series.base_high, series.base_low,
+                                        n - series.score_low, n)
+        # Each game replaces the series' earlier change by the new one.
+        for player, target, attr in ((low, target_low, "applied_low"),
+                                     (high, target_high, "applied_high")):
+            s = players[player]
+            applied = getattr(series, attr)
+            new_rating = elo.apply_floor(settings, s.rating + (target - applied))
+            setattr(series, attr, applied + (new_rating - s.rating))
+            s.rating = new_rating
+        changes = self._record_rated(match, before)
+        note = f"game {n} of a series" if n > 1 else ""
+        return Applied("match", players=(a, b), changes=changes,
+                       match=MatchEffect(match.id, True, note, changes))
+
+    def _position_match(self, match: Match, note: str) -> Applied:
+        result = match.result
+        a, b = result.sides[0][0], result.sides[1][0]
+        if not note and (a not in self.order or b not in self.order):
+            note = "a player had left the ladder, so no rungs moved"
+        if note:
+            return self._unrated_effect_position(match, note)
+        logged = None
+        entry = self.logged.get(match.challenge_id) if match.challenge_id is not None else None
+        if entry is not None:
+            rungs = {entry[0]: entry[1], entry[2]: entry[3]}
+            if a in rungs and b in rungs:
+                logged = (rungs[a], rungs[b])
+        new_order, case_a, case_b = position.moved_order(
+            self.order, result, self.settings.moves_table, logged
+        )
+        for p in (a, b):
+            self.players[p].rated_games += 1
+        if not result.draw:
+            self.players[a].rated_wins += 1
+        reordered = self._reorder("match", new_order)
+        touched = tuple(dict.fromkeys((a, b, *reordered.players)))
+        own = tuple(
+            Change(p, self._rung_before(p, reordered), self.order.index(p) + 1) for p in (a, b)
+        )
+        return Applied("match", players=touched, changes=reordered.changes,
+                       match=MatchEffect(match.id, True, "", own, ((a, case_a), (b, case_b))))
+
+    def _rung_before(self, player: PlayerId, reordered: Applied) -> int:
+        for change in reordered.changes:
+            if change.player == player:
+                return int(change.before)
+        return self.order.index(player) + 1
+
+    def _unrated_effect_position(self, match: Match, note: str) -> Applied:
+        result = match.result
+        changes = tuple(
+            Change(p, r, r) for p in result.players if (r := self.rung(p)) is not None
+        )
+        return Applied("match", players=result.players, changes=changes,
+                       match=MatchEffect(match.id, False, note, changes))
+
+
+def replay(
+    settings: Settings,
+    events: Iterable[Event],
+    corrections: Mapping[int, Correction] | None = None,
+) -> LadderState:
+    """The standings after a whole event log, corrections honoured where they apply."""
+    events = list(events)
+    if corrections is None:
+        corrections = collect_corrections(events)
+    state = LadderState(settings)
+    for event in events:
+        state.apply(event, corrections)
+    return state
+
+
+def resume(
+    snapshot: LadderState,
+    events: Iterable[Event],
+    corrections: Mapping[int, Correction],
+) -> LadderState:
+    """Continue a copy of `snapshot` through `events` (the events after it)."""
+    state = snapshot.copy()
+    for event in events:
+        state.apply(event, corrections)
+    return state

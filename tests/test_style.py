@@ -1,0 +1,21 @@
+"""The project's own checks run with the suite: mypy --strict on core/, ruff everywhere."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(args, cwd=ROOT, capture_output=True, text=True, timeout=300)
+
+
+def test_mypy_strict_on_core() -> None:
+    done = run(sys.executable, "-m", "mypy", "--strict", "core")
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_ruff_is_clean() -> None:
+    done = run(sys.executable, "-m", "ruff", "check", ".")
+    assert done.returncode == 0, done.stdout + done.stderr
