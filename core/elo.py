@@ -80,7 +80,7 @@ def fame_k(
     return settings.fame_base * k1 * k2 * k3
 
 
-def _no_change(settings: Settings, mean_i: float, mean_j: float, score_i: float) -> bool:
+def no_change(settings: Settings, mean_i: float, mean_j: float, score_i: float) -> bool:
     """dutch's 719 rule: the stronger side won across a gap beyond `no_change_gap`."""
     if settings.no_change_gap is None or score_i not in (0.0, 1.0):
         return False
@@ -121,7 +121,7 @@ def game_changes(
     if formula in ("classic", "zero_sum"):
         side_delta = [0.0] * len(result.sides)
         for i, j, s in pairs:
-            if _no_change(settings, means[i], means[j], s):
+            if no_change(settings, means[i], means[j], s):
                 continue
             if formula == "classic":
                 d = settings.k * (s - expected(means[i], means[j]))
@@ -143,7 +143,7 @@ def game_changes(
     wins = rated_wins or {}
     n_sides = len(result.sides)
     for i, j, s in pairs:
-        if _no_change(settings, means[i], means[j], s):
+        if no_change(settings, means[i], means[j], s):
             continue
         for side_index, opp_index, score in ((i, j, s), (j, i, 1.0 - s)):
             e = expected(means[side_index], means[opp_index])
@@ -165,7 +165,7 @@ def series_change(
     settings: Settings, base_self: float, base_opp: float, score_total: float, games: int
 ) -> int:
     """Change of one player over a whole dutch series, from the pre-series ratings."""
-    if _no_change(settings, base_self, base_opp, score_total / games):
+    if no_change(settings, base_self, base_opp, score_total / games):
         return 0
     k = k_for(settings, base_self)
     e = expected(base_self, base_opp)

@@ -164,13 +164,13 @@ PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
 }
 
 
-def preset(name: str) -> Settings:
+def preset(name: str, known: Iterable[str] = PRESETS) -> Settings:
     """The settings of a named preset."""
     try:
         _, overrides = PRESETS[name]
     except KeyError:
         raise SettingError(
-            f"there is no preset called {name!r}; choose one of: {', '.join(PRESETS)}"
+            f"there is no preset called {name!r}; choose one of: {', '.join(known)}"
         ) from None
     return Settings(preset=name, **overrides)
 
@@ -432,3 +432,22 @@ def band_value(base: float, bands: Bands, x: float) -> float:
         else:
             break
     return value
+
+
+@dataclass(frozen=True, slots=True)
+class Policy:
+    """What a bot's configuration adds: defaults for new ladders and custom presets."""
+
+    defaults: tuple[tuple[str, Any], ...] = ()
+    presets: tuple[tuple[str, Settings], ...] = ()
+
+    def settings_for(self, name: str) -> Settings:
+        """The settings a new ladder of preset `name` starts from, defaults applied."""
+        custom = dict(self.presets)
+        base = custom[name] if name in custom else preset(name, self.preset_names)
+        return base.with_changes(dict(self.defaults)) if self.defaults else base
+
+    @property
+    def preset_names(self) -> list[str]:
+        """Every preset this bot offers."""
+        return [*PRESETS, *(n for n, _ in self.presets if n not in PRESETS)]

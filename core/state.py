@@ -420,8 +420,13 @@ class LadderState:
         for p, delta in deltas.items():
             players[p].rating = elo.apply_floor(settings, before[p] + delta)
         changes = self._record_rated(match, before)
+        note = ""
+        if result.is_duel and not result.draw:
+            winner, loser = result.sides[0][0], result.sides[1][0]
+            if elo.no_change(settings, before[winner], before[loser], 1.0):
+                note = _beyond_gap(settings, before[winner], before[loser])
         return Applied("match", players=result.players, changes=changes,
-                       match=MatchEffect(match.id, True, "", changes))
+                       match=MatchEffect(match.id, True, note, changes))
 
     def _series_match(self, match: Match, note: str) -> Applied:
         """A dutch game: rated with every earlier game of its series as one event."""
@@ -457,6 +462,8 @@ class LadderState:
             s.rating = new_rating
         changes = self._record_rated(match, before)
         note = f"game {n} of a series" if n > 1 else ""
+        if elo.no_change(settings, series.base_low, series.base_high, series.score_low / n):
+            note = _beyond_gap(settings, series.base_low, series.base_high)
         return Applied("match", players=(a, b), changes=changes,
                        match=MatchEffect(match.id, True, note, changes))
 
@@ -501,6 +508,11 @@ class LadderState:
         )
         return Applied("match", players=result.players, changes=changes,
                        match=MatchEffect(match.id, False, note, changes))
+
+
+def _beyond_gap(settings: Settings, a: float, b: float) -> str:
+    return (f"{abs(a - b):.0f} points apart, a win by the stronger player moves nothing "
+            f"(more than {settings.no_change_gap:g} apart)")
 
 
 def replay(

@@ -1,0 +1,685 @@
+"""Chat text -> Command: the one parser every adapter uses.
+
+`parse` turns `/report win @bob major` into a typed command. Mentions are resolved by
+the adapter's `resolve` callback (a console name, a Telegram username, a Discord id);
+a mention nobody knows is refused with what to do. Malformed commands raise
+`UsageError` with the command's usage line.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from core.errors import UnknownPlayer, UsageError
+from core.model import Margin
+from core.records import UserRef
+
+MAX_TEXT = 2000
+MAX_REASON = 300
+MAX_MOVES = 100_000
+MAX_ADJUST = 10_000
+LADDER_NAME = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
+TABLES = ("season", "week", "ladder")
+
+Resolver = Callable[[str], UserRef | None]
+
+
+# ------------------------------------------------------------------ commands
+
+
+@dataclass(frozen=True, slots=True)
+class Help:
+    """Show the command list, or one command's usage."""
+
+    topic: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CreateLadder:
+    """Create a ladder in this chat from a preset and settings."""
+
+    name: str
+    preset: str
+    options: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ChangeSettings:
+    """Change settings of the ladder."""
+
+    options: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ShowLadder:
+    """Show the ladder's preset and settings."""
+
+
+@dataclass(frozen=True, slots=True)
+class ListLadders:
+    """List the chat's ladders."""
+
+
+@dataclass(frozen=True, slots=True)
+class MakeDefault:
+    """Make a ladder the chat's default."""
+
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Join:
+    """Join the ladder."""
+
+
+@dataclass(frozen=True, slots=True)
+class Leave:
+    """Leave the ladder."""
+
+
+@dataclass(frozen=True, slots=True)
+class IssueChallenge:
+    """Challenge another player."""
+
+    opponent: UserRef
+
+
+@dataclass(frozen=True, slots=True)
+class AcceptChallenge:
+    """Accept a challenge (the oldest one, or the one from `challenger`)."""
+
+    challenger: UserRef | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DeclineChallenge:
+    """Decline a challenge, which the rules allow only for a valid reason."""
+
+    reason: str = ""
+    challenger: UserRef | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SetAvailability:
+    """Mark oneself available or unavailable for challenges."""
+
+    available: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ReportResult:
+    """Report a game; `sides` lists sides in finishing order (first won unless draw)."""
+
+    sides: tuple[tuple[UserRef, ...], ...]
+    draw: bool = False
+    margin: Margin | None = None
+    moves: int | None = None
+    rated: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class ConfirmResult:
+    """Confirm a pending report."""
+
+    match_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DisputeResult:
+    """Dispute a pending report; a moderator decides."""
+
+    match_id: int | None = None
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ShowStandings:
+    """Show a table (default: the ladder's main ranking)."""
+
+    table: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ShowProfile:
+    """Show a player's profile."""
+
+    user: UserRef | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ShowHistory:
+    """Show recent matches and corrections (the ladder's, or a player's)."""
+
+    user: UserRef | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ShowHallOfFame:
+    """Show the Hall of Fame."""
+
+
+@dataclass(frozen=True, slots=True)
+class ResultSpec:
+    """A moderator's new result: players named in finishing order, or a draw."""
+
+    order: tuple[UserRef, ...]
+    draw: bool = False
+    margin: Margin | None = None
+    moves: int | None = None
+    rated: bool | None = None  # None: as reported
+
+
+@dataclass(frozen=True, slots=True)
+class VoidMatch:
+    """Moderator: void a match."""
+
+    match_id: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class SetResult:
+    """Moderator: change (or decide) a match's result."""
+
+    match_id: int
+    result: ResultSpec
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class AdjustRating:
+    """Moderator: move a rating by points, or a player by rungs."""
+
+    user: UserRef
+    amount: float
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class CloseSeason:
+    """Moderator: close the season now."""
+
+    reason: str = ""
+
+
+Command = (
+    Help | CreateLadder | ChangeSettings | ShowLadder | ListLadders | MakeDefault | Join | Leave
+    | IssueChallenge | AcceptChallenge | DeclineChallenge | SetAvailability | ReportResult
+    | ConfirmResult | DisputeResult | ShowStandings | ShowProfile | ShowHistory | ShowHallOfFame
+    | VoidMatch | SetResult | AdjustRating | CloseSeason
+)
+
+MODERATOR_COMMANDS = (CreateLadder, ChangeSettings, MakeDefault, VoidMatch, SetResult,
+                      AdjustRating, CloseSeason)
+
+
+@dataclass(frozen=True, slots=True)
+class Parsed:
+    """A command and the ladder it names (`ladder=NAME`), if any."""
+
+    command: Command
+    ladder: str | None = None
+
+
+# ------------------------------------------------------------------ usage and help
+
+USAGE: dict[str, str] = {
+    "ladder": "/ladder create NAME preset=PRESET [key=value ...] | /ladder set key=value ... | "
+              "/ladder info | /ladder list | /ladder default NAME",
+    "join": "/join",
+    "leave": "/leave",
+    "challenge": "/challenge @user",
+    "accept": "/accept [@user]",
+    "decline": "/decline [reason]",
+    "available": "/available",
+    "unavailable": "/unavailable",
+    "report": "/report win|loss|draw @user [minor|major|overwhelming] [moves=N] [unrated] | "
+              "/report ffa @first @second ... | /report teams @a @b vs @c @d [draw]",
+    "confirm": "/confirm [MATCH_ID]",
+    "dispute": "/dispute [MATCH_ID] [reason]",
+    "standings": "/standings [season|week|ladder]",
+    "profile": "/profile [@user]",
+    "history": "/history [@user]",
+    "halloffame": "/halloffame",
+    "mod": "/mod void MATCH_ID reason... | /mod set MATCH_ID RESULT reason... | "
+           "/mod adjust @user +N|-N reason... | /mod season close [reason]",
+    "help": "/help [command]",
+}
+
+HELP: dict[str, str] = {
+    "ladder": "Create a ladder from a preset (warlight, fame, duel, nhwc, dutch) and change its "
+              "settings (moderators). The first ladder of a chat is its default; add ladder=NAME "
+              "to any command to use another. /help settings lists every key.",
+    "join": "Join the ladder. You start at its start rating (or the bottom rung); "
+            "if you come back after /leave, your record is still there.",
+    "leave": "Leave the ladder. Finish or settle your open reports and challenges first.",
+    "challenge": "Challenge a player on a position ladder. They /accept, or /decline for a valid "
+                 "reason; unanswered by the deadline, it counts as their minor defeat.",
+    "accept": "Accept a challenge: both rungs are logged now and decide the case of the result.",
+    "decline": "Decline a challenge. Allowed only when you are already engaged in an unfinished "
+               "challenge or marked /unavailable.",
+    "available": "Mark yourself available for challenges again.",
+    "unavailable": "Mark yourself unavailable: you may then decline challenges.",
+    "report": "Report a game you played. The opponent confirms with /confirm (or /dispute); "
+              "unanswered reports are confirmed after the ladder's window. Position ladders need "
+              "the margin of a win: minor, major or overwhelming. `unrated` records a game "
+              "without moving ratings.",
+    "confirm": "Confirm a report your opponent made. Without an id, your oldest pending one.",
+    "dispute": "Dispute a report; it waits for a moderator (/mod set or /mod void).",
+    "standings": "Show the ladder's table: season (gain this month), week (last 7 days) or "
+                 "ladder (rating of active players), where the ladder keeps them.",
+    "profile": "Show a player's rating or rung, rank, record and recent corrections.",
+    "history": "Show recent matches and moderator corrections, of the ladder or of a player.",
+    "halloffame": "Show the Hall of Fame: the top three of every closed season.",
+    "mod": "Moderators: void a match, set its result (RESULT names players in finishing order, "
+           "e.g. `@bob major`, or `draw`; add `unrated` or `rated`), adjust a rating (rungs on a "
+           "position ladder: +N is up), or close the season now. Every action needs a reason "
+           "and is kept in the history.",
+    "help": "Show the commands, or how one command works.",
+}
+
+
+def usage(word: str) -> str:
+    """The usage line of a command word."""
+    return f"Usage: {USAGE.get(word, USAGE['help'])}"
+
+
+def _usage_error(word: str, problem: str) -> UsageError:
+    return UsageError(f"{problem}\n{usage(word)}")
+
+
+# ------------------------------------------------------------------ parsing
+
+
+def command_word(text: str) -> str | None:
+    """The command word of a message (`report` for `/report@MyBot win`), or None."""
+    stripped = text.lstrip()
+    if not stripped.startswith("/"):
+        return None
+    first = stripped.split(maxsplit=1)[0][1:]
+    return first.split("@", 1)[0].lower()
+
+
+def parse(text: str, author: UserRef, resolve: Resolver,
+          reply_to: UserRef | None = None) -> Parsed | None:
+    """Parse a chat message; None when it is not a command at all."""
+    if len(text) > MAX_TEXT:
+        raise UsageError(
+            f"That message is {len(text):,} characters long; commands are limited to "
+            f"{MAX_TEXT:,} characters."
+        )
+    word = command_word(text)
+    if word is None:
+        return None
+    tokens = text.split()[1:]
+    ladder: str | None = None
+    kept = []
+    for token in tokens:
+        if token.lower().startswith("ladder=") and word not in ("ladder",):
+            ladder = token.split("=", 1)[1]
+            if not LADDER_NAME.match(ladder):
+                raise UsageError("ladder=NAME takes a ladder name (letters, digits, - and _).")
+        else:
+            kept.append(token)
+    parser = _PARSERS.get(word)
+    if parser is None:
+        shown = word if len(word) <= 32 else word[:32] + "…"
+        raise UsageError(f"I don't know the command /{shown}. /help lists the commands.")
+    args = _Args(word, kept, author, resolve, reply_to)
+    return Parsed(parser(args), ladder)
+
+
+class _Args:
+    """Tokens of one command, consumed left to right."""
+
+    def __init__(self, word: str, tokens: list[str], author: UserRef, resolve: Resolver,
+                 reply_to: UserRef | None) -> None:
+        self.word = word
+        self.tokens = tokens
+        self.author = author
+        self.resolve = resolve
+        self.reply_to = reply_to
+
+    def error(self, problem: str) -> UsageError:
+        return _usage_error(self.word, problem)
+
+    def peek(self) -> str | None:
+        return self.tokens[0] if self.tokens else None
+
+    def pop(self) -> str:
+        return self.tokens.pop(0)
+
+    def rest(self) -> str:
+        text = " ".join(self.tokens)
+        self.tokens = []
+        if len(text) > MAX_REASON:
+            raise self.error(f"Keep the reason under {MAX_REASON} characters.")
+        return text
+
+    def done(self) -> None:
+        if self.tokens:
+            raise self.error(f"I don't understand {_quote(self.tokens[0])}.")
+
+    def mention(self, token: str) -> UserRef:
+        if not is_mention(token):
+            raise self.error(f"{_quote(token)} is not a player; name players as @name.")
+        name = token[1:].rstrip(",.;:!?)")
+        user = self.resolve(name) if name else None
+        if user is None:
+            raise UnknownPlayer(
+                f"I don't know @{_clip(name)} yet: ask @{_clip(name)} to /join first "
+                "(or to say something here so I can learn who they are)."
+            )
+        return user
+
+    def optional_mention(self) -> UserRef | None:
+        token = self.peek()
+        if token is not None and is_mention(token):
+            return self.mention(self.pop())
+        return None
+
+
+def is_mention(token: str) -> bool:
+    """True for `@name` tokens."""
+    return token.startswith("@") and len(token) > 1
+
+
+def _clip(text: str, limit: int = 40) -> str:
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def _quote(token: str) -> str:
+    return f"'{_clip(token)}'"
+
+
+def _options(args: _Args) -> tuple[tuple[str, str], ...]:
+    pairs = []
+    for token in args.tokens:
+        key, eq, value = token.partition("=")
+        if not eq or not key or not value:
+            raise args.error(f"Settings are written key=value; {_quote(token)} is not.")
+        pairs.append((key.lower(), value))
+    args.tokens = []
+    return tuple(pairs)
+
+
+def _ladder(args: _Args) -> Command:
+    sub = (args.pop().lower() if args.tokens else "info")
+    if sub == "create":
+        if not args.tokens:
+            raise args.error("Name the new ladder.")
+        name = args.pop()
+        if not LADDER_NAME.match(name):
+            raise args.error("A ladder name is 1-32 letters, digits, - or _.")
+        options = _options(args)
+        presets = [v for k, v in options if k == "preset"]
+        if not presets:
+            raise args.error("Say which rulebook: preset=warlight|fame|duel|nhwc|dutch.")
+        if len(presets) > 1:
+            raise args.error("Give preset= once.")
+        return CreateLadder(name, presets[0].lower(), tuple(p for p in options if p[0] != "preset"))
+    if sub == "set":
+        options = _options(args)
+        if not options:
+            raise args.error("Give at least one key=value; /help settings lists them.")
+        return ChangeSettings(options)
+    if sub in ("info", "show", "settings"):
+        args.done()
+        return ShowLadder()
+    if sub == "list":
+        args.done()
+        return ListLadders()
+    if sub == "default":
+        if len(args.tokens) != 1 or not LADDER_NAME.match(args.tokens[0]):
+            raise args.error("Name the ladder to make the default.")
+        return MakeDefault(args.pop())
+    raise args.error(f"I don't know /ladder {_clip(sub)}.")
+
+
+def _no_args(command: Command) -> Callable[[_Args], Command]:
+    def parser(args: _Args) -> Command:
+        args.done()
+        return command
+
+    return parser
+
+
+def _challenge(args: _Args) -> Command:
+    opponent = args.optional_mention() or args.reply_to
+    if opponent is None:
+        raise args.error("Name the player to challenge.")
+    args.done()
+    return IssueChallenge(opponent)
+
+
+def _accept(args: _Args) -> Command:
+    challenger = args.optional_mention()
+    args.done()
+    return AcceptChallenge(challenger)
+
+
+def _decline(args: _Args) -> Command:
+    challenger = args.optional_mention()
+    return DeclineChallenge(args.rest(), challenger)
+
+
+def _margin(token: str) -> Margin | None:
+    try:
+        return Margin(token.lower())
+    except ValueError:
+        return None
+
+
+def _is_option(token: str) -> bool:
+    low = token.lower()
+    return _margin(low) is not None or low.startswith("moves=") or low in ("unrated", "draw")
+
+
+def _moves(args: _Args, token: str) -> int:
+    raw = token.split("=", 1)[1]
+    if not raw.isdigit() or int(raw) > MAX_MOVES:
+        raise args.error(f"moves=N takes a whole number of moves up to {MAX_MOVES:,}.")
+    return int(raw)
+
+
+def _report(args: _Args) -> Command:
+    if not args.tokens:
+        raise args.error("Say what happened.")
+    kind = args.pop().lower()
+    me = (args.author,)
+    margin: Margin | None = None
+    moves: int | None = None
+    rated = True
+    draw = False
+    sides: tuple[tuple[UserRef, ...], ...]
+    if kind in ("win", "loss", "draw"):
+        opponent = args.optional_mention() or args.reply_to
+        if opponent is None and args.tokens and not _is_option(args.tokens[0]):
+            opponent = args.mention(args.tokens[0])  # refuses a name written without @
+        if opponent is None:
+            raise args.error("Name your opponent: /report win @bob.")
+        sides = (me, (opponent,)) if kind != "loss" else ((opponent,), me)
+        draw = kind == "draw"
+    elif kind == "ffa":
+        order = []
+        while (user := args.optional_mention()) is not None:
+            order.append(user)
+        if len(order) < 2:
+            raise args.error("Name every player in finishing order, the winner first.")
+        sides = tuple((u,) for u in order)
+    elif kind == "teams":
+        teams: list[list[UserRef]] = [[]]
+        while args.tokens and (is_mention(args.tokens[0]) or args.tokens[0].lower() == "vs"):
+            token = args.pop()
+            if token.lower() == "vs":
+                teams.append([])
+            else:
+                teams[-1].append(args.mention(token))
+        if len(teams) < 2 or any(not t for t in teams):
+            raise args.error("Name both teams: /report teams @a @b vs @c @d.")
+        sides = tuple(tuple(t) for t in teams)
+    else:
+        raise args.error(f"{_quote(kind)}: a report starts with win, loss, draw, ffa or teams.")
+    while args.tokens:
+        token = args.pop()
+        low = token.lower()
+        if (m := _margin(low)) is not None and kind in ("win", "loss"):
+            margin = m
+        elif low.startswith("moves="):
+            moves = _moves(args, token)
+        elif low == "unrated":
+            rated = False
+        elif low == "draw" and kind == "teams":
+            draw = True
+        elif _margin(low) is not None and kind == "draw":
+            raise args.error("A draw carries no margin.")
+        else:
+            raise args.error(f"I don't understand {_quote(token)}.")
+    everyone = [u.key for side in sides for u in side]
+    if len(set(everyone)) != len(everyone):
+        raise args.error("Each player can appear only once in a game.")
+    if draw and len(sides) != 2:
+        raise args.error("Only a game of two sides can be a draw.")
+    return ReportResult(sides, draw, margin, moves, rated)
+
+
+def _match_id(args: _Args, required: bool) -> int | None:
+    token = args.peek()
+    if token is not None and token.lstrip("#").isdigit():
+        args.pop()
+        value = int(token.lstrip("#"))
+        if value > 2**62:
+            raise args.error("That match id is out of range.")
+        return value
+    if required:
+        raise args.error("Give the match id (as shown in /history).")
+    return None
+
+
+def _confirm(args: _Args) -> Command:
+    match_id = _match_id(args, required=False)
+    args.done()
+    return ConfirmResult(match_id)
+
+
+def _dispute(args: _Args) -> Command:
+    match_id = _match_id(args, required=False)
+    return DisputeResult(match_id, args.rest())
+
+
+def _standings(args: _Args) -> Command:
+    table = args.pop().lower() if args.tokens else None
+    if table is not None and table not in TABLES:
+        raise args.error(f"There is no table called {_quote(table)}; tables: season, week, ladder.")
+    args.done()
+    return ShowStandings(table)
+
+
+def _profile(args: _Args) -> Command:
+    user = args.optional_mention()
+    args.done()
+    return ShowProfile(user)
+
+
+def _history(args: _Args) -> Command:
+    user = args.optional_mention()
+    args.done()
+    return ShowHistory(user)
+
+
+def _help(args: _Args) -> Command:
+    topic = args.pop().lstrip("/").lower() if args.tokens else None
+    args.done()
+    return Help(topic)
+
+
+def _reason(args: _Args) -> str:
+    reason = args.rest()
+    if not reason:
+        raise args.error("Moderator actions need a reason, for the history.")
+    return reason
+
+
+def _mod(args: _Args) -> Command:
+    if not args.tokens:
+        raise args.error("Say what to do.")
+    action = args.pop().lower()
+    if action == "void":
+        match_id = _match_id(args, required=True)
+        assert match_id is not None
+        return VoidMatch(match_id, _reason(args))
+    if action == "set":
+        match_id = _match_id(args, required=True)
+        assert match_id is not None
+        return SetResult(match_id, _result_spec(args), _reason(args))
+    if action == "adjust":
+        user = args.optional_mention()
+        if user is None:
+            raise args.error("Name the player to adjust.")
+        token = args.pop() if args.tokens else ""
+        if not re.fullmatch(r"[+-]\d+(\.\d+)?", token) or float(token) == 0 \
+                or abs(float(token)) > MAX_ADJUST:
+            raise args.error("Give the change as +N or -N (points, or rungs on a position ladder).")
+        return AdjustRating(user, float(token), _reason(args))
+    if action == "season":
+        if not args.tokens or args.pop().lower() != "close":
+            raise args.error("Did you mean /mod season close?")
+        return CloseSeason(args.rest())
+    raise args.error(f"I don't know /mod {_clip(action)}.")
+
+
+def _result_spec(args: _Args) -> ResultSpec:
+    order: list[UserRef] = []
+    draw = False
+    margin: Margin | None = None
+    moves: int | None = None
+    rated: bool | None = None
+    while args.tokens:
+        token = args.peek()
+        assert token is not None
+        low = token.lower()
+        if is_mention(token):
+            order.append(args.mention(args.pop()))
+        elif low == "draw":
+            args.pop()
+            draw = True
+        elif (m := _margin(low)) is not None:
+            args.pop()
+            margin = m
+        elif low.startswith("moves="):
+            moves = _moves(args, args.pop())
+        elif low in ("unrated", "rated"):
+            args.pop()
+            rated = low == "rated"
+        else:
+            break  # the reason begins
+    if not order and not draw:
+        raise args.error("Say the new result: the winner as @name (all players in order for a "
+                         "free-for-all), or draw.")
+    if draw and margin is not None:
+        raise args.error("A draw carries no margin.")
+    return ResultSpec(tuple(order), draw, margin, moves, rated)
+
+
+_PARSERS: dict[str, Callable[[_Args], Command]] = {
+    "ladder": _ladder,
+    "join": _no_args(Join()),
+    "leave": _no_args(Leave()),
+    "challenge": _challenge,
+    "accept": _accept,
+    "decline": _decline,
+    "available": _no_args(SetAvailability(True)),
+    "unavailable": _no_args(SetAvailability(False)),
+    "report": _report,
+    "confirm": _confirm,
+    "dispute": _dispute,
+    "standings": _standings,
+    "profile": _profile,
+    "history": _history,
+    "halloffame": _no_args(ShowHallOfFame()),
+    "mod": _mod,
+    "help": _help,
+    "start": _help,  # Telegram sends /start when a user opens the bot
+}

@@ -1,0 +1,272 @@
+"""Moderator commands: ladders and settings, and corrections that re-derive the history.
+
+A correction appends an event; the standings become those of the history in which the
+corrected result had been reported in the first place, and the reply says what moved,
+including any frozen season table the correction reached back into.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from core.calendar import next_month
+from core.commands import (
+    AdjustRating,
+    ChangeSettings,
+    CloseSeason,
+    CreateLadder,
+    MakeDefault,
+    ResultSpec,
+    SetResult,
+    VoidMatch,
+)
+from core.errors import NoLadder, RuleViolation, SettingError, UsageError
+from core.events import MatchVoided, RatingAdjusted, ResultChanged, SeasonClosed, SettingsChanged
+from core.ledger import Rederived
+from core.model import PlayerId, Result
+from core.ports import Repo
+from core.records import AuditEntry, Context, LadderInfo, MatchRecord, Reply
+from core.reporting import confirm_match
+from core.session import Session, signed
+from core.settings import (
+    PRESETS,
+    Policy,
+    describe,
+    format_value,
+    parse_settings,
+    validate,
+)
+from core.state import Change, LadderState, SeasonEffect
+from core.tables import HallEntry
+
+
+def create_ladder(repo: Repo, ctx: Context, cmd: CreateLadder, policy: Policy) -> Reply:
+    """Create a ladder in the chat from a preset and options."""
+    if repo.ladder(ctx.chat, cmd.name) is not None:
+        raise SettingError(f"This chat already has a ladder called {cmd.name}.")
+    base = policy.settings_for(cmd.preset)
+    settings = validate(base.with_changes(parse_settings(cmd.options)))
+    ladder = repo.add_ladder(ctx.chat, cmd.name, settings, ctx.at, ctx.channel)
+    summary = PRESETS[settings.preset][0] if settings.preset in PRESETS else "a custom rulebook"
+    changed = describe(settings)
+    lines = [f"Ladder {ladder.name} created with the {cmd.preset} rulebook: {summary}."]
+    if cmd.preset not in PRESETS:
+        lines[0] = f"Ladder {ladder.name} created with the {cmd.preset} rulebook (based on " \
+                   f"{settings.preset}: {summary})."
+    if changed:
+        lines.append(f"Settings changed from the preset: {changed}.")
+    if ladder.is_default:
+        lines.append("It is this chat's default ladder. Players: /join")
+    else:
+        lines.append(f"Players: /join ladder={ladder.name}")
+    return Reply("\n".join(lines), ladder=ladder.name)
+
+
+def make_default(repo: Repo, ctx: Context, cmd: MakeDefault) -> Reply:
+    """Make another ladder of the chat its default."""
+    target = repo.ladder(ctx.chat, cmd.name)
+    if target is None:
+        raise NoLadder(f"This chat has no ladder called {cmd.name}.")
+    for ladder in repo.ladders(ctx.chat):
+        repo.update_ladder(ladder.id, is_default=ladder.id == target.id)
+    return Reply(f"{target.name} is now this chat's default ladder.")
+
+
+def change_settings(s: Session, cmd: ChangeSettings) -> Reply:
+    """Change settings from now on (the change is an event, so replays honour its time)."""
+    changes = parse_settings(cmd.options)
+    old = s.settings
+    validate(old.with_changes(changes))
+    really = {k: v for k, v in changes.items() if getattr(old, k) != v}
+    if not really:
+        return Reply(f"{s.ladder.name} already has those settings.")
+    s.append(SettingsChanged(s.now, tuple(really.items()), s.ctx.user.name))
+    text = ", ".join(f"{k}={format_value(v)} (was {format_value(getattr(old, k))})"
+                     for k, v in really.items())
+    _audit(s, "settings", text, detail=text)
+    s.refresh()
+    return Reply(f"{s.ladder.name}: {text}.")
+
+
+def _audit(s: Session, action: str, reason: str, *, match: int | None = None,
+           player: PlayerId | None = None, detail: str = "") -> None:
+    s.repo.add_audit(AuditEntry(s.ladder.id, s.now, s.ctx.user.name, action, reason, match,
+                                player, detail))
+
+
+def _match(s: Session, match_id: int) -> MatchRecord:
+    record = s.repo.match(s.ladder.id, match_id)
+    if record is None:
+        raise UsageError(f"There is no match #{match_id} on {s.ladder.name}.")
+    return record
+
+
+class _Before:
+    """What the standings were before a correction, to tell what it moved."""
+
+    def __init__(self, state: LadderState) -> None:
+        self.ratings = {p: st.rating for p, st in state.players.items() if st.member}
+        self.rungs = {p: i + 1 for i, p in enumerate(state.order)}
+        self.frozen = dict(state.frozen)
+        self.hall = list(state.hall)
+
+    def moved(self, s: Session, state: LadderState) -> list[Change]:
+        if s.settings.is_position:
+            now = {p: i + 1 for i, p in enumerate(state.order)}
+            return [Change(p, r, now[p]) for p, r in self.rungs.items() if now.get(p, r) != r]
+        return [Change(p, r, state.players[p].rating) for p, r in self.ratings.items()
+                if state.players[p].rating != r]
+
+    def seasons_text(self, s: Session, state: LadderState) -> str:
+        changed = [label for label, table in self.frozen.items()
+                   if state.frozen.get(label) != table]
+        if not changed:
+            return ""
+        parts = []
+        for label in changed:
+            hall = [e for e in state.hall if e.season == label]
+            parts.append(f"The frozen table of season {label} changes: " +
+                         (hall_text(s, hall) if hall else "no one is listed now") + ".")
+        return " ".join(parts)
+
+
+def _correction_reply(s: Session, before: _Before, headline: str) -> Reply:
+    state = s.repo.state(s.ladder.id)
+    moved = before.moved(s, state)
+    lines = [headline]
+    lines.append(("Standings re-derived: " + s.describe_changes(moved) + ".") if moved
+                 else "No standing changes.")
+    seasons = before.seasons_text(s, state)
+    if seasons:
+        lines.append(seasons)
+    return Reply("\n".join(lines))
+
+
+def void(s: Session, cmd: VoidMatch) -> Reply:
+    """Void a match: the history continues as if it had never been played."""
+    record = _match(s, cmd.match_id)
+    if record.status == "voided":
+        raise RuleViolation(f"Match #{record.id} is void already.")
+    what = s.describe_result(record.result)
+    _audit(s, "void", cmd.reason, match=record.id, detail=what)
+    if record.confirmed_at is None:  # pending or disputed: it never entered the ladder
+        s.repo.save_match(dataclasses.replace(record, status="voided", voided_at=s.now))
+        _reopen_challenge(s, record)
+        return Reply(f"Match #{record.id} ({what}) voided by {s.ctx.user.name}: {cmd.reason}. "
+                     "It had not counted yet, so nothing changes.")
+    before = _Before(s.repo.state(s.ladder.id))
+    s.append(MatchVoided(s.now, record.id, s.ctx.user.name, cmd.reason))
+    s.repo.save_match(dataclasses.replace(record, status="voided", voided_at=s.now, rated=False))
+    return _correction_reply(s, before, f"Match #{record.id} ({what}) voided by "
+                                        f"{s.ctx.user.name}: {cmd.reason}.")
+
+
+def _reopen_challenge(s: Session, record: MatchRecord) -> None:
+    if record.challenge is None:
+        return
+    for challenge in s.repo.unfinished_challenges(s.ladder.id):
+        if challenge.id == record.challenge:
+            s.repo.save_challenge(dataclasses.replace(challenge, match=None))
+
+
+def spec_result(s: Session, record: MatchRecord, spec: ResultSpec) -> Result:
+    """A moderator's new result for a match, from the players they named."""
+    original = record.result
+    named: list[PlayerId] = []
+    for user in spec.order:
+        player = s.repo.player_for(s.ladder.id, user.key)
+        if player is None or player.id not in original.players:
+            raise UsageError(f"{user.name} did not play in match #{record.id}.")
+        named.append(player.id)
+    sides: tuple[tuple[PlayerId, ...], ...]
+    if spec.draw:
+        if len(original.sides) != 2:
+            raise UsageError("Only a game of two sides can be a draw.")
+        sides = original.sides
+    else:
+        first = [original.side_of(p) for p in named]
+        if len(set(first)) != len(first):
+            raise UsageError("Name one player of each side, in finishing order.")
+        rest = [i for i in range(len(original.sides)) if i not in first]
+        sides = tuple(original.sides[i] for i in first + rest)
+    margin = None if spec.draw else spec.margin or (None if original.draw else original.margin)
+    rated = original.rated if spec.rated is None else spec.rated
+    result = Result(sides, spec.draw, margin, spec.moves if spec.moves is not None
+                    else original.moves, rated)
+    if s.settings.is_position and s.settings.margin_required and not result.draw \
+            and result.margin is None and result.rated:
+        raise UsageError("Say the margin: minor, major or overwhelming.")
+    return result
+
+
+def set_result(s: Session, cmd: SetResult) -> Reply:
+    """Change a match's result, or decide a pending or disputed one."""
+    record = _match(s, cmd.match_id)
+    result = spec_result(s, record, cmd.result)
+    was = s.describe_result(record.result)
+    now = s.describe_result(result)
+    _audit(s, "set", cmd.reason, match=record.id, detail=f"was: {was}; now: {now}")
+    who = f"{s.ctx.user.name}: {cmd.reason}"
+    if record.confirmed_at is None:  # never entered the ladder: it enters now
+        record, text = confirm_match(s, dataclasses.replace(record, voided_at=None), s.now, result)
+        return Reply(f"Match #{record.id} decided by {who}. {now}. {text}")
+    before = _Before(s.repo.state(s.ladder.id))
+    s.append(ResultChanged(s.now, record.id, result, s.ctx.user.name, cmd.reason))
+    s.repo.save_match(dataclasses.replace(record, result=result, status="confirmed",
+                                          voided_at=None))
+    return _correction_reply(s, before, f"Match #{record.id} changed by {who}. Was: {was}. "
+                                        f"Now: {now}.")
+
+
+def adjust(s: Session, cmd: AdjustRating) -> Reply:
+    """Move a rating by points, or a player by rungs on a position ladder."""
+    player = s.member(cmd.user)
+    amount = cmd.amount
+    if s.settings.is_position and not float(amount).is_integer():
+        raise UsageError("Rungs move in whole steps: +N or -N.")
+    if s.settings.whole and not s.settings.is_position and not float(amount).is_integer():
+        raise UsageError(f"{s.ladder.name} keeps whole-number ratings: give +N or -N.")
+    applied = s.append(RatingAdjusted(s.now, player.id, amount, s.ctx.user.name, cmd.reason))[0]
+    assert not isinstance(applied, Rederived)
+    unit = "rungs" if s.settings.is_position else "points"
+    _audit(s, "adjust", cmd.reason, player=player.id, detail=f"{signed(amount)} {unit}")
+    change = [c for c in applied.changes if c.player == player.id]
+    moved = s.describe_changes(change) if change else f"{player.name} stays where they are"
+    return Reply(f"{s.ctx.user.name} adjusted {player.name} by {signed(amount)} {unit}: "
+                 f"{cmd.reason}. {moved}.")
+
+
+def close_season(s: Session, cmd: CloseSeason) -> Reply:
+    """Close the open season now: table frozen, Hall of Fame, announcement."""
+    if "season" not in s.settings.tables:
+        raise RuleViolation(f"{s.ladder.name} keeps no season table.")
+    label = s.ladder.season
+    if label is None:
+        raise RuleViolation(f"{s.ladder.name} has no season under way yet.")
+    applied = s.append(SeasonClosed(s.now, label, s.ctx.user.name, cmd.reason))[0]
+    assert not isinstance(applied, Rederived) and applied.season is not None
+    _audit(s, "season-close", cmd.reason or "closed early")
+    why = f" by {s.ctx.user.name}" + (f": {cmd.reason}" if cmd.reason else "")
+    return Reply(season_text(s, applied.season, why), announce=True)
+
+
+def season_text(s: Session, effect: SeasonEffect, why: str = "") -> str:
+    """The season-close announcement."""
+    head = f"Season {effect.season} of {s.ladder.name} is closed{why}."
+    if effect.hall:
+        body = "Hall of Fame: " + hall_text(s, list(effect.hall)) + "."
+    else:
+        body = (f"No one qualified for the Hall of Fame ({s.settings.season_min_games}+ rated "
+                "games and a gain).")
+    return f"{head} {body} Season {next_month(effect.season)} starts now; everyone starts at 0."
+
+
+def hall_text(s: Session, entries: list[HallEntry]) -> str:
+    """`1. carol +45, 2. alice +44`."""
+    s.names(e.player for e in entries)
+    return ", ".join(f"{e.place}. {s.name(e.player)} {signed(e.gain)}" for e in entries)
+
+
+def ladder_label(ladder: LadderInfo) -> str:
+    """`main (duel, default)`."""
+    return f"{ladder.name} ({ladder.settings.preset}{', default' if ladder.is_default else ''})"

@@ -1,0 +1,201 @@
+"""The repository the service works through, inside one transaction.
+
+Storage implements it twice: SQLite (the real one) and an in-memory twin for tests;
+both pass the same contract tests. Every call is synchronous: the whole command runs
+as one unit of work on the database's thread, committed or rolled back as one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from contextlib import AbstractContextManager
+from typing import Protocol, TypeVar
+
+from core.events import Event
+from core.ledger import Rederived
+from core.model import PlayerId, Timestamp
+from core.records import (
+    AuditEntry,
+    ChallengeRecord,
+    ChangeRecord,
+    LadderInfo,
+    MatchRecord,
+    PlayerInfo,
+    UserRef,
+)
+from core.settings import Settings
+from core.state import Applied, LadderState, PlayerState
+from core.tables import HallEntry, TableRow
+
+# Tables `standings` can read: a ladder's ranking by rating or rung, and the three
+# tables of RULES.md section 3.
+RANKINGS = ("rating", "rung", "season", "week", "ladder")
+
+
+class Repo(Protocol):
+    """Everything the service reads and writes, for one chat-agnostic transaction."""
+
+    def savepoint(self) -> AbstractContextManager[None]:
+        """A nested transaction: an exception inside rolls back to where it began."""
+        ...
+
+    # ---- ladders
+    def every_ladder(self) -> list[LadderInfo]:
+        """Every ladder of every chat, for the scheduler."""
+        ...
+
+    def ladders(self, chat: str) -> list[LadderInfo]:
+        """The chat's ladders, oldest first."""
+        ...
+
+    def ladder(self, chat: str, name: str | None) -> LadderInfo | None:
+        """A ladder of the chat by name, or the chat's default when `name` is None."""
+        ...
+
+    def add_ladder(self, chat: str, name: str, settings: Settings, at: Timestamp,
+                   channel: str | None) -> LadderInfo:
+        """Create a ladder (the chat's default if it is the first)."""
+        ...
+
+    def update_ladder(self, ladder: int, *, clock: Timestamp | None = None,
+                      is_default: bool | None = None, channel: str | None = None,
+                      public: bool | None = None) -> None:
+        """Change a ladder's chat-level properties."""
+        ...
+
+    # ---- players
+    def player_for(self, ladder: int, user: str) -> PlayerInfo | None:
+        """The ladder's player for a chat user, if they ever joined."""
+        ...
+
+    def players(self, ladder: int,
+                ids: Sequence[PlayerId] | None = None) -> dict[PlayerId, PlayerInfo]:
+        """Players by id (all of the ladder's when `ids` is None)."""
+        ...
+
+    def add_player(self, ladder: int, user: UserRef) -> PlayerInfo:
+        """Give a chat user a player id on the ladder (membership comes from events)."""
+        ...
+
+    def update_player(self, ladder: int, player: PlayerId, *, name: str | None = None,
+                      available: bool | None = None) -> None:
+        """Rename a player or change their availability."""
+        ...
+
+    # ---- the log and the standings
+    def state(self, ladder: int) -> LadderState:
+        """Current standings. Callers must not change them."""
+        ...
+
+    def append(self, ladder: int, events: Sequence[Event]) -> list[Applied | Rederived]:
+        """Append events to the log, fold them in and update every projection."""
+        ...
+
+    def events(self, ladder: int, until: Timestamp | None = None) -> list[Event]:
+        """The ladder's log in order (up to an instant, if given)."""
+        ...
+
+    def base_settings(self, ladder: int) -> Settings:
+        """The settings the ladder was created with (a replay starts from them)."""
+        ...
+
+    # ---- matches
+    def new_match_id(self, ladder: int) -> int:
+        """The next match number of the ladder."""
+        ...
+
+    def save_match(self, record: MatchRecord) -> None:
+        """Insert or replace a match record."""
+        ...
+
+    def match(self, ladder: int, match_id: int) -> MatchRecord | None:
+        """One match."""
+        ...
+
+    def open_matches(self, ladder: int) -> list[MatchRecord]:
+        """Pending and disputed matches, oldest first."""
+        ...
+
+    def matches(self, ladder: int, player: PlayerId | None = None,
+                limit: int | None = None) -> list[MatchRecord]:
+        """Matches newest first (of one player, if given); all when `limit` is None."""
+        ...
+
+    # ---- challenges
+    def new_challenge_id(self, ladder: int) -> int:
+        """The next challenge number of the ladder."""
+        ...
+
+    def save_challenge(self, record: ChallengeRecord) -> None:
+        """Insert or replace a challenge."""
+        ...
+
+    def unfinished_challenges(self, ladder: int) -> list[ChallengeRecord]:
+        """Open and accepted challenges, oldest first."""
+        ...
+
+    # ---- audit
+    def add_audit(self, entry: AuditEntry) -> None:
+        """Keep a moderator action."""
+        ...
+
+    def audit(self, ladder: int, player: PlayerId | None = None,
+              limit: int = 20) -> list[AuditEntry]:
+        """Moderator actions newest first (about one player, if given)."""
+        ...
+
+    # ---- projections (reads that never replay)
+    def player_state(self, ladder: int, player: PlayerId) -> PlayerState | None:
+        """A player's standing as stored."""
+        ...
+
+    def hall_of_fame(self, ladder: int) -> list[HallEntry]:
+        """Every Hall of Fame place, oldest season first."""
+        ...
+
+    def changes(self, ladder: int, player: PlayerId,
+                limit: int | None = None) -> list[ChangeRecord]:
+        """A player's stored rating/rung changes, oldest first (the newest `limit`)."""
+        ...
+
+    def match_changes(self, ladder: int, match_id: int) -> list[ChangeRecord]:
+        """The changes a confirmed match made."""
+        ...
+
+    def week_sums(self, ladder: int, since: Timestamp, until: Timestamp
+                  ) -> dict[PlayerId, tuple[float, int]]:
+        """Gain and rated games of rated matches in (since, until], per player."""
+        ...
+
+    def standings(self, ladder: int, table: str, at: Timestamp,
+                  limit: int | None = None) -> tuple[list[TableRow], int]:
+        """Rows of a table in display order (the first `limit`), and how many it has."""
+        ...
+
+    def rank(self, ladder: int, table: str, player: PlayerId, at: Timestamp) -> int | None:
+        """A player's place in a table, or None when not listed."""
+        ...
+
+    def season_table(self, ladder: int, season: str) -> list[TableRow]:
+        """The frozen table of a closed season."""
+        ...
+
+    # ---- redelivered messages
+    def seen(self, chat: str, message_id: str) -> str | None:
+        """The reply given to a message id already handled, if any."""
+        ...
+
+    def remember(self, chat: str, message_id: str, reply: str, at: Timestamp) -> None:
+        """Keep the reply to a message id."""
+        ...
+
+
+T = TypeVar("T")
+
+
+class Store(Protocol):
+    """A database: runs units of work, each one transaction."""
+
+    def run(self, work: Callable[[Repo], T], *, commit: bool = True) -> Awaitable[T]:
+        """Run `work` in one transaction; roll back if it raises or `commit` is False."""
+        ...

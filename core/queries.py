@@ -1,0 +1,266 @@
+"""Read-only commands: standings, profile, history, Hall of Fame, ladder info and help.
+
+They read stored projections through the repository and never replay the log.
+"""
+
+from __future__ import annotations
+
+from core.commands import HELP, USAGE, ShowHistory, ShowProfile, ShowStandings
+from core.errors import RuleViolation
+from core.model import PlayerId
+from core.ports import Repo
+from core.records import AuditEntry, Context, MatchRecord, Reply
+from core.session import Session, rating_text, signed
+from core.settings import PRESETS, SETTING_SPECS, Settings, describe
+from core.tables import calibrating, league
+
+TOP = 20
+
+
+def main_table(settings: Settings) -> str:
+    """The table `/standings` shows by default."""
+    if settings.is_position:
+        return "rung"
+    return "ladder" if "ladder" in settings.tables else "rating"
+
+
+def _header(s: Session, table: str) -> str:
+    settings, name = s.settings, s.ladder.name
+    if table == "rung":
+        return f"{name}: rungs"
+    if table == "rating":
+        return f"{name}: ratings"
+    if table == "ladder":
+        return f"{name}: ladder (rating; calibrated players active in the last " \
+               f"{settings.active_days:g} days)"
+    if table == "season":
+        return f"{name}: season {s.ladder.season or ''} (gain this month; " \
+               f"{settings.season_min_games}+ rated games)"
+    return f"{name}: last {settings.week_days:g} days (gain; " \
+           f"{settings.week_min_games}+ rated games)"
+
+
+def _value(s: Session, table: str, value: float, rated_games: int) -> str:
+    if table == "rung":
+        return ""
+    if table in ("season", "week"):
+        return f" {signed(value)} ({rated_games} rated game{'s' if rated_games != 1 else ''})"
+    text = f" {rating_text(value)}"
+    named = league(s.settings, value, rated_games)
+    if named is not None:
+        text += f" ({named})"
+    elif calibrating(s.settings, rated_games):
+        text += " (provisional)"
+    return text
+
+
+def standings(s: Session, cmd: ShowStandings) -> Reply:
+    """Show a table of the ladder."""
+    table = cmd.table or main_table(s.settings)
+    if cmd.table is not None and table not in s.settings.tables:
+        raise RuleViolation(f"{s.ladder.name} keeps no {table} table; /standings shows its "
+                            "ranking.")
+    rows, total = s.repo.standings(s.ladder.id, table, s.now, TOP)
+    s.names(r.player for r in rows)
+    lines = [_header(s, table)]
+    if table == "rung":
+        away = {p for p, info in s.repo.players(s.ladder.id, [r.player for r in rows]).items()
+                if not info.available}
+    else:
+        away = set()
+    for place, row in enumerate(rows, 1):
+        mark = " (unavailable)" if row.player in away else ""
+        lines.append(f"{place}. {s.name(row.player)}{_value(s, table, row.value, row.rated_games)}"
+                     f"{mark}")
+    if not rows:
+        lines.append("No one is listed yet." + (" Players: /join" if table in ("rung", "rating")
+                                               else ""))
+    elif total > len(rows):
+        me = s.repo.player_for(s.ladder.id, s.ctx.user.key)
+        mine = s.repo.rank(s.ladder.id, table, me.id, s.now) if me is not None else None
+        if me is not None and mine is not None and mine > len(rows):
+            lines.append(f"… {mine}. {me.name} (of {total})")
+        else:
+            lines.append(f"… and {total - len(rows)} more")
+    return Reply("\n".join(lines))
+
+
+def profile(s: Session, cmd: ShowProfile) -> Reply:
+    """Show a player's standing, record and recent corrections."""
+    player = s.member(cmd.user) if cmd.user is not None else s.me()
+    state = s.repo.player_state(s.ladder.id, player.id)
+    assert state is not None
+    settings = s.settings
+    table = main_table(settings)
+    place = s.repo.rank(s.ladder.id, table, player.id, s.now)
+    _, total = s.repo.standings(s.ladder.id, table, s.now, 0)
+    if settings.is_position:
+        head = f"{player.name} on {s.ladder.name}: rung {place} of {total}"
+        if not player.available:
+            head += " (unavailable for challenges)"
+    else:
+        head = f"{player.name} on {s.ladder.name}: rating {rating_text(state.rating)}"
+        named = league(settings, state.rating, state.rated_games)
+        if named is not None:
+            head += f", league {named}"
+        if calibrating(settings, state.rated_games):
+            head += f" (calibrating: {state.rated_games} of {settings.calibration} rated games)"
+        elif place is not None:
+            head += f", {place} of {total} in the {table} table" if table == "ladder" else \
+                f", rank {place} of {total}"
+        elif table == "ladder":
+            head += f" (not in the ladder table: no game in the last {settings.active_days:g} days)"
+    lines = [head + "."]
+    record = f"Games: {state.games}"
+    if state.games != state.rated_games:
+        record += f" ({state.rated_games} rated)"
+    record += f": {_plural(state.wins, 'win')}, {_plural(state.losses, 'loss')}, " \
+              f"{_plural(state.draws, 'draw')}."
+    if state.last_played is not None:
+        record += f" Last played {s.when(state.last_played)}."
+    lines.append(record)
+    if "season" in settings.tables:
+        lines.append(f"Season {s.ladder.season}: {signed(state.season_gain)} over "
+                     f"{_plural(state.season_games, 'rated game')}.")
+    waiting = [m for m in s.repo.open_matches(s.ladder.id) if player.id in m.result.players]
+    if waiting:
+        lines.append("Open reports: " + ", ".join(f"#{m.id} ({m.status})" for m in waiting) + ".")
+    audit = s.repo.audit(s.ladder.id, player=player.id, limit=5)
+    if audit:
+        lines.append("Corrections: " + "; ".join(_audit_text(s, a) for a in audit) + ".")
+    return Reply("\n".join(lines))
+
+
+def _plural(n: int, word: str) -> str:
+    if n == 1:
+        return f"1 {word}"
+    return f"{n} {word}es" if word.endswith("s") else f"{n} {word}s"
+
+
+_ACTIONS = {"void": "voided", "set": "changed", "adjust": "adjusted", "season-close":
+            "closed the season", "settings": "changed settings"}
+
+
+def _audit_text(s: Session, entry: AuditEntry) -> str:
+    what = _ACTIONS.get(entry.action, entry.action)
+    target = f" #{entry.match}" if entry.match is not None else ""
+    if entry.player is not None:
+        target += f" {s.name(entry.player)}"
+    if entry.action == "adjust" and entry.detail:
+        target += f" {entry.detail}"
+    if entry.action == "settings":
+        return f"{s.when(entry.at)} {entry.by} changed settings: {entry.detail}"
+    return f"{s.when(entry.at)} {entry.by} {what}{target}: {entry.reason}"
+
+
+def _match_text(s: Session, record: MatchRecord) -> str:
+    text = f"#{record.id} {s.when(record.reported_at)} {s.describe_result(record.result)}"
+    if record.status == "confirmed":
+        if record.rated:
+            order = record.result.players
+            changes = sorted((c for c in s.repo.match_changes(s.ladder.id, record.id)
+                              if c.player in order), key=lambda c: order.index(c.player))
+            moved = ", ".join(
+                f"{s.name(c.player)} {_move(s, c.before, c.after)}" for c in changes
+            )
+            return f"{text}: {moved}" if moved else text
+        return f"{text}: unrated ({record.note})" if record.note else f"{text}: unrated"
+    if record.status == "pending":
+        return f"{text}: pending confirmation"
+    if record.status == "disputed":
+        return f"{text}: disputed ({record.note}), waiting for a moderator"
+    return f"{text}: voided"
+
+
+def _move(s: Session, before: float, after: float) -> str:
+    if s.settings.is_position:
+        if after == before:
+            return f"stays on {int(after)}"
+        return f"{int(before)} -> {int(after)}"
+    return signed(after - before)
+
+
+def history(s: Session, cmd: ShowHistory) -> Reply:
+    """Recent matches and moderator actions of the ladder, or of one player."""
+    who: PlayerId | None = None
+    if cmd.user is not None:
+        player = s.repo.player_for(s.ladder.id, cmd.user.key)
+        if player is None:
+            return Reply(f"{cmd.user.name} has never played on {s.ladder.name}.")
+        who = player.id
+    matches = s.repo.matches(s.ladder.id, player=who, limit=10)
+    audit = s.repo.audit(s.ladder.id, player=who, limit=5)
+    title = s.ladder.name if who is None else f"{s.name(who)} on {s.ladder.name}"
+    lines = [f"{title}: recent matches"]
+    lines += [_match_text(s, m) for m in matches] or ["No matches yet."]
+    if audit:
+        lines.append("Moderator actions:")
+        lines += [_audit_text(s, a) for a in audit]
+    return Reply("\n".join(lines))
+
+
+def hall_of_fame(s: Session) -> Reply:
+    """Every closed season's top three."""
+    if "season" not in s.settings.tables:
+        raise RuleViolation(f"{s.ladder.name} keeps no seasons, so it has no Hall of Fame.")
+    entries = s.repo.hall_of_fame(s.ladder.id)
+    if not entries:
+        return Reply(f"{s.ladder.name}: no season has closed yet. Season {s.ladder.season} is "
+                     "under way.")
+    s.names(e.player for e in entries)
+    seasons: dict[str, list[str]] = {}
+    for e in entries:
+        seasons.setdefault(e.season, []).append(f"{e.place}. {s.name(e.player)} {signed(e.gain)}")
+    lines = [f"{s.ladder.name}: Hall of Fame"]
+    lines += [f"{season}: {', '.join(places)}" for season, places in seasons.items()]
+    return Reply("\n".join(lines))
+
+
+def ladder_info(s: Session) -> Reply:
+    """The ladder's rulebook and settings."""
+    settings = s.settings
+    summary = PRESETS[settings.preset][0] if settings.preset in PRESETS else "a custom rulebook"
+    _, members = s.repo.standings(s.ladder.id, "rung" if settings.is_position else "rating",
+                                  s.now, 0)
+    lines = [f"{s.ladder.name}{' (default)' if s.ladder.is_default else ''}: the "
+             f"{settings.preset} rulebook, {summary}."]
+    lines.append(f"Settings changed from the preset: {describe(settings) or 'none'}.")
+    if settings.confirm:
+        lines.append(f"Reports wait up to {settings.confirm_hours:g} hours for the opponent's "
+                     "/confirm.")
+    else:
+        lines.append("Reports count at once.")
+    lines.append(f"Time zone {settings.timezone}. {_plural(members, 'player')}."
+                 + (f" Season {s.ladder.season} under way." if "season" in settings.tables
+                    and s.ladder.season else ""))
+    return Reply("\n".join(lines))
+
+
+def list_ladders(repo: Repo, ctx: Context) -> Reply:
+    """The chat's ladders."""
+    ladders = repo.ladders(ctx.chat)
+    if not ladders:
+        return Reply("There is no ladder here yet. A moderator creates one: "
+                     "/ladder create main preset=duel")
+    return Reply("Ladders here: " + ", ".join(
+        f"{lad.name} ({lad.settings.preset}{', default' if lad.is_default else ''})"
+        for lad in ladders) + ".")
+
+
+def help_text(topic: str | None) -> str:
+    """The command list, or one topic."""
+    if topic is None:
+        lines = ["Commands:"] + [USAGE[w] for w in USAGE]
+        lines.append("/help COMMAND explains one; /help settings lists ladder settings; "
+                     "/help presets lists the rulebooks.")
+        return "\n".join(lines)
+    if topic == "settings":
+        return "Ladder settings (key=value in /ladder create and /ladder set):\n" + "\n".join(
+            f"{spec.key}: {spec.help}" for spec in SETTING_SPECS.values())
+    if topic in ("presets", "preset", "rulebooks"):
+        return "Rulebooks (preset=NAME):\n" + "\n".join(
+            f"{name}: {summary}" for name, (summary, _) in PRESETS.items())
+    word = "halloffame" if topic in ("hall", "hof") else topic
+    if word in USAGE:
+        return f"{HELP[word]}\nUsage: {USAGE[word]}"
+    return f"There is no help on {topic[:40]!r}. /help lists the commands."

@@ -1,0 +1,174 @@
+"""Records the service reads and writes through a repository: ladders, players,
+matches as reported, challenges, the audit trail, and who is asking."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from core.model import Match, PlayerId, Result, Timestamp
+from core.settings import Settings
+
+MatchStatus = str  # "pending" | "confirmed" | "disputed" | "voided"
+ChallengeStatus = str  # "open" | "accepted" | "declined" | "played" | "forfeited" | "cancelled"
+
+
+@dataclass(frozen=True, slots=True)
+class UserRef:
+    """A chat user: a platform-wide key (e.g. `telegram:123`) and a display name."""
+
+    key: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """Who sent a command, where, and when (the clock is passed in, never read)."""
+
+    chat: str
+    user: UserRef
+    at: Timestamp
+    moderator: bool = False
+    message_id: str | None = None  # lets a redelivered message be answered, not redone
+    reply_to: UserRef | None = None  # the author of the message this one replies to
+    channel: str | None = None  # where in the chat it was said (Discord channel id)
+
+
+@dataclass(frozen=True, slots=True)
+class LadderInfo:
+    """A ladder and its chat-level properties."""
+
+    id: int
+    chat: str
+    name: str
+    settings: Settings
+    created_at: Timestamp
+    clock: Timestamp  # jobs have run up to this instant
+    is_default: bool = False
+    channel: str | None = None
+    public: bool = False
+    season: str | None = None  # the open season (YYYY-MM), from the standings
+    last_decay: str | None = None  # the last decay day applied (ISO date)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerInfo:
+    """A ladder member (or former member) as the chat knows them."""
+
+    ladder: int
+    id: PlayerId
+    user: str
+    name: str
+    member: bool = True
+    available: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRecord:
+    """A report and what became of it."""
+
+    ladder: int
+    id: int
+    status: MatchStatus
+    reporter: PlayerId
+    reported_at: Timestamp
+    result: Result
+    challenge: int | None = None
+    forfeit: bool = False
+    confirmed_at: Timestamp | None = None
+    disputed_at: Timestamp | None = None
+    voided_at: Timestamp | None = None
+    note: str = ""  # dispute reason, or why the match was unrated
+    rated: bool | None = None  # as derived when confirmed; None while pending
+
+    def as_match(self) -> Match:
+        """The value the rules fold."""
+        return Match(self.id, self.reported_at, self.result, self.challenge, self.forfeit)
+
+    def status_at(self, at: Timestamp) -> MatchStatus | None:
+        """The status this match had at an instant (None: not reported yet)."""
+        if self.reported_at > at:
+            return None
+        if self.voided_at is not None and self.voided_at <= at:
+            return "voided"
+        if self.confirmed_at is not None and self.confirmed_at <= at:
+            return "confirmed"
+        if self.disputed_at is not None and self.disputed_at <= at:
+            return "disputed"
+        return "pending"
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeRecord:
+    """A challenge on a position ladder."""
+
+    ladder: int
+    id: int
+    challenger: PlayerId
+    challenged: PlayerId
+    status: ChallengeStatus
+    issued_at: Timestamp
+    answered_at: Timestamp | None = None
+    reminded: bool = False
+    match: int | None = None
+    reason: str = ""
+
+    @property
+    def unfinished(self) -> bool:
+        """Open or accepted, with no result yet."""
+        return self.status in ("open", "accepted")
+
+    def involves(self, player: PlayerId) -> bool:
+        """True if `player` is either side of the challenge."""
+        return player in (self.challenger, self.challenged)
+
+
+@dataclass(frozen=True, slots=True)
+class AuditEntry:
+    """A moderator action, kept with who, when and why."""
+
+    ladder: int
+    at: Timestamp
+    by: str
+    action: str  # "void", "set", "adjust", "season-close", "settings"
+    reason: str
+    match: int | None = None
+    player: PlayerId | None = None
+    detail: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ChangeRecord:
+    """One stored rating (or rung) change, as the history and week table read it."""
+
+    seq: int
+    at: Timestamp
+    player: PlayerId
+    before: float
+    after: float
+    kind: str  # "match", "decay", "adjust", "join", "leave"
+    match: int | None = None
+    rated: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Announcement:
+    """A message the bot posts to a ladder's chat without being asked."""
+
+    chat: str
+    ladder: str
+    text: str
+    channel: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """What the bot answers: text, plus anything posted elsewhere and any buttons."""
+
+    text: str
+    error: bool = False
+    private: bool = False  # shown only to the asker where the chat can (Discord ephemeral)
+    announce: bool = False  # also post it in the ladder's announcement channel
+    announcements: tuple[Announcement, ...] = ()
+    confirm_match: int | None = None  # a pending report: adapters offer Confirm/Dispute
+    ladder: str | None = None
+    attachments: tuple[str, ...] = field(default_factory=tuple)

@@ -1,0 +1,217 @@
+"""Reporting games: report -> pending -> confirm / dispute / automatic confirmation.
+
+A second report of the same game is answered, not recorded twice: while a report of
+the same players is pending, a matching report from the other side confirms it and
+any other is refused; on a ladder without confirmation, the other side's identical
+report within two minutes is the same game (a different result is the next game; a
+wrong one is a moderator's to correct).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from core import elo
+from core.commands import ConfirmResult, DisputeResult, ReportResult
+from core.errors import Duplicate, NotAllowed, RuleViolation, UsageError
+from core.events import MatchConfirmed
+from core.model import PlayerId, Result, Timestamp
+from core.records import MatchRecord, Reply
+from core.session import Session, participants_text
+from core.state import Applied, Change
+
+# Reports of the same players by different sides this close together are one game.
+DUPLICATE_WINDOW = 120
+
+
+def report(s: Session, cmd: ReportResult) -> Reply:
+    """Record a reported game: pending until confirmed, or at once without confirmation."""
+    me = s.me()
+    sides = tuple(tuple(s.member(u).id for u in side) for side in cmd.sides)
+    result = Result(sides, cmd.draw, cmd.margin, cmd.moves, cmd.rated)
+    if me.id not in result.players:
+        raise NotAllowed("Only a player in the game can report it.")
+    check_shape(s, result)
+    challenge = None
+    if s.settings.is_position and s.settings.challenges:
+        challenge = _accepted_challenge(s, result)
+    if s.settings.max_gap is not None and result.rated and not s.settings.is_position:
+        ratings = {p: _rating(s, p) for p in result.players}
+        elo.check_gap(s.settings, result, ratings)
+    duplicate = _same_game(s, me.id, result)
+    if duplicate is not None:
+        return duplicate
+    record = MatchRecord(
+        ladder=s.ladder.id, id=s.repo.new_match_id(s.ladder.id), status="pending",
+        reporter=me.id, reported_at=s.now, result=result, challenge=challenge,
+    )
+    what = s.describe_result(result)
+    if not s.settings.confirm:
+        record, text = confirm_match(s, record, s.now)
+        return Reply(f"Match #{record.id}: {what}. {text}")
+    s.repo.save_match(record)
+    if challenge is not None:
+        _set_challenge(s, challenge, status="accepted", match=record.id)
+    others = [p for p in result.players if result.side_of(p) != result.side_of(me.id)]
+    return Reply(
+        f"Match #{record.id} reported: {what}. {participants_text(s, others)}: /confirm or "
+        f"/dispute within {s.settings.confirm_hours:g} hours, or it counts as reported.",
+        confirm_match=record.id,
+    )
+
+
+def check_shape(s: Session, result: Result) -> None:
+    """Refuse games the ladder does not rate: team games, too many sides, missing margin."""
+    settings = s.settings
+    name = s.ladder.name
+    if (settings.is_position or settings.max_sides == 2) and not result.is_duel:
+        raise RuleViolation(f"{name} rates one-on-one games only.")
+    if result.is_team_game and not settings.teams:
+        raise RuleViolation(f"{name} does not rate team games.")
+    if settings.max_sides is not None and len(result.sides) > settings.max_sides:
+        raise RuleViolation(f"{name} rates games of at most {settings.max_sides} sides.")
+    if settings.is_position and settings.margin_required and not result.draw \
+            and result.margin is None and result.rated:
+        raise UsageError("Say how clearly the game was won: minor, major or overwhelming "
+                         "(for example /report win @bob major).")
+
+
+def _rating(s: Session, player: PlayerId) -> float:
+    state = s.repo.player_state(s.ladder.id, player)
+    return state.rating if state is not None else s.settings.start
+
+
+def _accepted_challenge(s: Session, result: Result) -> int:
+    a, b = result.sides[0][0], result.sides[1][0]
+    for challenge in s.repo.unfinished_challenges(s.ladder.id):
+        pair = {challenge.challenger, challenge.challenged}
+        if pair == {a, b} and challenge.status == "accepted" and challenge.match is None:
+            return challenge.id
+    other = b if a == s.me().id else a
+    raise RuleViolation(
+        f"There is no accepted challenge between you and {s.name(other)}: "
+        f"/challenge @{s.name(other)} first, and play once it is accepted."
+    )
+
+
+def _set_challenge(s: Session, challenge_id: int, **changes: object) -> None:
+    for challenge in s.repo.unfinished_challenges(s.ladder.id):
+        if challenge.id == challenge_id:
+            s.repo.save_challenge(dataclasses.replace(challenge, **changes))  # type: ignore[arg-type]
+            return
+
+
+def _same_outcome(a: Result, b: Result) -> bool:
+    return a.draw == b.draw and a.margin == b.margin and \
+        [set(side) for side in a.sides] == [set(side) for side in b.sides]
+
+
+def _same_game(s: Session, me: PlayerId, result: Result) -> Reply | None:
+    """Answer a report of a game already reported, or None when it is a new game."""
+    players = set(result.players)
+    for record in s.repo.open_matches(s.ladder.id):
+        if set(record.result.players) != players:
+            continue
+        mine = record.result.side_of(me) == record.result.side_of(record.reporter)
+        if record.status == "disputed":
+            raise Duplicate(f"Match #{record.id} between you is disputed and waits for a "
+                            "moderator (/mod set or /mod void).")
+        if mine:
+            raise Duplicate(f"This game is already reported as #{record.id} "
+                            f"({s.describe_result(record.result)}), waiting for /confirm.")
+        if _same_outcome(record.result, result):
+            record, text = confirm_match(s, record, s.now)
+            return Reply(f"That matches #{record.id}, which is now confirmed. {text}")
+        raise Duplicate(
+            f"There is already a report of this game: #{record.id} "
+            f"({s.describe_result(record.result)}). If it is wrong, /dispute {record.id} and a "
+            "moderator decides."
+        )
+    if not s.settings.confirm:
+        for record in s.repo.matches(s.ladder.id, player=me, limit=10):
+            if record.status != "confirmed" or set(record.result.players) != players \
+                    or s.now - record.reported_at > DUPLICATE_WINDOW \
+                    or record.result.side_of(me) == record.result.side_of(record.reporter):
+                continue
+            if _same_outcome(record.result, result):
+                raise Duplicate(f"{s.name(record.reporter)} already reported this game as "
+                                f"#{record.id} ({s.describe_result(record.result)}); it is "
+                                "recorded once.")
+    return None
+
+
+def confirm_match(s: Session, record: MatchRecord, at: Timestamp,
+                  result: Result | None = None) -> tuple[MatchRecord, str]:
+    """Put a reported match into the ladder; return the stored record and what changed."""
+    if result is not None:
+        record = dataclasses.replace(record, result=result)
+    applied = s.append(MatchConfirmed(at, record.as_match()))[0]
+    assert isinstance(applied, Applied) and applied.match is not None
+    effect = applied.match
+    record = dataclasses.replace(record, status="confirmed", confirmed_at=at,
+                                 rated=effect.rated, note=effect.note)
+    s.repo.save_match(record)
+    if record.challenge is not None:
+        _set_challenge(s, record.challenge, status="played", match=record.id)
+    return record, effect_text(s, effect.rated, effect.note, effect.changes)
+
+
+def effect_text(s: Session, rated: bool, note: str, changes: tuple[Change, ...]) -> str:
+    """`alice 1000 -> 1016 (+16), bob 1000 -> 984 (-16).` or why nothing moved."""
+    if not rated:
+        return f"Nothing moves: {note}." if note else "Nothing moves."
+    if all(c.delta == 0 for c in changes) and note:
+        return f"Nothing moves: {note}."
+    text = s.describe_changes(changes)
+    return text + "." + (f" ({note})" if note else "")
+
+
+def _waiting_for(s: Session, me: PlayerId, match_id: int | None, verb: str) -> MatchRecord:
+    """The pending match `me` may confirm or dispute."""
+    if match_id is not None:
+        record = s.repo.match(s.ladder.id, match_id)
+        if record is None:
+            raise UsageError(f"There is no match #{match_id} on {s.ladder.name}.")
+        if record.status != "pending":
+            raise RuleViolation(f"Match #{match_id} is {record.status}; only a pending report "
+                                f"can be {verb}ed.")
+        if me not in record.result.players:
+            raise NotAllowed(f"Only the players of match #{match_id} can {verb} it.")
+        if record.result.side_of(me) == record.result.side_of(record.reporter):
+            raise NotAllowed(f"Your side reported #{match_id}; your opponent {verb}s it.")
+        return record
+    for record in s.repo.open_matches(s.ladder.id):
+        if record.status == "pending" and me in record.result.players \
+                and record.result.side_of(me) != record.result.side_of(record.reporter):
+            return record
+    raise RuleViolation(f"You have no report waiting for you to {verb}.")
+
+
+def confirm(s: Session, cmd: ConfirmResult) -> Reply:
+    """The opponent confirms a pending report."""
+    me = s.me()
+    if not s.settings.confirm and not s.repo.open_matches(s.ladder.id):
+        return Reply(f"Reports on {s.ladder.name} count at once; there is nothing to confirm.")
+    record = _waiting_for(s, me.id, cmd.match_id, "confirm")
+    record, text = confirm_match(s, record, s.now)
+    return Reply(f"Match #{record.id} confirmed: {s.describe_result(record.result)}. {text}")
+
+
+def dispute(s: Session, cmd: DisputeResult) -> Reply:
+    """The opponent disputes a pending report; it waits for a moderator."""
+    me = s.me()
+    if not s.settings.confirm and not s.repo.open_matches(s.ladder.id):
+        raise RuleViolation(
+            f"Reports on {s.ladder.name} count at once. If one is wrong, ask a moderator: "
+            "/mod set MATCH_ID RESULT reason, or /mod void MATCH_ID reason."
+        )
+    record = _waiting_for(s, me.id, cmd.match_id, "dispute")
+    reason = cmd.reason or "no reason given"
+    s.repo.save_match(dataclasses.replace(record, status="disputed", disputed_at=s.now,
+                                          note=reason))
+    return Reply(
+        f"Match #{record.id} ({s.describe_result(record.result)}) is disputed: {reason}. "
+        f"A moderator decides: /mod set {record.id} RESULT reason, or "
+        f"/mod void {record.id} reason.",
+        announce=True,
+    )

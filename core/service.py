@@ -1,0 +1,205 @@
+"""The command layer: one chat message in, one reply out, inside one transaction.
+
+Every adapter calls `handle` through its store's unit of work. Permissions are checked
+here, not only in adapters. A refused command is rolled back to a savepoint, so it
+changes nothing, while jobs that fell due before it (run first, in time order) stay.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+
+from core import challenges, moderation, queries, reporting
+from core.commands import (
+    MODERATOR_COMMANDS,
+    AcceptChallenge,
+    AdjustRating,
+    ChangeSettings,
+    CloseSeason,
+    Command,
+    ConfirmResult,
+    CreateLadder,
+    DeclineChallenge,
+    DisputeResult,
+    Help,
+    IssueChallenge,
+    Join,
+    Leave,
+    ListLadders,
+    MakeDefault,
+    Parsed,
+    ReportResult,
+    Resolver,
+    SetAvailability,
+    SetResult,
+    ShowHallOfFame,
+    ShowHistory,
+    ShowLadder,
+    ShowProfile,
+    ShowStandings,
+    VoidMatch,
+    parse,
+)
+from core.errors import LadderError, NoLadder, NotAllowed, RuleViolation
+from core.events import PlayerJoined, PlayerLeft
+from core.jobs import catch_up
+from core.ports import Repo
+from core.records import Announcement, Context, Reply
+from core.session import Session, rating_text
+from core.settings import Policy
+
+DEFAULT_POLICY = Policy()
+
+
+def handle(repo: Repo, ctx: Context, text: str, resolve: Resolver,
+           policy: Policy = DEFAULT_POLICY) -> Reply | None:
+    """Answer one chat message; None when it is not a command at all."""
+    if ctx.message_id is not None:
+        earlier = repo.seen(ctx.chat, ctx.message_id)
+        if earlier is not None:
+            return Reply(earlier)
+    try:
+        parsed = parse(text, ctx.user, resolve, ctx.reply_to)
+    except LadderError as error:
+        return refused(error)
+    if parsed is None:
+        return None
+    reply = execute(repo, ctx, parsed, policy)
+    if ctx.message_id is not None and not reply.error:
+        repo.remember(ctx.chat, ctx.message_id, reply.text, ctx.at)
+    return reply
+
+
+def refused(error: LadderError) -> Reply:
+    """The reply to a refused command."""
+    return Reply(str(error), error=True, private=True)
+
+
+def execute(repo: Repo, ctx: Context, parsed: Parsed, policy: Policy = DEFAULT_POLICY) -> Reply:
+    """Run a parsed command (adapters with typed options, like Discord, start here)."""
+    cmd = parsed.command
+    if isinstance(cmd, MODERATOR_COMMANDS) and not ctx.moderator:
+        return refused(NotAllowed(
+            "Only moderators can do that (chat administrators, or the ladder's moderator role)."
+        ))
+    if isinstance(cmd, Help):
+        return Reply(queries.help_text(cmd.topic), private=True)
+    chat_level: dict[type, Callable[[], Reply]] = {
+        CreateLadder: lambda: moderation.create_ladder(repo, ctx, cmd, policy),  # type: ignore
+        ListLadders: lambda: queries.list_ladders(repo, ctx),
+        MakeDefault: lambda: moderation.make_default(repo, ctx, cmd),  # type: ignore[arg-type]
+    }
+    if type(cmd) in chat_level:
+        return _guarded(repo, chat_level[type(cmd)])
+    ladder = repo.ladder(ctx.chat, parsed.ladder)
+    if ladder is None:
+        if parsed.ladder is not None:
+            return refused(NoLadder(f"This chat has no ladder called {parsed.ladder}; "
+                                    "/ladder list shows them."))
+        return refused(NoLadder("There is no ladder here yet. A moderator creates one: "
+                                "/ladder create main preset=duel"))
+    announcements = catch_up(repo, ladder, ctx.at)
+    if announcements:
+        ladder = repo.ladder(ctx.chat, ladder.name) or ladder
+    session = Session(repo, ctx, ladder)
+    reply = _guarded(repo, lambda: _ladder_command(session, cmd))
+    return dataclasses.replace(reply, ladder=ladder.name,
+                               announcements=(*announcements, *reply.announcements))
+
+
+def _guarded(repo: Repo, run: Callable[[], Reply]) -> Reply:
+    """Run a command; a refusal rolls back whatever it wrote."""
+    try:
+        with repo.savepoint():
+            return run()
+    except LadderError as error:
+        return refused(error)
+
+
+def _ladder_command(s: Session, cmd: Command) -> Reply:
+    if isinstance(cmd, ReportResult):
+        return reporting.report(s, cmd)
+    if isinstance(cmd, ConfirmResult):
+        return reporting.confirm(s, cmd)
+    if isinstance(cmd, DisputeResult):
+        return reporting.dispute(s, cmd)
+    if isinstance(cmd, ShowStandings):
+        return queries.standings(s, cmd)
+    if isinstance(cmd, ShowProfile):
+        return queries.profile(s, cmd)
+    if isinstance(cmd, ShowHistory):
+        return queries.history(s, cmd)
+    if isinstance(cmd, ShowHallOfFame):
+        return queries.hall_of_fame(s)
+    if isinstance(cmd, ShowLadder):
+        return queries.ladder_info(s)
+    if isinstance(cmd, Join):
+        return join(s)
+    if isinstance(cmd, Leave):
+        return leave(s)
+    if isinstance(cmd, IssueChallenge):
+        return challenges.issue(s, cmd)
+    if isinstance(cmd, AcceptChallenge):
+        return challenges.accept(s, cmd)
+    if isinstance(cmd, DeclineChallenge):
+        return challenges.decline(s, cmd)
+    if isinstance(cmd, SetAvailability):
+        return challenges.availability(s, cmd)
+    if isinstance(cmd, ChangeSettings):
+        return moderation.change_settings(s, cmd)
+    if isinstance(cmd, VoidMatch):
+        return moderation.void(s, cmd)
+    if isinstance(cmd, SetResult):
+        return moderation.set_result(s, cmd)
+    if isinstance(cmd, AdjustRating):
+        return moderation.adjust(s, cmd)
+    if isinstance(cmd, CloseSeason):
+        return moderation.close_season(s, cmd)
+    raise RuleViolation("That command does not apply to a ladder.")
+
+
+def join(s: Session) -> Reply:
+    """Join (or rejoin) the ladder."""
+    user = s.ctx.user
+    player = s.repo.player_for(s.ladder.id, user.key)
+    if player is not None and player.member:
+        return Reply(f"You are on {s.ladder.name} already.")
+    back = player is not None
+    if player is None:
+        player = s.repo.add_player(s.ladder.id, user)
+    elif player.name != user.name:
+        s.repo.update_player(s.ladder.id, player.id, name=user.name)
+    s.append(PlayerJoined(s.now, player.id))
+    state = s.repo.player_state(s.ladder.id, player.id)
+    assert state is not None
+    verb = "is back on" if back else "joined"
+    if s.settings.is_position:
+        rung = s.repo.rank(s.ladder.id, "rung", player.id, s.now)
+        return Reply(f"{user.name} {verb} {s.ladder.name} on rung {rung}, the bottom.")
+    text = f"{user.name} {verb} {s.ladder.name} at {rating_text(state.rating)}."
+    if s.settings.calibration and state.rated_games < s.settings.calibration:
+        text += (f" The first {s.settings.calibration} rated games calibrate: tables list you "
+                 "after them.")
+    return Reply(text)
+
+
+def leave(s: Session) -> Reply:
+    """Leave the ladder (the record stays for a return)."""
+    me = s.me()
+    if any(me.id in m.result.players for m in s.repo.open_matches(s.ladder.id)):
+        raise RuleViolation("You have a report waiting (pending or disputed): settle it before "
+                            "leaving.")
+    if any(c.involves(me.id) for c in s.repo.unfinished_challenges(s.ladder.id)):
+        raise RuleViolation("You have an unfinished challenge: play or decline it before leaving.")
+    s.append(PlayerLeft(s.now, me.id))
+    return Reply(f"{me.name} left {s.ladder.name}. The record stays: /join to come back.")
+
+
+def catch_up_chat(repo: Repo, chat: str | None, now: int) -> list[Announcement]:
+    """Run due jobs of every ladder (of one chat, if given) up to `now`."""
+    announcements: list[Announcement] = []
+    for ladder in repo.every_ladder():
+        if chat is None or ladder.chat == chat:
+            announcements += catch_up(repo, ladder, now)
+    return announcements

@@ -1,0 +1,164 @@
+"""One command's view of a ladder: who asks, the repository, and shared wording."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from core.calendar import local
+from core.elo import round_half_away
+from core.errors import NotAllowed, UnknownPlayer
+from core.events import Event
+from core.ledger import Rederived
+from core.model import PlayerId, Result, Timestamp
+from core.ports import Repo
+from core.records import Context, LadderInfo, PlayerInfo, UserRef
+from core.settings import Settings, fmt_number
+from core.state import Applied, Change
+
+
+@dataclass
+class Session:
+    """A command in progress on one ladder."""
+
+    repo: Repo
+    ctx: Context
+    ladder: LadderInfo
+    _names: dict[PlayerId, str] = field(default_factory=dict)
+
+    @property
+    def settings(self) -> Settings:
+        """The ladder's current settings."""
+        return self.ladder.settings
+
+    @property
+    def now(self) -> Timestamp:
+        """The instant of this command (never before the ladder's clock)."""
+        return max(self.ctx.at, self.ladder.clock)
+
+    def refresh(self) -> None:
+        """Re-read the ladder after its settings or properties changed."""
+        found = self.repo.ladder(self.ladder.chat, self.ladder.name)
+        assert found is not None
+        self.ladder = found
+
+    # ---- players
+    def me(self) -> PlayerInfo:
+        """The asking user as a current member, or a refusal telling them to join."""
+        player = self.repo.player_for(self.ladder.id, self.ctx.user.key)
+        if player is None or not player.member:
+            raise NotAllowed(f"You are not on {self.ladder.name} yet: /join first.")
+        if player.name != self.ctx.user.name:
+            self.repo.update_player(self.ladder.id, player.id, name=self.ctx.user.name)
+        return player
+
+    def member(self, user: UserRef) -> PlayerInfo:
+        """A mentioned user as a current member, or a refusal saying how to join."""
+        player = self.repo.player_for(self.ladder.id, user.key)
+        if player is None or not player.member:
+            raise UnknownPlayer(
+                f"{user.name} has not joined {self.ladder.name}: ask @{user.name} to /join first."
+            )
+        return player
+
+    def name(self, player: PlayerId) -> str:
+        """Display name of a player id."""
+        if player not in self._names:
+            self._names.update(
+                {p: info.name for p, info in self.repo.players(self.ladder.id, [player]).items()}
+            )
+        return self._names.get(player, f"player {player}")
+
+    def names(self, players: Iterable[PlayerId]) -> None:
+        """Load display names of many players at once."""
+        wanted = [p for p in players if p not in self._names]
+        if wanted:
+            self._names.update(
+                {p: info.name for p, info in self.repo.players(self.ladder.id, wanted).items()}
+            )
+
+    # ---- writing
+    def append(self, *events: Event) -> list[Applied | Rederived]:
+        """Append events to the ladder's log."""
+        return self.repo.append(self.ladder.id, events)
+
+    # ---- wording
+    def when(self, at: Timestamp) -> str:
+        """An instant in the ladder's time zone, to the minute."""
+        moment = local(at, self.settings.timezone)
+        zone = "" if self.settings.timezone == "UTC" else f" {moment.tzname()}"
+        return moment.strftime("%Y-%m-%d %H:%M") + (zone or " UTC")
+
+    def describe_result(self, result: Result) -> str:
+        """`alice beat bob (major)`, `a, b and c: a won`, `a and b drew with c and d`."""
+        self.names(result.players)
+        sides = [" and ".join(self.name(p) for p in side) for side in result.sides]
+        if result.draw:
+            text = f"{sides[0]} drew with {sides[1]}"
+        elif len(sides) == 2:
+            text = f"{sides[0]} beat {sides[1]}"
+        else:
+            text = "finishing order: " + ", ".join(f"{i}. {s}" for i, s in enumerate(sides, 1))
+        extras = []
+        if result.margin is not None and not result.draw:
+            extras.append(result.margin.value)
+        if result.moves is not None:
+            extras.append(f"{result.moves} moves")
+        if not result.rated:
+            extras.append("unrated")
+        return text + (f" ({', '.join(extras)})" if extras else "")
+
+    def describe_changes(self, changes: Sequence[Change], limit: int = 12) -> str:
+        """`alice 1000 -> 1020 (+20), bob 1100 -> 1080 (-20)`, largest first when cut."""
+        if not changes:
+            return ""
+        shown = list(changes)
+        if len(shown) > limit:
+            shown = sorted(shown, key=lambda c: -abs(c.delta))[:limit]
+        self.names(c.player for c in shown)
+        parts = [self.change_text(c) for c in shown]
+        more = len(changes) - len(shown)
+        return ", ".join(parts) + (f", and {more} more" if more else "")
+
+    def change_text(self, change: Change) -> str:
+        """One player's change, as ratings or rungs."""
+        name = self.name(change.player)
+        if self.settings.is_position:
+            before, after = int(change.before), int(change.after)
+            if after == before:
+                return f"{name} stays on rung {after}"
+            way = "up" if after < before else "down"
+            return f"{name} rung {before} -> {after} ({way} {abs(after - before)})"
+        return f"{name} {rating_text(change.before)} -> {rating_text(change.after)} " \
+               f"({signed(change.delta)})"
+
+
+def rating_text(rating: float) -> str:
+    """A rating as shown: whole numbers (real ratings are shown rounded)."""
+    return str(round_half_away(rating))
+
+
+def signed(delta: float) -> str:
+    """`+20`, `-13`, `+20.5`, `0`."""
+    if abs(delta) < 0.05:
+        return "0"
+    text = fmt_number(delta) if float(delta).is_integer() else f"{delta:.1f}"
+    return text if delta < 0 else "+" + text
+
+
+def ensure(condition: bool, error: Exception) -> None:
+    """Raise `error` unless `condition` holds."""
+    if not condition:
+        raise error
+
+
+def participants_text(session: Session, players: Sequence[PlayerId]) -> str:
+    """`alice, bob and carol`."""
+    session.names(players)
+    names = [session.name(p) for p in players]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def mention(user: UserRef) -> str:
+    """How the bot addresses a user in a message."""
+    return f"@{user.name}"
