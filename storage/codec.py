@@ -1,0 +1,198 @@
+"""Compact JSON for what the database keeps: events, results, settings, snapshots."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from typing import Any
+
+from core.events import (
+    ChallengeAccepted,
+    DecayDay,
+    Event,
+    MatchConfirmed,
+    MatchVoided,
+    PlayerJoined,
+    PlayerLeft,
+    RatingAdjusted,
+    ResultChanged,
+    SeasonClosed,
+    SettingsChanged,
+)
+from core.model import Margin, Match, Result
+from core.settings import Settings
+from core.state import LadderState, PlayerState, SeriesState
+from core.tables import HallEntry, TableRow
+
+
+def dumps(value: Any) -> str:
+    """Compact, deterministic JSON."""
+    return json.dumps(value, separators=(",", ":"), sort_keys=True)
+
+
+def _tuples(value: Any) -> Any:
+    """Lists back to the tuples frozen values hold."""
+    if isinstance(value, list):
+        return tuple(_tuples(v) for v in value)
+    return value
+
+
+# ------------------------------------------------------------------ results
+
+
+def result_to_json(result: Result) -> dict[str, Any]:
+    """A result as a small dict."""
+    data: dict[str, Any] = {"s": [list(side) for side in result.sides]}
+    if result.draw:
+        data["d"] = 1
+    if result.margin is not None:
+        data["m"] = result.margin.value
+    if result.moves is not None:
+        data["mv"] = result.moves
+    if not result.rated:
+        data["u"] = 1
+    return data
+
+
+def result_from_json(data: dict[str, Any]) -> Result:
+    """The inverse of `result_to_json`."""
+    return Result(
+        sides=tuple(tuple(side) for side in data["s"]),
+        draw=bool(data.get("d")),
+        margin=Margin(data["m"]) if "m" in data else None,
+        moves=data.get("mv"),
+        rated=not data.get("u"),
+    )
+
+
+# ------------------------------------------------------------------ settings
+
+
+def settings_to_json(settings: Settings) -> str:
+    """All fields of the settings."""
+    return dumps(dataclasses.asdict(settings))
+
+
+def settings_from_json(text: str) -> Settings:
+    """Settings from `settings_to_json` (unknown keys from a newer version are ignored)."""
+    data = json.loads(text)
+    known = {f.name for f in dataclasses.fields(Settings)}
+    return Settings(**{k: _tuples(v) for k, v in data.items() if k in known})
+
+
+# ------------------------------------------------------------------ events
+
+
+def encode_event(event: Event) -> tuple[str, dict[str, Any], str | None]:
+    """(kind, body, job key) of an event; the key makes a job event unique per ladder."""
+    if isinstance(event, MatchConfirmed):
+        m = event.match
+        body: dict[str, Any] = {"id": m.id, "t": m.played_at, "r": result_to_json(m.result)}
+        if m.challenge_id is not None:
+            body["c"] = m.challenge_id
+        if m.forfeit:
+            body["f"] = 1
+        return "match", body, None
+    if isinstance(event, PlayerJoined):
+        return "join", {"p": event.player}, None
+    if isinstance(event, PlayerLeft):
+        return "leave", {"p": event.player}, None
+    if isinstance(event, DecayDay):
+        return "decay", {"d": event.day}, f"decay:{event.day}"
+    if isinstance(event, SeasonClosed):
+        return "season", {"s": event.season, "by": event.by, "why": event.reason}, \
+            f"season:{event.season}"
+    if isinstance(event, RatingAdjusted):
+        return "adjust", {"p": event.player, "n": event.amount, "by": event.by,
+                          "why": event.reason}, None
+    if isinstance(event, MatchVoided):
+        return "void", {"m": event.match_id, "by": event.by, "why": event.reason}, None
+    if isinstance(event, ResultChanged):
+        return "result", {"m": event.match_id, "r": result_to_json(event.result),
+                          "by": event.by, "why": event.reason}, None
+    if isinstance(event, ChallengeAccepted):
+        return "accepted", {"c": event.challenge, "a": event.challenger,
+                            "b": event.challenged}, None
+    if isinstance(event, SettingsChanged):
+        return "settings", {"c": [[k, v] for k, v in event.changes], "by": event.by}, None
+    raise TypeError(f"not an event: {event!r}")
+
+
+def decode_event(kind: str, at: int, body: dict[str, Any]) -> Event:
+    """The inverse of `encode_event`."""
+    if kind == "match":
+        return MatchConfirmed(at, Match(body["id"], body["t"], result_from_json(body["r"]),
+                                        body.get("c"), bool(body.get("f"))))
+    if kind == "join":
+        return PlayerJoined(at, body["p"])
+    if kind == "leave":
+        return PlayerLeft(at, body["p"])
+    if kind == "decay":
+        return DecayDay(at, body["d"])
+    if kind == "season":
+        return SeasonClosed(at, body["s"], body.get("by", ""), body.get("why", ""))
+    if kind == "adjust":
+        return RatingAdjusted(at, body["p"], body["n"], body["by"], body["why"])
+    if kind == "void":
+        return MatchVoided(at, body["m"], body["by"], body["why"])
+    if kind == "result":
+        return ResultChanged(at, body["m"], result_from_json(body["r"]), body["by"], body["why"])
+    if kind == "accepted":
+        return ChallengeAccepted(at, body["c"], body["a"], body["b"])
+    if kind == "settings":
+        return SettingsChanged(at, tuple((k, _tuples(v)) for k, v in body["c"]),
+                               body.get("by", ""))
+    raise ValueError(f"unknown event kind {kind!r}")
+
+
+# ------------------------------------------------------------------ snapshots
+
+
+def state_to_json(state: LadderState) -> str:
+    """A snapshot of the standings."""
+    return dumps({
+        "settings": dataclasses.asdict(state.settings),
+        "players": [[p, s.rating, s.games, s.rated_games, s.wins, s.losses, s.draws,
+                     s.rated_wins, s.last_played, s.season_gain, s.season_games, int(s.member)]
+                    for p, s in state.players.items()],
+        "order": state.order,
+        "farm": [[a, b, times] for (a, b), times in state.farm.items()],
+        "series": [[a, b, v.first_at, v.base_low, v.base_high, v.games, v.score_low,
+                    v.applied_low, v.applied_high] for (a, b), v in state.series.items()],
+        "logged": [[c, *entry] for c, entry in state.logged.items()],
+        "season": state.season,
+        "frozen": {label: [[r.player, r.value, r.rated_games] for r in rows]
+                   for label, rows in state.frozen.items()},
+        "hall": [[e.season, e.place, e.player, e.gain] for e in state.hall],
+        "seq": state.seq,
+        "at": state.at,
+        "last_decay": state.last_decay,
+    })
+
+
+def state_from_json(text: str) -> LadderState:
+    """The inverse of `state_to_json`."""
+    data = json.loads(text)
+    known = {f.name for f in dataclasses.fields(Settings)}
+    settings = Settings(**{k: _tuples(v) for k, v in data["settings"].items() if k in known})
+    players = {
+        row[0]: PlayerState(row[1], row[2], row[3], row[4], row[5], row[6], row[7], row[8],
+                            row[9], row[10], bool(row[11]))
+        for row in data["players"]
+    }
+    # JSON object keys are strings: players, farm and series come back keyed by ints.
+    return LadderState(
+        settings=settings,
+        players=players,
+        order=list(data["order"]),
+        farm={(a, b): list(times) for a, b, times in data["farm"]},
+        series={(row[0], row[1]): SeriesState(*row[2:]) for row in data["series"]},
+        logged={row[0]: (row[1], row[2], row[3], row[4]) for row in data["logged"]},
+        season=data["season"],
+        frozen={label: tuple(TableRow(*r) for r in rows)
+                for label, rows in data["frozen"].items()},
+        hall=[HallEntry(*e) for e in data["hall"]],
+        seq=data["seq"],
+        at=data["at"],
+        last_decay=data["last_decay"],
+    )

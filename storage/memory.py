@@ -1,0 +1,311 @@
+"""The in-memory twin of the SQLite store, for fast unit tests.
+
+It keeps each ladder as a `core.ledger.Ledger` and computes every read from the
+replayed standings with the rules in core, independently of the SQL the real store
+runs; the storage contract tests hold both to the same answers.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+from core.calendar import DAY
+from core.events import Event
+from core.ledger import Ledger, Rederived
+from core.model import PlayerId, Timestamp
+from core.records import (
+    AuditEntry,
+    ChallengeRecord,
+    ChangeRecord,
+    LadderInfo,
+    MatchRecord,
+    PlayerInfo,
+    UserRef,
+)
+from core.settings import Settings
+from core.state import Applied, LadderState, PlayerState
+from core.tables import HallEntry, TableRow, gain_table, ladder_table
+from storage.projection import change_rows
+
+T = TypeVar("T")
+
+
+@dataclass
+class _Data:
+    ladders: dict[int, LadderInfo] = field(default_factory=dict)
+    ledgers: dict[int, Ledger] = field(default_factory=dict)
+    players: dict[int, dict[PlayerId, PlayerInfo]] = field(default_factory=dict)
+    matches: dict[int, dict[int, MatchRecord]] = field(default_factory=dict)
+    challenges: dict[int, dict[int, ChallengeRecord]] = field(default_factory=dict)
+    audit: dict[int, list[AuditEntry]] = field(default_factory=dict)
+    changes: dict[int, list[ChangeRecord]] = field(default_factory=dict)
+    seen: dict[tuple[str, str], str] = field(default_factory=dict)
+    counters: dict[tuple[int, str], int] = field(default_factory=dict)
+
+
+class MemoryRepo:
+    """The Repo protocol over plain Python structures."""
+
+    def __init__(self, data: _Data, snapshot_every: int) -> None:
+        self.d = data
+        self.snapshot_every = snapshot_every
+
+    @contextmanager
+    def savepoint(self) -> Iterator[None]:
+        saved = copy.deepcopy(self.d)
+        try:
+            yield
+        except BaseException:
+            self.d.__dict__.update(saved.__dict__)
+            raise
+
+    # ---- ladders
+    def every_ladder(self) -> list[LadderInfo]:
+        return [self._info(i) for i in sorted(self.d.ladders)]
+
+    def ladders(self, chat: str) -> list[LadderInfo]:
+        return [lad for lad in self.every_ladder() if lad.chat == chat]
+
+    def ladder(self, chat: str, name: str | None) -> LadderInfo | None:
+        for lad in self.ladders(chat):
+            if (lad.name == name) if name is not None else lad.is_default:
+                return lad
+        return None
+
+    def _info(self, ladder: int) -> LadderInfo:
+        info = self.d.ladders[ladder]
+        state = self.d.ledgers[ladder].state
+        return dataclasses.replace(info, settings=state.settings, season=state.season,
+                                   last_decay=state.last_decay)
+
+    def add_ladder(self, chat: str, name: str, settings: Settings, at: Timestamp,
+                   channel: str | None) -> LadderInfo:
+        ladder = len(self.d.ladders) + 1
+        first = not self.ladders(chat)
+        self.d.ladders[ladder] = LadderInfo(ladder, chat, name, settings, at, at, first, channel)
+        self.d.ledgers[ladder] = Ledger(settings, self.snapshot_every)
+        for table in (self.d.players, self.d.matches, self.d.challenges):
+            table[ladder] = {}
+        self.d.audit[ladder] = []
+        self.d.changes[ladder] = []
+        return self._info(ladder)
+
+    def update_ladder(self, ladder: int, *, clock: Timestamp | None = None,
+                      is_default: bool | None = None, channel: str | None = None,
+                      public: bool | None = None) -> None:
+        info = self.d.ladders[ladder]
+        changes = {k: v for k, v in dict(clock=clock, is_default=is_default, channel=channel,
+                                         public=public).items() if v is not None}
+        self.d.ladders[ladder] = dataclasses.replace(info, **changes)  # type: ignore[arg-type]
+
+    # ---- players
+    def player_for(self, ladder: int, user: str) -> PlayerInfo | None:
+        for p in self.d.players[ladder].values():
+            if p.user == user:
+                return self._player(ladder, p)
+        return None
+
+    def _player(self, ladder: int, info: PlayerInfo) -> PlayerInfo:
+        state = self.d.ledgers[ladder].state.players.get(info.id)
+        return dataclasses.replace(info, member=state is not None and state.member)
+
+    def players(self, ladder: int,
+                ids: Sequence[PlayerId] | None = None) -> dict[PlayerId, PlayerInfo]:
+        table = self.d.players[ladder]
+        wanted = table if ids is None else [i for i in ids if i in table]
+        return {i: self._player(ladder, table[i]) for i in wanted}
+
+    def add_player(self, ladder: int, user: UserRef) -> PlayerInfo:
+        pid = len(self.d.players[ladder]) + 1
+        info = PlayerInfo(ladder, pid, user.key, user.name, member=False)
+        self.d.players[ladder][pid] = info
+        return info
+
+    def update_player(self, ladder: int, player: PlayerId, *, name: str | None = None,
+                      available: bool | None = None) -> None:
+        info = self.d.players[ladder][player]
+        if name is not None:
+            info = dataclasses.replace(info, name=name)
+        if available is not None:
+            info = dataclasses.replace(info, available=available)
+        self.d.players[ladder][player] = info
+
+    # ---- the log
+    def state(self, ladder: int) -> LadderState:
+        return self.d.ledgers[ladder].state
+
+    def base_settings(self, ladder: int) -> Settings:
+        return self.d.ledgers[ladder].settings
+
+    def events(self, ladder: int, until: Timestamp | None = None) -> list[Event]:
+        return [e for e in self.d.ledgers[ladder].events if until is None or e.at <= until]
+
+    def append(self, ladder: int, events: Sequence[Event]) -> list[Applied | Rederived]:
+        ledger = self.d.ledgers[ladder]
+        results: list[Applied | Rederived] = []
+        for event in events:
+            result = ledger.append(event)
+            if isinstance(result, Rederived):
+                kept = [c for c in self.d.changes[ladder] if c.seq < result.from_seq]
+                self.d.changes[ladder] = kept
+                for offset, applied in enumerate(result.applied):
+                    seq = result.from_seq + offset
+                    self._project(ladder, seq, ledger.events[seq - 1], applied)
+            else:
+                self._project(ladder, len(ledger.events), event, result)
+            results.append(result)
+        return results
+
+    def _project(self, ladder: int, seq: int, event: Event, applied: Applied) -> None:
+        self.d.changes[ladder].extend(change_rows(seq, event, applied))
+        effect = applied.match
+        if effect is not None and effect.match_id in self.d.matches[ladder]:
+            record = self.d.matches[ladder][effect.match_id]
+            if record.confirmed_at is not None and not effect.voided:
+                self.d.matches[ladder][effect.match_id] = dataclasses.replace(
+                    record, rated=effect.rated, note=effect.note)
+
+    # ---- matches
+    def _next(self, ladder: int, what: str) -> int:
+        value = self.d.counters.get((ladder, what), 0) + 1
+        self.d.counters[(ladder, what)] = value
+        return value
+
+    def new_match_id(self, ladder: int) -> int:
+        return self._next(ladder, "match")
+
+    def save_match(self, record: MatchRecord) -> None:
+        self.d.matches[record.ladder][record.id] = record
+
+    def match(self, ladder: int, match_id: int) -> MatchRecord | None:
+        return self.d.matches[ladder].get(match_id)
+
+    def open_matches(self, ladder: int) -> list[MatchRecord]:
+        return [m for _, m in sorted(self.d.matches[ladder].items())
+                if m.status in ("pending", "disputed")]
+
+    def matches(self, ladder: int, player: PlayerId | None = None,
+                limit: int | None = None) -> list[MatchRecord]:
+        found = [m for _, m in sorted(self.d.matches[ladder].items(), reverse=True)
+                 if player is None or player in m.result.players]
+        return found if limit is None else found[:limit]
+
+    # ---- challenges
+    def new_challenge_id(self, ladder: int) -> int:
+        return self._next(ladder, "challenge")
+
+    def save_challenge(self, record: ChallengeRecord) -> None:
+        self.d.challenges[record.ladder][record.id] = record
+
+    def unfinished_challenges(self, ladder: int) -> list[ChallengeRecord]:
+        return [c for _, c in sorted(self.d.challenges[ladder].items()) if c.unfinished]
+
+    # ---- audit
+    def add_audit(self, entry: AuditEntry) -> None:
+        self.d.audit[entry.ladder].append(entry)
+
+    def audit(self, ladder: int, player: PlayerId | None = None,
+              limit: int = 20) -> list[AuditEntry]:
+        entries = list(reversed(self.d.audit[ladder]))
+        if player is not None:
+            mine = {m.id for m in self.d.matches[ladder].values() if player in m.result.players}
+            entries = [e for e in entries if e.player == player or e.match in mine]
+        return entries[:limit]
+
+    # ---- projections
+    def player_state(self, ladder: int, player: PlayerId) -> PlayerState | None:
+        state = self.d.ledgers[ladder].state.players.get(player)
+        return state.copy() if state is not None else None
+
+    def hall_of_fame(self, ladder: int) -> list[HallEntry]:
+        return list(self.d.ledgers[ladder].state.hall)
+
+    def season_table(self, ladder: int, season: str) -> list[TableRow]:
+        return list(self.d.ledgers[ladder].state.frozen.get(season, ()))
+
+    def changes(self, ladder: int, player: PlayerId,
+                limit: int | None = None) -> list[ChangeRecord]:
+        mine = sorted((c for c in self.d.changes[ladder] if c.player == player),
+                      key=lambda c: c.seq)
+        return mine if limit is None else mine[-limit:]
+
+    def match_changes(self, ladder: int, match_id: int) -> list[ChangeRecord]:
+        return sorted((c for c in self.d.changes[ladder] if c.match == match_id
+                       and c.kind == "match"), key=lambda c: (c.seq, c.player))
+
+    def week_sums(self, ladder: int, since: Timestamp,
+                  until: Timestamp) -> dict[PlayerId, tuple[float, int]]:
+        sums: dict[PlayerId, tuple[float, int]] = {}
+        for c in self.d.changes[ladder]:
+            if c.kind == "match" and c.rated and since < c.at <= until:
+                gain, games = sums.get(c.player, (0.0, 0))
+                sums[c.player] = (gain + c.after - c.before, games + 1)
+        return sums
+
+    def _table(self, ladder: int, table: str, at: Timestamp) -> list[TableRow]:
+        state = self.d.ledgers[ladder].state
+        settings = state.settings
+        members = {p: s for p, s in state.players.items() if s.member}
+        if table == "rating":
+            return sorted((TableRow(p, s.rating, s.rated_games) for p, s in members.items()),
+                          key=lambda r: (-r.value, r.player))
+        if table == "rung":
+            return [TableRow(p, i + 1, members[p].rated_games) for i, p in enumerate(state.order)]
+        if table == "ladder":
+            return ladder_table(settings, [(p, s.rating, s.rated_games, s.last_played)
+                                           for p, s in members.items()], at)
+        if table == "season":
+            return gain_table(settings, [(p, s.season_gain, s.season_games, s.rated_games)
+                                         for p, s in members.items()], settings.season_min_games)
+        if table == "week":
+            sums = self.week_sums(ladder, at - round(settings.week_days * DAY), at)
+            return gain_table(settings, [(p, g, n, members[p].rated_games)
+                                         for p, (g, n) in sums.items() if p in members],
+                              settings.week_min_games)
+        raise ValueError(f"no table {table!r}")
+
+    def standings(self, ladder: int, table: str, at: Timestamp,
+                  limit: int | None = None) -> tuple[list[TableRow], int]:
+        rows = self._table(ladder, table, at)
+        return (rows if limit is None else rows[:limit]), len(rows)
+
+    def rank(self, ladder: int, table: str, player: PlayerId, at: Timestamp) -> int | None:
+        for place, row in enumerate(self._table(ladder, table, at), 1):
+            if row.player == player:
+                return place
+        return None
+
+    # ---- redelivered messages
+    def seen(self, chat: str, message_id: str) -> str | None:
+        return self.d.seen.get((chat, message_id))
+
+    def remember(self, chat: str, message_id: str, reply: str, at: Timestamp) -> None:
+        self.d.seen[(chat, message_id)] = reply
+
+
+class MemoryStore:
+    """Units of work over a `MemoryRepo`, rolled back by copying on failure."""
+
+    def __init__(self, snapshot_every: int = 50) -> None:
+        self._data = _Data()
+        self._snapshot_every = snapshot_every
+
+    async def run(self, work: Callable[[MemoryRepo], T], *, commit: bool = True) -> T:
+        saved = copy.deepcopy(self._data)
+        repo = MemoryRepo(self._data, self._snapshot_every)
+        try:
+            result = work(repo)
+        except BaseException:
+            self._data = saved
+            raise
+        if not commit:
+            self._data = saved
+        return result
+
+    async def close(self) -> None:
+        """Nothing to close."""

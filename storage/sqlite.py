@@ -1,0 +1,698 @@
+"""The SQLite store: event log, projections and operational state, through aiosqlite.
+
+A unit of work is one transaction (BEGIN IMMEDIATE ... COMMIT) run as a single call on
+the database thread. The standings of recently used ladders stay in memory between
+commands; each transaction checks the stored log length first, so another process
+writing the same database is noticed, and a rolled-back transaction drops what it
+touched from memory.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections import OrderedDict
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any, TypeVar
+
+import aiosqlite
+
+from core.calendar import DAY
+from core.events import Event, MatchConfirmed, collect_corrections, correction_of
+from core.ledger import Rederived
+from core.model import Correction, PlayerId, Timestamp
+from core.records import (
+    AuditEntry,
+    ChallengeRecord,
+    ChangeRecord,
+    LadderInfo,
+    MatchRecord,
+    PlayerInfo,
+    UserRef,
+)
+from core.settings import Settings
+from core.state import Applied, LadderState, PlayerState
+from core.tables import HallEntry, TableRow, gain_table
+from storage import dbthread
+from storage.codec import (
+    decode_event,
+    dumps,
+    encode_event,
+    result_from_json,
+    result_to_json,
+    settings_from_json,
+    settings_to_json,
+    state_from_json,
+    state_to_json,
+)
+from storage.projection import change_rows
+
+T = TypeVar("T")
+
+SNAPSHOT_EVERY = 1000
+CACHED_LADDERS = 32
+
+
+class SchemaTooNew(Exception):
+    """The database was written by a newer Ladderbot."""
+
+
+def migrations() -> list[tuple[int, str]]:
+    """(version, SQL) of every numbered migration, in order."""
+    folder = resources.files("storage") / "migrations"
+    found = []
+    for entry in folder.iterdir():
+        name = entry.name
+        if name.endswith(".sql") and name[:4].isdigit():
+            found.append((int(name[:4]), entry.read_text()))
+    return sorted(found)
+
+
+def migrate(conn: sqlite3.Connection) -> int:
+    """Bring the schema up to date, each migration in its own transaction."""
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    known = migrations()
+    latest = known[-1][0] if known else 0
+    if version > latest:
+        raise SchemaTooNew(
+            f"This database has schema version {version}, but this Ladderbot knows versions "
+            f"up to {latest}. Upgrade Ladderbot to use it; the database was not changed."
+        )
+    for number, sql in known:
+        if number <= version:
+            continue
+        try:
+            conn.executescript(f"BEGIN IMMEDIATE;\n{sql}\nPRAGMA user_version = {number};\nCOMMIT;")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+    return latest
+
+
+def configure(conn: sqlite3.Connection) -> None:
+    """Settings every connection needs (PITFALLS.md): WAL, a busy timeout, foreign keys."""
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA busy_timeout=10000")
+    conn.execute("PRAGMA foreign_keys=ON")
+    conn.execute("PRAGMA synchronous=NORMAL")
+
+
+@dataclass
+class _Cached:
+    state: LadderState
+    corrections: dict[int, Correction]
+
+
+class _Settings:
+    """Parsed settings by their JSON text: a ladder row is read on every command."""
+
+    def __init__(self) -> None:
+        self._by_text: dict[str, Settings] = {}
+
+    def __call__(self, text: str) -> Settings:
+        found = self._by_text.get(text)
+        if found is None:
+            if len(self._by_text) > 256:
+                self._by_text.clear()
+            found = self._by_text[text] = settings_from_json(text)
+        return found
+
+
+class SqliteRepo:
+    """The Repo protocol over one sqlite3 connection inside one transaction."""
+
+    def __init__(self, conn: sqlite3.Connection, store: SqliteStore) -> None:
+        self.conn = conn
+        self.store = store
+        self.touched: set[int] = set()
+        self._savepoints = 0
+
+    # ---- transactions
+    @contextmanager
+    def savepoint(self) -> Iterator[None]:
+        self._savepoints += 1
+        name = f"sp{self._savepoints}"
+        self.conn.execute(f"SAVEPOINT {name}")
+        outer, self.touched = self.touched, set()
+        try:
+            yield
+        except BaseException:
+            self.conn.execute(f"ROLLBACK TO {name}")
+            self.conn.execute(f"RELEASE {name}")
+            self.store.forget(self.touched)
+            self.touched = outer
+            raise
+        self.conn.execute(f"RELEASE {name}")
+        self.touched = outer | self.touched
+
+    def _one(self, sql: str, args: Sequence[Any] = ()) -> Any:
+        return self.conn.execute(sql, args).fetchone()
+
+    def _all(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
+        return self.conn.execute(sql, args).fetchall()
+
+    # ---- ladders
+    _LADDER = ("SELECT id, chat, name, settings, created_at, clock, is_default, channel, public, "
+               "season, last_decay FROM ladders")
+
+    def _ladder(self, row: Any) -> LadderInfo:
+        return LadderInfo(row[0], row[1], row[2], self.store.settings(row[3]), row[4], row[5],
+                          bool(row[6]), row[7], bool(row[8]), row[9], row[10])
+
+    def every_ladder(self) -> list[LadderInfo]:
+        return [self._ladder(r) for r in self._all(f"{self._LADDER} ORDER BY id")]
+
+    def ladders(self, chat: str) -> list[LadderInfo]:
+        return [self._ladder(r) for r in self._all(f"{self._LADDER} WHERE chat=? ORDER BY id",
+                                                   (chat,))]
+
+    def ladder(self, chat: str, name: str | None) -> LadderInfo | None:
+        if name is None:
+            row = self._one(f"{self._LADDER} WHERE chat=? AND is_default=1", (chat,))
+        else:
+            row = self._one(f"{self._LADDER} WHERE chat=? AND name=?", (chat, name))
+        return self._ladder(row) if row is not None else None
+
+    def add_ladder(self, chat: str, name: str, settings: Settings, at: Timestamp,
+                   channel: str | None) -> LadderInfo:
+        first = self._one("SELECT count(*) FROM ladders WHERE chat=?", (chat,))[0] == 0
+        text = settings_to_json(settings)
+        self.conn.execute(
+            "INSERT INTO ladders (chat, name, base_settings, settings, created_at, clock, "
+            "is_default, channel) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (chat, name, text, text, at, at, int(first), channel),
+        )
+        found = self.ladder(chat, name)
+        assert found is not None
+        return found
+
+    def update_ladder(self, ladder: int, *, clock: Timestamp | None = None,
+                      is_default: bool | None = None, channel: str | None = None,
+                      public: bool | None = None) -> None:
+        for column, value in (("clock", clock), ("is_default", is_default),
+                              ("channel", channel), ("public", public)):
+            if value is not None:
+                self.conn.execute(f"UPDATE ladders SET {column}=? WHERE id=?", (value, ladder))
+
+    # ---- players
+    _PLAYER = "SELECT ladder, id, user, name, member, available FROM players"
+
+    @staticmethod
+    def _player(row: Any) -> PlayerInfo:
+        return PlayerInfo(row[0], row[1], row[2], row[3], bool(row[4]), bool(row[5]))
+
+    def player_for(self, ladder: int, user: str) -> PlayerInfo | None:
+        row = self._one(f"{self._PLAYER} WHERE ladder=? AND user=?", (ladder, user))
+        return self._player(row) if row is not None else None
+
+    def players(self, ladder: int,
+                ids: Sequence[PlayerId] | None = None) -> dict[PlayerId, PlayerInfo]:
+        if ids is None:
+            rows = self._all(f"{self._PLAYER} WHERE ladder=?", (ladder,))
+        else:
+            unique = sorted(set(ids))
+            rows = []
+            for start in range(0, len(unique), 500):
+                chunk = unique[start:start + 500]
+                marks = ",".join("?" * len(chunk))
+                rows += self._all(f"{self._PLAYER} WHERE ladder=? AND id IN ({marks})",
+                                  (ladder, *chunk))
+        return {row[1]: self._player(row) for row in rows}
+
+    def add_player(self, ladder: int, user: UserRef) -> PlayerInfo:
+        pid = self._one("SELECT coalesce(max(id), 0) + 1 FROM players WHERE ladder=?",
+                        (ladder,))[0]
+        start = self._ladder_settings(ladder).start
+        self.conn.execute(
+            "INSERT INTO players (ladder, id, user, name, member, rating) "
+            "VALUES (?, ?, ?, ?, 0, ?)",
+            (ladder, pid, user.key, user.name, start),
+        )
+        return PlayerInfo(ladder, pid, user.key, user.name, member=False)
+
+    def update_player(self, ladder: int, player: PlayerId, *, name: str | None = None,
+                      available: bool | None = None) -> None:
+        if name is not None:
+            self.conn.execute("UPDATE players SET name=? WHERE ladder=? AND id=?",
+                              (name, ladder, player))
+        if available is not None:
+            self.conn.execute("UPDATE players SET available=? WHERE ladder=? AND id=?",
+                              (int(available), ladder, player))
+
+    def _ladder_settings(self, ladder: int) -> Settings:
+        settings: Settings = self.store.settings(
+            self._one("SELECT settings FROM ladders WHERE id=?", (ladder,))[0])
+        return settings
+
+    # ---- the log
+    def base_settings(self, ladder: int) -> Settings:
+        return settings_from_json(
+            self._one("SELECT base_settings FROM ladders WHERE id=?", (ladder,))[0])
+
+    def events(self, ladder: int, until: Timestamp | None = None) -> list[Event]:
+        sql = "SELECT kind, at, body FROM events WHERE ladder=?"
+        args: tuple[Any, ...] = (ladder,)
+        if until is not None:
+            sql += " AND at <= ?"
+            args += (until,)
+        return [decode_event(k, at, json.loads(b)) for k, at, b in self._all(sql + " ORDER BY seq",
+                                                                           args)]
+
+    def _cached(self, ladder: int) -> _Cached:
+        stored_seq = self._one("SELECT seq FROM ladders WHERE id=?", (ladder,))[0]
+        cached = self.store.cache_get(ladder)
+        if cached is not None and cached.state.seq == stored_seq:
+            return cached
+        row = self._one("SELECT body FROM snapshots WHERE ladder=? ORDER BY seq DESC LIMIT 1",
+                        (ladder,))
+        state = state_from_json(row[0]) if row is not None else LadderState(
+            self.base_settings(ladder))
+        corrections = collect_corrections(
+            decode_event(k, at, json.loads(b)) for k, at, b in self._all(
+                "SELECT kind, at, body FROM events WHERE ladder=? AND kind IN ('void', 'result') "
+                "ORDER BY seq", (ladder,)))
+        for kind, at, body in self._all(
+                "SELECT kind, at, body FROM events WHERE ladder=? AND seq > ? ORDER BY seq",
+                (ladder, state.seq)):
+            state.apply(decode_event(kind, at, json.loads(body)), corrections)
+        cached = _Cached(state, corrections)
+        self.store.cache_put(ladder, cached)
+        return cached
+
+    def state(self, ladder: int) -> LadderState:
+        return self._cached(ladder).state
+
+    def append(self, ladder: int, events: Sequence[Event]) -> list[Applied | Rederived]:
+        cached = self._cached(ladder)
+        self.touched.add(ladder)
+        results: list[Applied | Rederived] = []
+        for event in events:
+            state = cached.state
+            seq = state.seq + 1
+            kind, body, key = encode_event(event)
+            match = event.match.id if isinstance(event, MatchConfirmed) else None
+            self.conn.execute(
+                "INSERT INTO events (ladder, seq, at, kind, body, match, key) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (ladder, seq, event.at, kind, dumps(body), match, key),
+            )
+            found = correction_of(event)
+            if found is not None:
+                cached.corrections[found[0]] = found[1]
+                row = self._one("SELECT seq FROM events WHERE ladder=? AND match=? AND "
+                                "kind='match'", (ladder, found[0]))
+                if row is not None:
+                    results.append(self._rederive(ladder, cached, row[0]))
+                    continue
+            applied = state.apply(event, cached.corrections)
+            self._project(ladder, state, seq, event, applied)
+            if seq % self.store.snapshot_every == 0:
+                self._snapshot(ladder, state)
+            results.append(applied)
+        state = cached.state
+        self.conn.execute(
+            "UPDATE ladders SET seq=?, settings=?, season=?, last_decay=? WHERE id=?",
+            (state.seq, settings_to_json(state.settings), state.season, state.last_decay, ladder),
+        )
+        return results
+
+    def _snapshot(self, ladder: int, state: LadderState) -> None:
+        self.conn.execute("INSERT OR REPLACE INTO snapshots (ladder, seq, body) VALUES (?, ?, ?)",
+                          (ladder, state.seq, state_to_json(state)))
+
+    def _project(self, ladder: int, state: LadderState, seq: int, event: Event,
+                 applied: Applied) -> None:
+        rows = [(ladder, c.seq, c.player, c.at, c.before, c.after, c.kind, c.match, int(c.rated))
+                for c in change_rows(seq, event, applied)]
+        if rows:
+            self.conn.executemany(
+                "INSERT INTO changes (ladder, seq, player, at, before, after, kind, match, rated) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+        self._write_players(ladder, state, applied.players)
+        effect = applied.match
+        if effect is not None and not effect.voided:
+            self.conn.execute("UPDATE matches SET rated=?, note=? WHERE ladder=? AND id=? AND "
+                              "confirmed_at IS NOT NULL",
+                              (int(effect.rated), effect.note, ladder, effect.match_id))
+        if applied.season is not None:
+            self._write_season(ladder, applied.season.season, applied.season.table)
+            start = self._one("SELECT count(*) FROM hall_of_fame WHERE ladder=?", (ladder,))[0]
+            self.conn.executemany(
+                "INSERT INTO hall_of_fame (ladder, pos, season, place, player, gain) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                [(ladder, start + i, e.season, e.place, e.player, e.gain)
+                 for i, e in enumerate(applied.season.hall)])
+
+    def _write_season(self, ladder: int, season: str, table: Sequence[TableRow]) -> None:
+        self.conn.execute("DELETE FROM seasons WHERE ladder=? AND season=?", (ladder, season))
+        self.conn.executemany(
+            "INSERT INTO seasons (ladder, season, place, player, gain, rated_games) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            [(ladder, season, place, r.player, r.value, r.rated_games)
+             for place, r in enumerate(table, 1)])
+
+    def _write_players(self, ladder: int, state: LadderState,
+                       players: Sequence[PlayerId] | set[PlayerId]) -> None:
+        if not players:
+            return
+        rungs = {p: i + 1 for i, p in enumerate(state.order)} if state.settings.is_position \
+            else {}
+        self.conn.executemany(
+            "UPDATE players SET member=?, rating=?, rung=?, games=?, rated_games=?, wins=?, "
+            "losses=?, draws=?, rated_wins=?, last_played=?, season_gain=?, season_games=? "
+            "WHERE ladder=? AND id=?",
+            [(int(s.member), s.rating, rungs.get(p), s.games, s.rated_games, s.wins, s.losses,
+              s.draws, s.rated_wins, s.last_played, s.season_gain, s.season_games, ladder, p)
+             for p in players if (s := state.players.get(p)) is not None])
+
+    def _rederive(self, ladder: int, cached: _Cached, from_seq: int) -> Rederived:
+        """Replay from the newest snapshot before `from_seq`, rewriting what follows it."""
+        row = self._one("SELECT body FROM snapshots WHERE ladder=? AND seq < ? "
+                        "ORDER BY seq DESC LIMIT 1", (ladder, from_seq))
+        state = state_from_json(row[0]) if row is not None else LadderState(
+            self.base_settings(ladder))
+        self.conn.execute("DELETE FROM snapshots WHERE ladder=? AND seq >= ?", (ladder, from_seq))
+        self.conn.execute("DELETE FROM changes WHERE ladder=? AND seq >= ?", (ladder, from_seq))
+        old = cached.state
+        applied_all: list[Applied] = []
+        every = self.store.snapshot_every
+        for seq, kind, at, body in self._all(
+                "SELECT seq, kind, at, body FROM events WHERE ladder=? AND seq > ? ORDER BY seq",
+                (ladder, state.seq)):
+            event = decode_event(kind, at, json.loads(body))
+            applied = state.apply(event, cached.corrections)
+            if seq < from_seq:
+                continue
+            applied_all.append(applied)
+            rows = [(ladder, c.seq, c.player, c.at, c.before, c.after, c.kind, c.match,
+                     int(c.rated)) for c in change_rows(seq, event, applied)]
+            if rows:
+                self.conn.executemany(
+                    "INSERT INTO changes (ladder, seq, player, at, before, after, kind, match, "
+                    "rated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+            effect = applied.match
+            if effect is not None and not effect.voided:
+                self.conn.execute("UPDATE matches SET rated=?, note=? WHERE ladder=? AND id=? "
+                                  "AND confirmed_at IS NOT NULL",
+                                  (int(effect.rated), effect.note, ladder, effect.match_id))
+            if seq % every == 0:
+                self._snapshot(ladder, state)
+        # A removed match changes players no re-derived event names: compare everyone.
+        old_rungs = {p: i for i, p in enumerate(old.order)}
+        new_rungs = {p: i for i, p in enumerate(state.order)}
+        changed = [p for p, s in state.players.items()
+                   if s != old.players.get(p) or new_rungs.get(p) != old_rungs.get(p)]
+        self._write_players(ladder, state, changed)
+        self.conn.execute("DELETE FROM seasons WHERE ladder=?", (ladder,))
+        for label, table in state.frozen.items():
+            self._write_season(ladder, label, table)
+        self.conn.execute("DELETE FROM hall_of_fame WHERE ladder=?", (ladder,))
+        self.conn.executemany(
+            "INSERT INTO hall_of_fame (ladder, pos, season, place, player, gain) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            [(ladder, i, e.season, e.place, e.player, e.gain) for i, e in enumerate(state.hall)])
+        cached.state = state
+        return Rederived(from_seq, tuple(applied_all))
+
+    # ---- matches
+    def _counter(self, ladder: int, column: str) -> int:
+        value: int = self._one(f"SELECT {column} FROM ladders WHERE id=?", (ladder,))[0]
+        self.conn.execute(f"UPDATE ladders SET {column}={column} + 1 WHERE id=?", (ladder,))
+        return value
+
+    def new_match_id(self, ladder: int) -> int:
+        return self._counter(ladder, "next_match")
+
+    _MATCH = ("SELECT ladder, id, status, reporter, reported_at, result, challenge, forfeit, "
+              "confirmed_at, disputed_at, voided_at, note, rated FROM matches")
+
+    @staticmethod
+    def _match(row: Any) -> MatchRecord:
+        return MatchRecord(row[0], row[1], row[2], row[3], row[4],
+                           result_from_json(json.loads(row[5])), row[6], bool(row[7]), row[8],
+                           row[9], row[10], row[11], None if row[12] is None else bool(row[12]))
+
+    def save_match(self, record: MatchRecord) -> None:
+        self.conn.execute(
+            "INSERT OR REPLACE INTO matches (ladder, id, status, reporter, reported_at, result, "
+            "challenge, forfeit, confirmed_at, disputed_at, voided_at, note, rated) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (record.ladder, record.id, record.status, record.reporter, record.reported_at,
+             dumps(result_to_json(record.result)), record.challenge, int(record.forfeit),
+             record.confirmed_at, record.disputed_at, record.voided_at, record.note,
+             None if record.rated is None else int(record.rated)))
+        self.conn.executemany(
+            "INSERT OR IGNORE INTO match_players (ladder, player, match) VALUES (?, ?, ?)",
+            [(record.ladder, p, record.id) for p in record.result.players])
+
+    def match(self, ladder: int, match_id: int) -> MatchRecord | None:
+        row = self._one(f"{self._MATCH} WHERE ladder=? AND id=?", (ladder, match_id))
+        return self._match(row) if row is not None else None
+
+    def open_matches(self, ladder: int) -> list[MatchRecord]:
+        return [self._match(r) for r in self._all(
+            f"{self._MATCH} WHERE ladder=? AND status IN ('pending', 'disputed') ORDER BY id",
+            (ladder,))]
+
+    def matches(self, ladder: int, player: PlayerId | None = None,
+                limit: int | None = None) -> list[MatchRecord]:
+        cap = -1 if limit is None else limit
+        if player is None:
+            rows = self._all(f"{self._MATCH} WHERE ladder=? ORDER BY id DESC LIMIT ?",
+                             (ladder, cap))
+        else:
+            rows = self._all(
+                f"{self._MATCH} WHERE ladder=? AND id IN (SELECT match FROM match_players "
+                "WHERE ladder=? AND player=?) ORDER BY id DESC LIMIT ?",
+                (ladder, ladder, player, cap))
+        return [self._match(r) for r in rows]
+
+    # ---- challenges
+    def new_challenge_id(self, ladder: int) -> int:
+        return self._counter(ladder, "next_challenge")
+
+    def save_challenge(self, record: ChallengeRecord) -> None:
+        self.conn.execute(
+            "INSERT OR REPLACE INTO challenges (ladder, id, challenger, challenged, status, "
+            "issued_at, answered_at, reminded, match, reason) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (record.ladder, record.id, record.challenger, record.challenged, record.status,
+             record.issued_at, record.answered_at, int(record.reminded), record.match,
+             record.reason))
+
+    def unfinished_challenges(self, ladder: int) -> list[ChallengeRecord]:
+        return [ChallengeRecord(r[0], r[1], r[2], r[3], r[4], r[5], r[6], bool(r[7]), r[8], r[9])
+                for r in self._all(
+                    "SELECT ladder, id, challenger, challenged, status, issued_at, answered_at, "
+                    "reminded, match, reason FROM challenges WHERE ladder=? AND status IN "
+                    "('open', 'accepted') ORDER BY id", (ladder,))]
+
+    # ---- audit
+    def add_audit(self, entry: AuditEntry) -> None:
+        self.conn.execute(
+            "INSERT INTO audit (ladder, id, at, by, action, reason, match, player, detail) "
+            "VALUES (?, (SELECT coalesce(max(id), 0) + 1 FROM audit WHERE ladder=?), "
+            "?, ?, ?, ?, ?, ?, ?)",
+            (entry.ladder, entry.ladder, entry.at, entry.by, entry.action, entry.reason,
+             entry.match, entry.player, entry.detail))
+
+    def audit(self, ladder: int, player: PlayerId | None = None,
+              limit: int = 20) -> list[AuditEntry]:
+        sql = "SELECT ladder, at, by, action, reason, match, player, detail FROM audit " \
+              "WHERE ladder=?"
+        args: tuple[Any, ...] = (ladder,)
+        if player is not None:
+            sql += (" AND (player=? OR match IN (SELECT match FROM match_players "
+                    "WHERE ladder=? AND player=?))")
+            args += (player, ladder, player)
+        return [AuditEntry(*r) for r in self._all(sql + " ORDER BY id DESC LIMIT ?",
+                                                  (*args, limit))]
+
+    # ---- projections
+    def player_state(self, ladder: int, player: PlayerId) -> PlayerState | None:
+        row = self._one(
+            "SELECT rating, games, rated_games, wins, losses, draws, rated_wins, last_played, "
+            "season_gain, season_games, member FROM players WHERE ladder=? AND id=?",
+            (ladder, player))
+        return PlayerState(*row[:10], member=bool(row[10])) if row is not None else None
+
+    def hall_of_fame(self, ladder: int) -> list[HallEntry]:
+        return [HallEntry(*r) for r in self._all(
+            "SELECT season, place, player, gain FROM hall_of_fame WHERE ladder=? ORDER BY pos",
+            (ladder,))]
+
+    def season_table(self, ladder: int, season: str) -> list[TableRow]:
+        return [TableRow(*r) for r in self._all(
+            "SELECT player, gain, rated_games FROM seasons WHERE ladder=? AND season=? "
+            "ORDER BY place", (ladder, season))]
+
+    _CHANGE = "SELECT seq, at, player, before, after, kind, match, rated FROM changes"
+
+    @staticmethod
+    def _change(row: Any) -> ChangeRecord:
+        return ChangeRecord(row[0], row[1], row[2], row[3], row[4], row[5], row[6], bool(row[7]))
+
+    def changes(self, ladder: int, player: PlayerId,
+                limit: int | None = None) -> list[ChangeRecord]:
+        rows = self._all(f"{self._CHANGE} WHERE ladder=? AND player=? ORDER BY seq DESC LIMIT ?",
+                         (ladder, player, -1 if limit is None else limit))
+        return [self._change(r) for r in reversed(rows)]
+
+    def match_changes(self, ladder: int, match_id: int) -> list[ChangeRecord]:
+        return [self._change(r) for r in self._all(
+            f"{self._CHANGE} WHERE ladder=? AND match=? AND kind='match' ORDER BY seq, player",
+            (ladder, match_id))]
+
+    def week_sums(self, ladder: int, since: Timestamp,
+                  until: Timestamp) -> dict[PlayerId, tuple[float, int]]:
+        return {p: (g, n) for p, g, n in self._all(
+            "SELECT player, sum(after - before), count(*) FROM changes WHERE ladder=? AND "
+            "kind='match' AND rated=1 AND at > ? AND at <= ? GROUP BY player",
+            (ladder, since, until))}
+
+    def _table_sql(self, ladder: int, table: str, at: Timestamp,
+                   settings: Settings) -> tuple[str, tuple[Any, ...]]:
+        if table == "rating":
+            return ("SELECT id, rating, rated_games FROM players WHERE ladder=? AND member=1 "
+                    "ORDER BY rating DESC, id", (ladder,))
+        if table == "rung":
+            return ("SELECT id, rung, rated_games FROM players WHERE ladder=? AND member=1 "
+                    "ORDER BY rung", (ladder,))
+        if table == "ladder":
+            since = at - round(settings.active_days * DAY)
+            return ("SELECT id, rating, rated_games FROM players WHERE ladder=? AND member=1 "
+                    "AND rated_games >= ? AND last_played > ? AND last_played <= ? "
+                    "ORDER BY rating DESC, id", (ladder, settings.calibration, since, at))
+        raise ValueError(table)
+
+    def _gain_table(self, ladder: int, table: str, at: Timestamp,
+                    settings: Settings) -> list[TableRow]:
+        if table == "season":
+            rows = self._all(
+                "SELECT id, season_gain, season_games, rated_games FROM players WHERE ladder=? "
+                "AND member=1 AND season_gain > 0", (ladder,))
+            return gain_table(settings, rows, settings.season_min_games)
+        sums = self.week_sums(ladder, at - round(settings.week_days * DAY), at)
+        members = {p: games for p, games in self._all(
+            "SELECT id, rated_games FROM players WHERE ladder=? AND member=1", (ladder,))}
+        return gain_table(settings, [(p, g, n, members[p]) for p, (g, n) in sums.items()
+                                     if p in members], settings.week_min_games)
+
+    def standings(self, ladder: int, table: str, at: Timestamp,
+                  limit: int | None = None) -> tuple[list[TableRow], int]:
+        settings = self._ladder_settings(ladder)
+        if table in ("season", "week"):
+            rows = self._gain_table(ladder, table, at, settings)
+            return (rows if limit is None else rows[:limit]), len(rows)
+        sql, args = self._table_sql(ladder, table, at, settings)
+        total = self._one(f"SELECT count(*) FROM ({sql})", args)[0]
+        listed = self._all(f"{sql} LIMIT ?", (*args, -1 if limit is None else limit))
+        return [TableRow(*r) for r in listed], total
+
+    def rank(self, ladder: int, table: str, player: PlayerId, at: Timestamp) -> int | None:
+        rows, _ = self.standings(ladder, table, at)
+        for place, row in enumerate(rows, 1):
+            if row.player == player:
+                return place
+        return None
+
+    # ---- redelivered messages
+    def seen(self, chat: str, message_id: str) -> str | None:
+        row = self._one("SELECT reply FROM seen_messages WHERE chat=? AND message=?",
+                        (chat, message_id))
+        return row[0] if row is not None else None
+
+    def remember(self, chat: str, message_id: str, reply: str, at: Timestamp) -> None:
+        self.conn.execute("INSERT OR REPLACE INTO seen_messages (chat, message, reply, at) "
+                          "VALUES (?, ?, ?, ?)", (chat, message_id, reply, at))
+
+
+class SqliteStore:
+    """The database: one aiosqlite connection, one transaction per unit of work."""
+
+    def __init__(self, path: str | Path, *, snapshot_every: int = SNAPSHOT_EVERY) -> None:
+        self.path = str(path)
+        self.snapshot_every = snapshot_every
+        self.settings = _Settings()
+        self._cache: OrderedDict[int, _Cached] = OrderedDict()
+        self._db: aiosqlite.Connection | None = None
+
+    async def open(self) -> SqliteStore:
+        """Connect, configure and migrate."""
+        self._db = await aiosqlite.connect(self.path, isolation_level=None)
+        try:
+            await dbthread.call(self._db, lambda conn: (configure(conn), migrate(conn)))
+        except BaseException:
+            await self.close()
+            raise
+        return self
+
+    async def close(self) -> None:
+        """Close the connection (the WAL is checkpointed by SQLite)."""
+        if self._db is not None:
+            db, self._db = self._db, None
+            await db.close()
+
+    async def __aenter__(self) -> SqliteStore:
+        return await self.open()
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    # ---- the standings cache
+    def cache_get(self, ladder: int) -> _Cached | None:
+        cached = self._cache.get(ladder)
+        if cached is not None:
+            self._cache.move_to_end(ladder)
+        return cached
+
+    def cache_put(self, ladder: int, cached: _Cached) -> None:
+        self._cache[ladder] = cached
+        self._cache.move_to_end(ladder)
+        while len(self._cache) > CACHED_LADDERS:
+            self._cache.popitem(last=False)
+
+    def forget(self, ladders: set[int]) -> None:
+        """Drop standings a rolled-back transaction had changed."""
+        for ladder in ladders:
+            self._cache.pop(ladder, None)
+
+    # ---- units of work
+    def _unit(self, conn: sqlite3.Connection, work: Callable[[SqliteRepo], T], commit: bool) -> T:
+        conn.execute("BEGIN IMMEDIATE")
+        repo = SqliteRepo(conn, self)
+        try:
+            result = work(repo)
+        except BaseException:
+            conn.execute("ROLLBACK")
+            self.forget(repo.touched)
+            raise
+        if commit:
+            conn.execute("COMMIT")
+        else:
+            conn.execute("ROLLBACK")
+            self.forget(repo.touched)
+        return result
+
+    async def run(self, work: Callable[[SqliteRepo], T], *, commit: bool = True) -> T:
+        """Run `work` as one transaction, in one call on the database thread."""
+        if self._db is None:
+            raise RuntimeError("the store is not open")
+        return await dbthread.call(self._db, lambda conn: self._unit(conn, work, commit))
+
+    async def backup(self, target: str | Path) -> None:
+        """A consistent online copy of the database (SQLite's backup API)."""
+        if self._db is None:
+            raise RuntimeError("the store is not open")
+
+        def copy(conn: sqlite3.Connection) -> None:
+            with sqlite3.connect(str(target)) as dest:
+                conn.backup(dest)
+            dest.close()
+
+        await dbthread.call(self._db, copy)
