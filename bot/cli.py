@@ -1,0 +1,104 @@
+"""The `ladderbot` command line."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from bot import config as configuration
+from bot.console import Console, input_lines
+from core.calendar import parse_instant
+from core.errors import LadderError
+from core.export import export_ladder
+from storage.sqlite import SchemaTooNew, SqliteStore
+
+DESCRIPTION = """\
+Ladderbot runs competitive ladders on Discord, Telegram and a console chat.
+
+Try it without any token:   ladderbot console --admin mod
+Then type lines like:       @mod: /ladder create main preset=duel
+                            @alice: /join
+"""
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="ladderbot", description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    console = sub.add_parser("console", help="chat with the bot in the terminal (or a script)",
+                             description="Read '@NAME: TEXT' and '!time ISO' lines from "
+                                         "standard input; print the bot's messages as 'bot: ' "
+                                         "lines.")
+    console.add_argument("--db", help="database file (default: the config's, else ladder.db)")
+    console.add_argument("--config", help="config.toml")
+    console.add_argument("--admin", action="append", default=[], metavar="NAME",
+                         help="make NAME a chat administrator (repeatable)")
+
+    export = sub.add_parser("export", help="print a ladder as JSON",
+                            description="Print one JSON object describing the ladder as it "
+                                        "stands at --at (default: now).")
+    export.add_argument("--db", help="database file (default: the config's, else ladder.db)")
+    export.add_argument("--config", help="config.toml")
+    export.add_argument("--chat", default="console",
+                        help="chat key: console, telegram:CHAT_ID or discord:GUILD_ID")
+    export.add_argument("--at", help="ISO 8601 instant (default: now)")
+    export.add_argument("--ladder", required=True, help="ladder name")
+    return parser
+
+
+def _database(args: argparse.Namespace) -> tuple[configuration.Config, str]:
+    config = configuration.load(args.config)
+    return config, args.db or config.database_path
+
+
+async def _console(args: argparse.Namespace) -> int:
+    config, path = _database(args)
+    async with SqliteStore(path) as store:
+        console = Console(store, args.admin, sys.stdout, sys.stderr, config.policy)
+        await console.run(input_lines(sys.stdin))
+    return 0
+
+
+async def _export(args: argparse.Namespace) -> int:
+    _, path = _database(args)
+    if not await asyncio.to_thread(Path(path).exists):
+        print(f"ladderbot export: there is no database at {path}", file=sys.stderr)
+        return 1
+    at = parse_instant(args.at) if args.at else int(time.time())
+    async with SqliteStore(path) as store:
+        data = await store.run(lambda repo: export_ladder(repo, args.chat, args.ladder, at),
+                               commit=False)
+    print(json.dumps(data, indent=2, ensure_ascii=False))
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the `ladderbot` console script."""
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 0
+    runners = {"console": _console, "export": _export}
+    try:
+        return asyncio.run(runners[args.command](args))
+    except (configuration.ConfigError, SchemaTooNew, LadderError) as error:
+        print(f"ladderbot {args.command}: {error}", file=sys.stderr)
+        return 1
+    except ValueError as error:
+        print(f"ladderbot {args.command}: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

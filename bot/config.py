@@ -1,0 +1,145 @@
+"""config.toml: the database, ladder defaults, custom presets and chat platforms."""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from core.errors import SettingError
+from core.settings import Policy, Settings, parse_settings, preset, validate
+
+
+class ConfigError(Exception):
+    """The configuration file cannot be used; the message says why."""
+
+
+@dataclass(frozen=True)
+class TelegramConfig:
+    """The [telegram] section."""
+
+    token: str = ""
+    base_url: str = ""
+    webhook_url: str = ""
+    listen: str = ""
+
+
+@dataclass(frozen=True)
+class DiscordConfig:
+    """The [discord] section."""
+
+    token: str = ""
+    api_base_url: str = ""
+    gateway_url: str = ""
+    moderator_role: str = ""
+
+
+@dataclass(frozen=True)
+class Config:
+    """Everything the bot reads from its configuration file and environment."""
+
+    database_path: str = "ladder.db"
+    database_url: str = ""
+    policy: Policy = field(default_factory=Policy)
+    telegram: TelegramConfig = field(default_factory=TelegramConfig)
+    discord: DiscordConfig = field(default_factory=DiscordConfig)
+    web_listen: str = ""
+    backup_dir: str = ""
+    backup_keep: int = 7
+    log_level: str = "INFO"
+    source: str = ""
+
+
+def _setting_text(key: str, value: Any) -> str:
+    """A TOML value written as the `key=value` text chat commands use."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        if all(isinstance(v, list) and len(v) == 2 for v in value):
+            return ",".join(f"{a}:{b}" for a, b in value)
+        return ",".join(str(v) for v in value)
+    return str(value)
+
+
+def _typed_settings(table: dict[str, Any], where: str) -> dict[str, Any]:
+    """Typed setting changes from a TOML table (leagues may be given as a list here)."""
+    changes: dict[str, Any] = {}
+    plain = []
+    for key, value in table.items():
+        if key == "leagues" and isinstance(value, list):
+            try:
+                changes["leagues"] = tuple(
+                    (float("-inf") if i == 0 else float(t), str(n)) for i, (t, n) in
+                    enumerate(value))
+            except (TypeError, ValueError):
+                raise ConfigError(f"{where}: leagues is a list of [from_rating, name] pairs, "
+                                  "the first one's rating is ignored") from None
+        else:
+            plain.append((key, _setting_text(key, value)))
+    try:
+        changes.update(parse_settings(plain))
+    except SettingError as error:
+        raise ConfigError(f"{where}: {error}") from None
+    return changes
+
+
+def _section(data: dict[str, Any], name: str) -> dict[str, Any]:
+    value = data.get(name, {})
+    if not isinstance(value, dict):
+        raise ConfigError(f"[{name}] must be a table")
+    return value
+
+
+def load(path: str | Path | None, env: dict[str, str] | None = None) -> Config:
+    """Read a config file (None: defaults only) and the token environment variables."""
+    env = dict(os.environ) if env is None else env
+    data: dict[str, Any] = {}
+    if path is not None:
+        try:
+            data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise ConfigError(f"There is no config file at {path}.") from None
+        except tomllib.TOMLDecodeError as error:
+            raise ConfigError(f"{path} is not valid TOML: {error}") from None
+    database = _section(data, "database")
+    defaults = _typed_settings(_section(data, "ladder"), "[ladder]")
+    presets: list[tuple[str, Settings]] = []
+    for name, table in _section(data, "presets").items():
+        if not isinstance(table, dict) or "base" not in table:
+            raise ConfigError(f"[presets.{name}] needs base = one of the five rulebooks")
+        try:
+            base = preset(str(table["base"]))
+            changes = _typed_settings({k: v for k, v in table.items() if k != "base"},
+                                      f"[presets.{name}]")
+            presets.append((name, validate(base.with_changes(changes))))
+        except SettingError as error:
+            raise ConfigError(f"[presets.{name}]: {error}") from None
+    telegram = _section(data, "telegram")
+    discord = _section(data, "discord")
+    web = _section(data, "web")
+    backup = _section(data, "backup")
+    log = _section(data, "log")
+    return Config(
+        database_path=str(database.get("path", "ladder.db")),
+        database_url=str(database.get("url", "")),
+        policy=Policy(tuple(defaults.items()), tuple(presets)),
+        telegram=TelegramConfig(
+            token=env.get("LADDERBOT_TELEGRAM_TOKEN") or str(telegram.get("token", "")),
+            base_url=str(telegram.get("base_url", "")),
+            webhook_url=str(telegram.get("webhook_url", "")),
+            listen=str(telegram.get("listen", "")),
+        ),
+        discord=DiscordConfig(
+            token=env.get("LADDERBOT_DISCORD_TOKEN") or str(discord.get("token", "")),
+            api_base_url=str(discord.get("api_base_url", "")),
+            gateway_url=str(discord.get("gateway_url", "")),
+            moderator_role=str(discord.get("moderator_role", "")),
+        ),
+        web_listen=str(web.get("listen", "")),
+        backup_dir=str(backup.get("dir", "")),
+        backup_keep=int(backup.get("keep", 7)),
+        log_level=str(log.get("level", "INFO")).upper(),
+        source=str(path or ""),
+    )
