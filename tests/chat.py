@@ -1,0 +1,93 @@
+"""Drive the command layer like a chat would, on any store, with an injected clock."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core.calendar import parse_instant
+from core.export import export_ladder
+from core.records import Announcement, Context, Reply, UserRef
+from core.service import catch_up_chat, handle
+from core.settings import Policy
+
+T0 = parse_instant("2026-01-05T10:00:00+00:00")
+
+
+def user(name: str, chat: str = "console") -> UserRef:
+    """A user of a test chat; names are unique per platform."""
+    return UserRef(f"{chat.split(':')[0]}:{name}", name)
+
+
+class Chat:
+    """One chat room: users speak, the clock moves, replies come back."""
+
+    def __init__(self, store: Any, chat: str = "console", admins: tuple[str, ...] = ("mod",),
+                 at: int = T0, policy: Policy | None = None) -> None:
+        self.store = store
+        self.chat = chat
+        self.admins = set(admins)
+        self.at = at
+        self.policy = policy or Policy()
+        self.log: list[str] = []
+
+    def resolve(self, name: str) -> UserRef:
+        return user(name, self.chat)
+
+    async def say(self, name: str, text: str, *, message_id: str | None = None,
+                  reply_to: str | None = None) -> Reply | None:
+        ctx = Context(self.chat, self.resolve(name), self.at, moderator=name in self.admins,
+                      message_id=message_id,
+                      reply_to=self.resolve(reply_to) if reply_to else None)
+        reply = await self.store.run(
+            lambda repo: handle(repo, ctx, text, self.resolve, self.policy))
+        if reply is not None:
+            self.log += [a.text for a in reply.announcements] + [reply.text]
+        return reply
+
+    async def text(self, name: str, text: str, **kw: Any) -> str:
+        """The reply text (fails if the message was not a command)."""
+        reply = await self.say(name, text, **kw)
+        assert reply is not None, f"{text!r} got no reply"
+        return reply.text
+
+    async def ok(self, name: str, text: str, **kw: Any) -> str:
+        """The reply text of a command that must succeed."""
+        reply = await self.say(name, text, **kw)
+        assert reply is not None and not reply.error, f"{text!r}: {reply and reply.text}"
+        return reply.text
+
+    async def refused(self, name: str, text: str, **kw: Any) -> str:
+        """The reply text of a command that must be refused."""
+        reply = await self.say(name, text, **kw)
+        assert reply is not None and reply.error, f"{text!r} was not refused: {reply}"
+        return reply.text
+
+    async def time(self, when: str | int) -> list[Announcement]:
+        """Move the clock, running due jobs."""
+        self.at = parse_instant(when) if isinstance(when, str) else when
+        at = self.at
+        found: list[Announcement] = await self.store.run(
+            lambda repo: catch_up_chat(repo, self.chat, at))
+        self.log += [a.text for a in found]
+        return found
+
+    async def tick(self, seconds: int) -> list[Announcement]:
+        return await self.time(self.at + seconds)
+
+    async def export(self, ladder: str = "main", at: int | None = None) -> dict[str, Any]:
+        when = self.at if at is None else at
+        result: dict[str, Any] = await self.store.run(
+            lambda repo: export_ladder(repo, self.chat, ladder, when), commit=False)
+        return result
+
+    async def ratings(self, ladder: str = "main") -> dict[str, Any]:
+        data = await self.export(ladder)
+        return {p["name"]: p["rating"] if p["rating"] is not None else p["rung"]
+                for p in data["players"]}
+
+    async def ladder(self, preset: str, *options: str, name: str = "main") -> None:
+        await self.ok("mod", f"/ladder create {name} preset={preset} {' '.join(options)}")
+
+    async def join(self, *names: str, ladder: str = "") -> None:
+        for n in names:
+            await self.ok(n, f"/join {ladder}".strip())

@@ -1,0 +1,89 @@
+"""Challenges on the nhwc position ladder (RULES.md section 4), through the commands."""
+
+from __future__ import annotations
+
+from core.calendar import HOUR
+from tests.chat import Chat
+
+
+async def nhwc(chat: Chat, n: int = 8, *options: str) -> None:
+    await chat.ladder("nhwc", "confirm=false", *options)
+    await chat.join(*(f"p{i}" for i in range(1, n + 1)))
+
+
+async def test_play_a_challenge_from_issue_to_result(chat: Chat) -> None:
+    await nhwc(chat)
+    await chat.ok("p7", "/challenge @p5")
+    text = await chat.ok("p5", "/accept")
+    assert "p7 on rung 7, p5 on rung 5" in text
+    text = await chat.ok("p5", "/report win @p7 major")
+    # rungs 5 and 7: the higher (case 2) major victory goes up 1; the lower (case 5) stays
+    assert "p5 rung 5 -> 4 (up 1)" in text and "p7 stays on rung 7" in text
+    ratings = await chat.ratings()
+    assert ratings["p5"] == 4 and ratings["p7"] == 7 and ratings["p4"] == 5
+
+
+async def test_a_result_needs_an_accepted_challenge_and_a_margin(chat: Chat) -> None:
+    await nhwc(chat)
+    text = await chat.refused("p2", "/report win @p1 major")
+    assert "no accepted challenge between you and p1" in text
+    await chat.ok("p2", "/challenge @p1")
+    assert "no accepted challenge" in await chat.refused("p2", "/report win @p1 major")
+    await chat.ok("p1", "/accept @p2")
+    assert "minor, major or overwhelming" in await chat.refused("p2", "/report win @p1")
+    await chat.ok("p2", "/report draw @p1")
+
+
+async def test_invalid_decline_is_refused_with_the_rule(chat: Chat) -> None:
+    await nhwc(chat)
+    await chat.ok("p4", "/challenge @p1")
+    text = await chat.refused("p1", "/decline too strong for me")
+    assert text.startswith("A challenge may be declined only by a player already engaged in an "
+                           "unfinished challenge or marked unavailable (/unavailable).")
+    # the challenge is still open
+    assert "accepts" in await chat.ok("p1", "/accept")
+
+
+async def test_decline_when_unavailable(chat: Chat) -> None:
+    await nhwc(chat)
+    await chat.ok("p1", "/unavailable")
+    await chat.ok("p4", "/challenge @p1")
+    assert "marked unavailable" in await chat.ok("p1", "/decline on holiday")
+    standings = await chat.ok("p2", "/standings")
+    assert "1. p1 (unavailable)" in standings
+
+
+async def test_decline_when_engaged(chat: Chat) -> None:
+    await nhwc(chat)
+    await chat.ok("p2", "/challenge @p1")
+    await chat.ok("p1", "/accept")
+    await chat.ok("p3", "/challenge @p1")
+    assert "already engaged in challenge #1" in await chat.ok("p1", "/decline")
+
+
+async def test_unanswered_challenge_becomes_a_forfeit(chat: Chat) -> None:
+    await nhwc(chat, 6)
+    await chat.ok("p6", "/challenge @p2")
+    reminders = await chat.tick(48 * HOUR)
+    assert [a.text for a in reminders] == [
+        "@p2: p6's challenge #1 runs out at 2026-01-08 10:00 UTC. /accept or /decline before "
+        "then, or it counts as your minor defeat."]
+    [forfeit] = await chat.tick(24 * HOUR)
+    # rungs 6 and 2: gap 4, cases 6 and 1; a minor defeat: p6 up 2, p2 down 1
+    assert "a forfeit (minor defeat)" in forfeit.text
+    ratings = await chat.ratings()
+    assert ratings["p6"] == 4 and ratings["p2"] == 3
+    assert await chat.tick(72 * HOUR) == []  # nothing applies twice
+
+
+async def test_challenges_only_where_the_ladder_has_them(chat: Chat) -> None:
+    await chat.ladder("duel")
+    await chat.join("a", "b")
+    assert "has no challenges" in await chat.refused("a", "/challenge @b")
+
+
+async def test_no_second_challenge_between_a_pair(chat: Chat) -> None:
+    await nhwc(chat, 3)
+    await chat.ok("p3", "/challenge @p1")
+    assert "already have challenge #1" in await chat.refused("p1", "/challenge @p3")
+    assert "cannot challenge yourself" in await chat.refused("p1", "/challenge @p1")

@@ -1,0 +1,248 @@
+"""`ladderbot console` and `ladderbot export` as CONSOLE.md specifies, run as a user would.
+
+For every preset, a script in which moderators void and change earlier results must end
+in the standings of the corrected history played from scratch.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def ladderbot(*args: str, stdin: str = "",
+              cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "bot.cli", *args], input=stdin, text=True,
+                          capture_output=True, timeout=120, cwd=cwd or ROOT)
+
+
+def console(db: Path, script: str, *admins: str) -> str:
+    flags = [f"--admin={a}" for a in admins or ("mod",)]
+    done = ladderbot("console", "--db", str(db), *flags, stdin=script)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def export(db: Path, at: str, ladder: str = "main", chat: str = "console") -> dict[str, Any]:
+    done = ladderbot("export", "--db", str(db), "--ladder", ladder, "--at", at, "--chat", chat)
+    assert done.returncode == 0, done.stderr
+    data: dict[str, Any] = json.loads(done.stdout)
+    return data
+
+
+def test_hook_smoke_script(tmp_path: Path) -> None:
+    out = console(tmp_path / "l.db", "!time 2026-01-05T10:00:00+00:00\n"
+                  "@mod: /ladder create main preset=duel confirm=false\n"
+                  "@a: /join\n@b: /join\n@a: /report win @b\n")
+    assert "bot: Match #1: a beat b. a 1000 -> 1016 (+16), b 1000 -> 984 (-16)." in out
+    data = export(tmp_path / "l.db", "2026-01-05T11:00:00+00:00")
+    assert {p["name"]: p["rating"] for p in data["players"]} == {"a": 1016, "b": 984}
+
+
+def test_every_line_the_bot_says_starts_with_bot(tmp_path: Path) -> None:
+    out = console(tmp_path / "l.db", "!time 2026-01-05T10:00:00+00:00\n"
+                  "# a comment\n\n@mod: /ladder create main preset=duel\n@a: /help\n"
+                  "@a: hello, just chatting\n")
+    lines = out.splitlines()
+    assert lines and all(line.startswith("bot: ") for line in lines)
+    assert "bot: Commands:" in lines
+
+
+def test_export_contract_keys(tmp_path: Path) -> None:
+    db = tmp_path / "l.db"
+    console(db, "!time 2026-01-05T10:00:00+00:00\n"
+            "@mod: /ladder create main preset=duel confirm=false\n"
+            "@alice: /join\n@bob: /join\n@alice: /report win @bob\n@bob: /report draw @alice\n")
+    data = export(db, "2026-01-05T12:00:00+00:00")
+    assert data["ladder"] == "main" and data["preset"] == "duel"
+    assert set(data) >= {"ladder", "preset", "players", "tables", "hall_of_fame", "matches"}
+    alice = data["players"][0]
+    # +16, then a draw 32 apart moves round(32 * (0.5459 - 0.5)) = 1 point to bob
+    assert alice == {"name": "alice", "rating": 1015, "rung": None, "games": 2,
+                     "rated_games": 2, "wins": 1, "losses": 0, "draws": 1,
+                     "league": "Calibration", "provisional": True}
+    assert list(data["tables"]) == ["season", "week", "ladder"]
+    assert data["matches"][0]["id"] == 1 and data["matches"][0]["status"] == "confirmed"
+    assert data["matches"][0]["rated"] is True
+
+
+def test_export_of_a_position_ladder_and_a_ladder_without_tables(tmp_path: Path) -> None:
+    db = tmp_path / "l.db"
+    console(db, "!time 2026-01-05T10:00:00+00:00\n"
+            "@mod: /ladder create rungs preset=nhwc\n@mod: /ladder create wl preset=warlight\n"
+            "@a: /join ladder=rungs\n@b: /join ladder=rungs\n@a: /join ladder=wl\n")
+    rungs = export(db, "2026-01-05T11:00:00+00:00", "rungs")
+    assert [(p["name"], p["rung"], p["rating"], p["league"]) for p in rungs["players"]] == \
+        [("a", 1, None, None), ("b", 2, None, None)]
+    assert rungs["tables"] == {}
+    assert export(db, "2026-01-05T11:00:00+00:00", "wl")["players"][0]["rating"] == 1200
+
+
+def test_same_script_prints_byte_identical_output_twice(tmp_path: Path) -> None:
+    script = "\n".join(line for line, _ in DUEL)
+    first = console(tmp_path / "one.db", script)
+    second = console(tmp_path / "two.db", script)
+    assert first == second
+    assert first.count("bot: ") > 20
+
+
+def test_ladderbot_without_arguments_prints_help() -> None:
+    done = ladderbot()
+    assert done.returncode == 0
+    assert "ladderbot console" in done.stdout and "export" in done.stdout
+
+
+def test_bad_clock_lines_are_explained_and_the_clock_never_goes_back(tmp_path: Path) -> None:
+    done = ladderbot("console", "--db", str(tmp_path / "l.db"), stdin=(
+        "!time 2026-01-05T10:00:00+00:00\n!time yesterday\n!time 2026-01-04T10:00:00+00:00\n"
+        "what is this\n"))
+    assert done.returncode == 0 and done.stdout == ""
+    assert "!time needs an ISO 8601 instant" in done.stderr
+    assert "never moves backwards" in done.stderr
+    assert "write lines as '@NAME: TEXT'" in done.stderr
+
+
+def test_export_of_an_unknown_ladder_or_database(tmp_path: Path) -> None:
+    done = ladderbot("export", "--db", str(tmp_path / "none.db"), "--ladder", "main")
+    assert done.returncode == 1 and "there is no database" in done.stderr
+    console(tmp_path / "l.db", "!time 2026-01-05T10:00:00+00:00\n")
+    done = ladderbot("export", "--db", str(tmp_path / "l.db"), "--ladder", "main")
+    assert done.returncode == 1 and "no ladder called main" in done.stderr
+
+
+def test_export_at_an_earlier_instant_shows_the_ladder_as_it_stood(tmp_path: Path) -> None:
+    db = tmp_path / "l.db"
+    console(db, "!time 2026-01-05T10:00:00+00:00\n"
+            "@mod: /ladder create main preset=duel confirm=false\n@a: /join\n@b: /join\n"
+            "@a: /report win @b\n!time 2026-01-06T10:00:00+00:00\n@b: /report win @a\n")
+    then = export(db, "2026-01-05T12:00:00+00:00")
+    assert {p["name"]: p["rating"] for p in then["players"]} == {"a": 1016, "b": 984}
+    assert [m["id"] for m in then["matches"]] == [1]
+
+
+# ------------------------------------------------------------ corrected histories
+# Each script line is paired with what the history "as it should have been" has in its
+# place: the same line, another line, or nothing.
+
+SAME = object()
+
+
+def scripts(lines: list[tuple[str, Any]]) -> tuple[str, str]:
+    played = "\n".join(line for line, _ in lines) + "\n"
+    corrected = "\n".join(line if fix is SAME else fix for line, fix in lines if fix is not None)
+    return played, corrected + "\n"
+
+
+DUEL = [
+    ("!time 2026-01-05T10:00:00+00:00", SAME),
+    ("@mod: /ladder create main preset=duel confirm=false calibration=2", SAME),
+    ("@a: /join", SAME), ("@b: /join", SAME), ("@c: /join", SAME),
+    ("@mod: /mod adjust @b +100 setup", SAME),
+    ("@a: /report win @b", SAME),
+    ("!time 2026-01-05T11:00:00+00:00", SAME),
+    ("@b: /report win @c", None),                     # voided below
+    ("@c: /report draw @a", "@c: /report win @a"),    # changed below
+    ("!time 2026-01-06T09:00:00+00:00", SAME),
+    ("@a: /report win @c", SAME),
+    ("@b: /report win @a", SAME),
+    ("@c: /report win @b moves=1", SAME),             # too short: unrated
+    ("!time 2026-01-07T09:00:00+00:00", SAME),
+    ("@a: /report win @b", None),                     # voided below: anti-farming shifts
+    ("@a: /report win @b", SAME), ("@a: /report win @b", SAME),
+    ("@a: /report win @b", SAME),                     # the 5th in 7 days, until the void
+    ("@mod: /mod void 2 not played", None),
+    ("@mod: /mod set 3 @c wrong result", None),
+    ("@mod: /mod void 7 duplicate", None),
+    ("!time 2026-01-07T12:00:00+00:00", SAME),
+    ("@a: /standings week", SAME),
+]
+
+NHWC = [
+    ("!time 2026-01-05T10:00:00+00:00", SAME),
+    ("@mod: /ladder create main preset=nhwc confirm=false", SAME),
+    *[(f"@p{i}: /join", SAME) for i in range(1, 7)],
+    ("@p6: /challenge @p2", SAME), ("@p2: /accept", SAME),
+    ("@p4: /challenge @p3", SAME), ("@p3: /accept", SAME),
+    ("@p4: /report win @p3 overwhelming", "@p4: /report loss @p3 minor"),
+    ("@p6: /report win @p2 minor", SAME),
+    ("@p5: /challenge @p1", SAME), ("@p1: /accept", SAME),
+    ("@p5: /report draw @p1", None),
+    ("@mod: /mod set 1 @p3 minor wrong way round", None),
+    ("@mod: /mod void 3 not played", None),
+    ("@mod: /mod adjust @p5 +1 fair play", SAME),
+]
+
+DUTCH = [
+    ("!time 2026-01-05T10:00:00+00:00", SAME),
+    ("@mod: /ladder create main preset=dutch confirm=false timezone=Europe/Amsterdam", SAME),
+    ("@a: /join", SAME), ("@b: /join", SAME), ("@c: /join", SAME),
+    ("@mod: /mod adjust @a +1000 setup", SAME), ("@mod: /mod adjust @b +1000 setup", SAME),
+    ("@mod: /mod adjust @c +1500 setup", SAME),
+    ("@a: /report win @b", SAME),
+    ("!time 2026-01-05T12:00:00+00:00", SAME),
+    ("@b: /report win @c", SAME),
+    ("@a: /report win @b", None),                     # voided: the series shrinks
+    ("!time 2026-01-05T20:00:00+00:00", SAME),
+    ("@b: /report draw @a", "@b: /report win @a"),
+    ("!time 2026-01-08T09:00:00+00:00", SAME),      # three midnights of decay
+    ("@c: /report win @a", SAME),
+    ("@mod: /mod void 3 mistake", None),
+    ("@mod: /mod set 4 @b check", None),
+]
+
+FAME = [
+    ("!time 2026-01-05T10:00:00+00:00", SAME),
+    ("@mod: /ladder create main preset=fame confirm=false", SAME),
+    *[(f"@{n}: /join", SAME) for n in "abcd"],
+    ("@a: /report ffa @a @b @c moves=30", SAME),
+    ("@b: /report win @d moves=300", "@d: /report win @b moves=300"),
+    ("@c: /report teams @c @d vs @a @b", SAME),
+    ("@d: /report win @a", None),
+    ("@mod: /mod set 2 @d reversed", None),
+    ("@mod: /mod void 4 not a real game", None),
+]
+
+WARLIGHT = [
+    ("!time 2026-01-05T10:00:00+00:00", SAME),
+    ("@mod: /ladder create main preset=warlight confirm=false ffa=placement", SAME),
+    *[(f"@{n}: /join", SAME) for n in "abcd"],
+    ("@a: /report ffa @a @b @c @d", "@a: /report ffa @b @a @c @d"),
+    ("@c: /report teams @a @c vs @b @d", SAME),
+    ("@b: /report win @c", None),
+    ("@d: /report draw @a", SAME),
+    ("@mod: /mod set 1 @b @a @c @d order was wrong", None),
+    ("@mod: /mod void 3 not played", None),
+]
+
+
+@pytest.mark.parametrize("lines", [DUEL, NHWC, DUTCH, FAME, WARLIGHT],
+                         ids=["duel", "nhwc", "dutch", "fame", "warlight"])
+def test_corrections_equal_the_corrected_history_from_scratch(
+    tmp_path: Path, lines: list[tuple[str, Any]]
+) -> None:
+    played, corrected = scripts(lines)
+    out = console(tmp_path / "played.db", played)
+    assert "Standings re-derived" in out or "It had not counted yet" in out
+    console(tmp_path / "corrected.db", corrected)
+    at = "2026-01-09T00:00:00+00:00"
+    a, b = export(tmp_path / "played.db", at), export(tmp_path / "corrected.db", at)
+    assert a["players"] == b["players"]
+    assert a["tables"] == b["tables"]
+    assert a["hall_of_fame"] == b["hall_of_fame"]
+    confirmed = [m for m in a["matches"] if m["status"] == "confirmed"]
+    assert [m["rated"] for m in confirmed] == [m["rated"] for m in b["matches"]]
+
+
+def test_duel_script_numbers(tmp_path: Path) -> None:
+    # Spot checks against RULES.md: the corrected duel history starts with the worked
+    # pair's first game, A (1000) beats B (1100): +20.
+    out = console(tmp_path / "l.db", scripts(DUEL)[1])
+    assert "a 1000 -> 1020 (+20), b 1100 -> 1080 (-20)" in out
+    assert "shorter than 2 moves, so unrated" in out

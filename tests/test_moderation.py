@@ -1,0 +1,150 @@
+"""Moderators: permissions in the core, corrections that re-derive, and the audit trail."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.calendar import DAY
+from tests.chat import Chat
+
+MOD_COMMANDS = [
+    "/ladder create other preset=duel",
+    "/ladder set confirm=false",
+    "/ladder default main",
+    "/mod void 1 reason",
+    "/mod set 1 @bob reason",
+    "/mod adjust @alice +10 reason",
+    "/mod season close",
+]
+
+
+@pytest.mark.parametrize("text", MOD_COMMANDS)
+async def test_moderator_commands_are_refused_to_players(chat: Chat, text: str) -> None:
+    await chat.ladder("duel", "confirm=false")
+    await chat.join("alice", "bob")
+    await chat.ok("alice", "/report win @bob")
+    before = await chat.export()
+    reply = await chat.refused("alice", text)
+    assert reply.startswith("Only moderators can do that")
+    assert await chat.export() == before
+
+
+async def test_void_rederives_later_matches(chat: Chat) -> None:
+    # The worked pair of RULES.md: A (1000) beats B (1100): +20; then B beats A: +13.
+    await chat.ladder("duel", "confirm=false")
+    await chat.join("A", "B")
+    await chat.ok("mod", "/mod adjust @B +100 setup")
+    await chat.ok("A", "/report win @B")
+    await chat.ok("B", "/report win @A")
+    assert await chat.ratings() == {"A": 1007, "B": 1093}
+    text = await chat.ok("mod", "/mod void 1 never played")
+    # Without the first game, B (1100) beats A (1000): gap +100, B gains 12.
+    assert "Standings re-derived: A 1007 -> 988 (-19), B 1093 -> 1112 (+19)." in text
+    assert await chat.ratings() == {"A": 988, "B": 1112}
+    assert (await chat.export())["matches"][0]["status"] == "voided"
+
+
+async def test_set_result_rederives_as_if_reported_so(chat: Chat) -> None:
+    await chat.ladder("duel", "confirm=false")
+    await chat.join("A", "B")
+    await chat.ok("mod", "/mod adjust @B +100 setup")
+    await chat.ok("B", "/report win @A")  # should have been A's win
+    await chat.ok("B", "/report win @A")
+    text = await chat.ok("mod", "/mod set 1 @A wrong winner")
+    assert "Was: B beat A. Now: A beat B." in text
+    # As reported in the first place: A 1000 beats B 1100: 1020 / 1080; then B wins +13.
+    assert await chat.ratings() == {"B": 1093, "A": 1007}
+
+
+async def test_void_of_a_pending_report_changes_nothing_else(chat: Chat) -> None:
+    await chat.ladder("duel")
+    await chat.join("A", "B")
+    await chat.ok("A", "/report win @B")
+    text = await chat.ok("mod", "/mod void 1 mistake")
+    assert "It had not counted yet" in text
+    assert "no report waiting" in await chat.refused("B", "/confirm")
+    assert await chat.ratings() == {"A": 1000, "B": 1000}
+    assert "void already" in await chat.refused("mod", "/mod void 1 again")
+
+
+async def test_a_voided_match_can_be_restored_by_setting_its_result(chat: Chat) -> None:
+    await chat.ladder("duel", "confirm=false")
+    await chat.join("A", "B")
+    await chat.ok("A", "/report win @B")
+    await chat.ok("mod", "/mod void 1 oops")
+    await chat.ok("mod", "/mod set 1 @A it was fine")
+    assert await chat.ratings() == {"A": 1016, "B": 984}
+    assert (await chat.export())["matches"][0]["status"] == "confirmed"
+
+
+async def test_adjust_on_a_position_ladder_moves_rungs(chat: Chat) -> None:
+    await chat.ladder("nhwc")
+    await chat.join("p1", "p2", "p3")
+    text = await chat.ok("mod", "/mod adjust @p3 +2 promotion")
+    assert "p3 rung 3 -> 1 (up 2)" in text
+    assert await chat.ratings() == {"p3": 1, "p1": 2, "p2": 3}
+
+
+async def test_audit_log_in_history_and_profile(chat: Chat) -> None:
+    await chat.ladder("duel", "confirm=false")
+    await chat.join("A", "B")
+    await chat.ok("A", "/report win @B")
+    await chat.ok("mod", "/mod void 1 played on the wrong ladder")
+    await chat.ok("mod", "/mod adjust @B +5 sportsmanship")
+    history = await chat.ok("A", "/history")
+    assert "mod voided #1: played on the wrong ladder" in history
+    assert "mod adjusted B +5 points: sportsmanship" in history
+    profile = await chat.ok("A", "/profile @B")
+    assert "Corrections:" in profile and "sportsmanship" in profile and "#1" in profile
+    assert "sportsmanship" not in await chat.ok("A", "/profile")
+
+
+async def test_settings_change_applies_from_then_on(chat: Chat) -> None:
+    await chat.ladder("duel", "confirm=false")
+    await chat.join("A", "B")
+    await chat.ok("A", "/report win @B")  # K 32: +16
+    text = await chat.ok("mod", "/ladder set k=64")
+    assert text == "main: k=64 (was 32)."
+    await chat.ok("A", "/report loss @B")  # K 64 at a 32 gap: round(64 * 0.5459) = 35
+    assert await chat.ratings() == {"A": 981, "B": 1019}
+    # a correction before the change replays under the old K, after it under the new
+    await chat.ok("mod", "/mod void 1 test")
+    assert await chat.ratings() == {"B": 1032, "A": 968}
+
+
+async def test_season_close_by_moderator_freezes_and_announces(chat: Chat) -> None:
+    await chat.ladder("duel", "confirm=false", "calibration=0")
+    await chat.join("A", "B", "C")
+    for _ in range(3):
+        await chat.ok("A", "/report win @B")
+        await chat.tick(DAY)
+    reply = await chat.say("mod", "/mod season close end of the cup")
+    assert reply is not None and reply.announce
+    assert reply.text.startswith("Season 2026-01 of main is closed by mod: end of the cup. "
+                                 "Hall of Fame: 1. A +")
+    hall = await chat.ok("B", "/halloffame")
+    assert "2026-01: 1. A +" in hall
+    data = await chat.export()
+    assert data["tables"]["season"] == []
+    assert data["hall_of_fame"][0]["name"] == "A"
+    # the automatic close on the 1st finds the early-closed season done
+    found = await chat.time("2026-02-01T00:00:00+00:00")
+    assert found == []
+
+
+async def test_correction_reaching_into_a_closed_season_says_so(chat: Chat) -> None:
+    await chat.ladder("duel", "confirm=false", "calibration=0")
+    await chat.join("A", "B")
+    for _ in range(3):
+        await chat.ok("A", "/report win @B")
+        await chat.tick(DAY)
+    await chat.time("2026-02-01T00:00:00+00:00")
+    text = await chat.ok("mod", "/mod set 1 @B replay showed B won")
+    assert "The frozen table of season 2026-01 changes" in text
+
+
+async def test_permissions_are_checked_in_the_core_for_any_adapter(store: object) -> None:
+    # A chat whose adapter marks nobody as a moderator: the core still refuses.
+    chat = Chat(store, chat="telegram:-1001", admins=())
+    text = await chat.refused("owner", "/ladder create main preset=duel")
+    assert text.startswith("Only moderators")

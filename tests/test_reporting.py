@@ -1,0 +1,221 @@
+"""The report flow on both stores: pending, confirm, dispute, automatic confirmation,
+duplicates and races, and bad input that must change nothing."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from core.calendar import HOUR
+from tests.chat import Chat
+
+
+async def duel(chat: Chat, *options: str) -> None:
+    await chat.ladder("duel", *options)
+    await chat.join("alice", "bob")
+
+
+async def test_report_waits_for_confirmation_then_counts(chat: Chat) -> None:
+    await duel(chat)
+    text = await chat.ok("alice", "/report win @bob")
+    assert text.startswith("Match #1 reported: alice beat bob. bob: /confirm or /dispute")
+    assert await chat.ratings() == {"alice": 1000, "bob": 1000}
+    assert (await chat.export())["matches"][0]["status"] == "pending"
+    text = await chat.ok("bob", "/confirm")
+    assert "alice 1000 -> 1016 (+16), bob 1000 -> 984 (-16)" in text
+    assert await chat.ratings() == {"alice": 1016, "bob": 984}
+
+
+async def test_replies_show_what_changed(chat: Chat) -> None:
+    await duel(chat, "confirm=false")
+    await chat.ok("mod", "/mod adjust @bob +100 worked example")
+    text = await chat.ok("alice", "/report win @bob")
+    assert "alice 1000 -> 1020 (+20), bob 1100 -> 1080 (-20)" in text
+
+
+async def test_only_the_opponent_confirms(chat: Chat) -> None:
+    await duel(chat)
+    await chat.join("carol")
+    await chat.ok("alice", "/report win @bob")
+    assert "no report waiting" in await chat.refused("alice", "/confirm")
+    assert "Your side reported #1" in await chat.refused("alice", "/confirm 1")
+    assert "Only the players of match #1" in await chat.refused("carol", "/confirm 1")
+    assert "not on main yet: /join first" in await chat.refused("dave", "/confirm 1")
+    assert await chat.ratings() == {"alice": 1000, "bob": 1000, "carol": 1000}
+
+
+async def test_only_participants_report(chat: Chat) -> None:
+    await duel(chat, "confirm=false")
+    await chat.join("carol")
+    text = await chat.refused("carol", "/report ffa @alice @bob")
+    assert text == "Only a player in the game can report it."
+    assert (await chat.export())["matches"] == []
+
+
+async def test_unknown_users_are_told_to_join(chat: Chat) -> None:
+    await duel(chat, "confirm=false")
+    text = await chat.refused("alice", "/report win @zed")
+    assert text == "zed has not joined main: ask @zed to /join first."
+    assert "not on main yet: /join first" in await chat.refused("zed", "/report win @alice")
+    assert (await chat.export())["matches"] == []
+
+
+async def test_dispute_waits_for_a_moderator(chat: Chat) -> None:
+    await duel(chat)
+    await chat.ok("alice", "/report win @bob")
+    text = await chat.ok("bob", "/dispute I won that")
+    assert "is disputed: I won that" in text and "/mod set 1" in text
+    await chat.tick(48 * HOUR)  # disputed reports are never confirmed automatically
+    assert (await chat.export())["matches"][0]["status"] == "disputed"
+    text = await chat.ok("mod", "/mod set 1 @bob checked the replay")
+    assert "bob 1000 -> 1016 (+16), alice 1000 -> 984 (-16)" in text
+    assert await chat.ratings() == {"alice": 984, "bob": 1016}
+
+
+async def test_automatic_confirmation_after_the_window(chat: Chat) -> None:
+    await duel(chat)
+    await chat.ok("alice", "/report win @bob")
+    assert await chat.tick(24 * HOUR - 1) == []
+    [announcement] = await chat.tick(1)
+    assert announcement.text.startswith("Match #1 (alice beat bob) is confirmed: no answer "
+                                        "within 24 hours.")
+    assert await chat.ratings() == {"alice": 1016, "bob": 984}
+
+
+async def test_confirm_false_applies_at_once_and_confirm_says_so(chat: Chat) -> None:
+    await duel(chat, "confirm=false")
+    await chat.ok("alice", "/report win @bob")
+    assert await chat.ratings() == {"alice": 1016, "bob": 984}
+    text = await chat.ok("bob", "/confirm")
+    assert text == "Reports on main count at once; there is nothing to confirm."
+
+
+async def test_second_report_of_a_pending_game_is_answered_not_recorded(chat: Chat) -> None:
+    await duel(chat)
+    await chat.ok("alice", "/report win @bob")
+    text = await chat.refused("alice", "/report win @bob")
+    assert "already reported as #1" in text
+    # the opponent reporting the same result confirms it instead of adding a match
+    text = await chat.ok("bob", "/report loss @alice")
+    assert text.startswith("That matches #1, which is now confirmed.")
+    assert [m["id"] for m in (await chat.export())["matches"]] == [1]
+    assert await chat.ratings() == {"alice": 1016, "bob": 984}
+
+
+async def test_conflicting_report_points_to_dispute(chat: Chat) -> None:
+    await duel(chat)
+    await chat.ok("alice", "/report win @bob")
+    text = await chat.refused("bob", "/report win @alice")
+    assert "already a report of this game: #1" in text and "/dispute 1" in text
+    assert len((await chat.export())["matches"]) == 1
+
+
+async def test_other_sides_report_moments_later_is_the_same_game(chat: Chat) -> None:
+    await duel(chat, "confirm=false")
+    await chat.ok("alice", "/report win @bob")
+    await chat.tick(30)
+    text = await chat.refused("bob", "/report loss @alice")
+    assert "alice already reported this game as #1" in text
+    assert await chat.ratings() == {"alice": 1016, "bob": 984}
+    # long after, it is a new game
+    await chat.tick(3600)
+    await chat.ok("bob", "/report loss @alice")
+    assert len((await chat.export())["matches"]) == 2
+
+
+async def test_racing_reports_produce_one_match(store: Any) -> None:
+    for confirm in ("true", "false"):
+        chat = Chat(store, chat=f"race-{confirm}")
+        await duel(chat, f"confirm={confirm}")
+        replies = await asyncio.gather(
+            chat.say("alice", "/report win @bob"), chat.say("bob", "/report loss @alice"))
+        data = await chat.export()
+        assert len(data["matches"]) == 1, [r and r.text for r in replies]
+        assert sum(1 for r in replies if r is not None and r.error) <= 1
+        if confirm == "false":
+            assert await chat.ratings() == {"alice": 1016, "bob": 984}
+
+
+async def test_bad_input_changes_nothing(chat: Chat) -> None:
+    await duel(chat, "confirm=false")
+    before = await chat.export()
+    bad = [
+        ("alice", "/report"),
+        ("alice", "/report win"),
+        ("alice", "/report win @alice"),
+        ("alice", "/report win @bob moves=x"),
+        ("alice", "/report teams @alice vs @bob @carol"),
+        ("alice", "/report ffa @alice @bob @mod"),
+        ("alice", "/report win @bob " + "spam " * 500),
+        ("alice", "/mod void 1 because"),
+        ("alice", "/ladder set confirm=true"),
+        ("alice", "/frobnicate @bob"),
+        ("alice", "/report win @bob'; DROP TABLE players; --"),
+        ("mod", "/mod void 99 no such match"),
+        ("mod", "/mod adjust @zed +5 not a member"),
+        ("mod", "/ladder set colour=red"),
+    ]
+    for name, text in bad:
+        reply = await chat.say(name, text)
+        assert reply is not None and reply.error, text
+        assert reply.text and "Traceback" not in reply.text
+    assert await chat.export() == before
+
+
+async def test_one_on_one_ladders_refuse_team_and_ffa_games(chat: Chat) -> None:
+    await duel(chat, "confirm=false")
+    await chat.join("carol", "dave")
+    assert "one-on-one games only" in await chat.refused("alice", "/report ffa @alice @bob @carol")
+    assert "one-on-one games only" in await chat.refused(
+        "alice", "/report teams @alice @bob vs @carol @dave")
+
+
+async def test_fame_refuses_a_rated_game_too_far_apart_but_records_unrated(chat: Chat) -> None:
+    await chat.ladder("fame", "confirm=false")
+    await chat.join("alice", "bob")
+    await chat.ok("mod", "/mod adjust @bob +1070 setup")
+    text = await chat.refused("alice", "/report win @bob")
+    assert text.startswith("ratings are 1070 apart; this ladder rates games only up to 1000 "
+                           "apart")
+    text = await chat.ok("alice", "/report win @bob unrated")
+    assert "Nothing moves: reported as unrated." in text
+    assert await chat.ratings() == {"bob": 2070, "alice": 1000}
+
+
+async def test_redelivered_message_is_answered_once(chat: Chat) -> None:
+    await duel(chat, "confirm=false")
+    first = await chat.ok("alice", "/report win @bob", message_id="update-1")
+    again = await chat.ok("alice", "/report win @bob", message_id="update-1")
+    assert again == first
+    assert len((await chat.export())["matches"]) == 1
+
+
+async def test_leave_and_come_back_keeps_the_record(chat: Chat) -> None:
+    await duel(chat, "confirm=false")
+    await chat.ok("alice", "/report win @bob")
+    assert "left main" in await chat.ok("alice", "/leave")
+    assert "alice" not in await chat.ratings()
+    assert "is back on main at 1016" in await chat.ok("alice", "/join")
+
+
+async def test_leave_is_refused_with_open_reports(chat: Chat) -> None:
+    await duel(chat)
+    await chat.ok("alice", "/report win @bob")
+    assert "settle it before leaving" in await chat.refused("bob", "/leave")
+
+
+async def test_commands_before_any_ladder(chat: Chat) -> None:
+    text = await chat.refused("alice", "/join")
+    assert text == "There is no ladder here yet. A moderator creates one: /ladder create main " \
+                   "preset=duel"
+    assert "Commands:" in await chat.ok("alice", "/help")
+
+
+async def test_help_for_every_command(chat: Chat) -> None:
+    from core.commands import USAGE
+
+    for word in USAGE:
+        text = await chat.ok("alice", f"/help {word}")
+        assert f"Usage: {USAGE[word]}" in text
+    assert "confirm_hours" in await chat.ok("alice", "/help settings")
+    assert "nhwc" in await chat.ok("alice", "/help presets")
