@@ -54,6 +54,24 @@ def _value(s: Session, table: str, value: float, rated_games: int) -> str:
     return text
 
 
+def _empty(s: Session, table: str) -> str:
+    """Why a table lists no one yet."""
+    settings = s.settings
+    calibrated = (f"calibrated players ({settings.calibration} rated games)"
+                  if settings.calibration else "players")
+    if table == "season":
+        return (f"No one is listed yet: the season table lists {calibrated} with "
+                f"{settings.season_min_games}+ rated games this month and a gain.")
+    if table == "week":
+        return (f"No one is listed yet: the week table lists {calibrated} with "
+                f"{settings.week_min_games}+ rated games in the last {settings.week_days:g} days "
+                "and a gain.")
+    if table == "ladder":
+        return (f"No one is listed yet: the ladder lists {calibrated} who played in the last "
+                f"{settings.active_days:g} days.")
+    return "No one has joined yet: /join"
+
+
 def standings(s: Session, cmd: ShowStandings) -> Reply:
     """Show a table of the ladder."""
     table = cmd.table or main_table(s.settings)
@@ -73,8 +91,7 @@ def standings(s: Session, cmd: ShowStandings) -> Reply:
         lines.append(f"{place}. {s.name(row.player)}{_value(s, table, row.value, row.rated_games)}"
                      f"{mark}")
     if not rows:
-        lines.append("No one is listed yet." + (" Players: /join" if table in ("rung", "rating")
-                                               else ""))
+        lines.append(_empty(s, table))
     elif total > len(rows):
         me = s.repo.player_for(s.ladder.id, s.ctx.user.key)
         mine = s.repo.rank(s.ladder.id, table, me.id, s.now) if me is not None else None
