@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import logging
 import sys
 import time
 from collections.abc import Sequence
@@ -12,6 +13,7 @@ from pathlib import Path
 
 from bot import config as configuration
 from bot.console import Console, input_lines
+from bot.runtime import NO_PLATFORM, Platform, Runtime
 from core.calendar import parse_instant
 from core.errors import LadderError
 from core.export import export_ladder
@@ -51,6 +53,13 @@ def _parser() -> argparse.ArgumentParser:
                         help="chat key: console, telegram:CHAT_ID or discord:GUILD_ID")
     export.add_argument("--at", help="ISO 8601 instant (default: now)")
     export.add_argument("--ladder", required=True, help="ladder name")
+
+    run = sub.add_parser("run", help="run the bot on every configured platform",
+                         description="Start the bot for every platform whose token is "
+                                     "configured, with the scheduler; stop with Ctrl-C or "
+                                     "SIGTERM.")
+    run.add_argument("--config", help="config.toml")
+    run.add_argument("--db", help="database file (default: the config's, else ladder.db)")
     return parser
 
 
@@ -80,6 +89,23 @@ async def _export(args: argparse.Namespace) -> int:
     return 0
 
 
+def platforms(config: configuration.Config, store: SqliteStore) -> list[Platform]:
+    """The platforms whose tokens are configured."""
+    found: list[Platform] = []
+    return found
+
+
+async def _run(args: argparse.Namespace) -> int:
+    config, path = _database(args)
+    logging.basicConfig(level=config.log_level,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if not (config.telegram.token or config.discord.token):
+        print(NO_PLATFORM, file=sys.stderr)
+        return 2
+    async with SqliteStore(path) as store:
+        return await Runtime(config, store, platforms(config, store)).run()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `ladderbot` console script."""
     parser = _parser()
@@ -87,7 +113,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 0
-    runners = {"console": _console, "export": _export}
+    runners = {"console": _console, "export": _export, "run": _run}
     try:
         return asyncio.run(runners[args.command](args))
     except (configuration.ConfigError, SchemaTooNew, LadderError) as error:

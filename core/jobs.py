@@ -105,6 +105,7 @@ def catch_up(repo: Repo, ladder: LadderInfo, now: Timestamp) -> list[Announcemen
         repo.update_ladder(ladder.id, clock=job.at)
         ladder = _reload(repo, ladder)
     repo.update_ladder(ladder.id, clock=now)
+    schedule(repo, ladder.chat, ladder.name)
     return announcements
 
 
@@ -197,7 +198,40 @@ def _summary(s: Session, job: Job) -> str:
         f"{s.name(p)} {signed(gain)} ({games} games)" for p, (gain, games) in movers) + "."
 
 
-def next_due(ladder: LadderInfo, after: Timestamp) -> Timestamp:
-    """The next local midnight after `after`: when the daily jobs of a ladder next run."""
-    day = local(after, ladder.settings.timezone).date()
-    return day_start(day + timedelta(days=1), ladder.settings.timezone)
+def next_due(repo: Repo, ladder: LadderInfo) -> Timestamp | None:
+    """When this ladder next has a job due after its clock (None: nothing scheduled)."""
+    settings = ladder.settings
+    found: list[Timestamp] = []
+    if (settings.decay and not settings.is_position) or "season" in settings.tables \
+            or settings.weekly_summary:
+        day = local(ladder.clock, settings.timezone).date()
+        found.append(day_start(day + timedelta(days=1), settings.timezone))
+    if settings.confirm:
+        window = round(settings.confirm_hours * HOUR)
+        found += [m.reported_at + window for m in repo.open_matches(ladder.id)
+                  if m.status == "pending"]
+    if settings.challenges:
+        hours = round(settings.challenge_hours * HOUR)
+        remind = round(settings.reminder_hours * HOUR)
+        for c in repo.unfinished_challenges(ladder.id):
+            if c.status != "open":
+                continue
+            found.append(c.issued_at + hours)
+            if remind and not c.reminded and hours > remind:
+                found.append(c.issued_at + hours - remind)
+    return min(found) if found else None
+
+
+def schedule(repo: Repo, chat: str, name: str) -> None:
+    """Store when the ladder next has a job due, for the scheduler."""
+    ladder = repo.ladder(chat, name)
+    if ladder is not None:
+        repo.update_ladder(ladder.id, next_due=next_due(repo, ladder) or 0)
+
+
+def catch_up_due(repo: Repo, now: Timestamp) -> list[Announcement]:
+    """Run the due jobs of every ladder that has any, up to `now` (the scheduler's tick)."""
+    announcements: list[Announcement] = []
+    for ladder in repo.due_ladders(now):
+        announcements += catch_up(repo, ladder, now)
+    return announcements

@@ -222,8 +222,8 @@ def hall_of_fame(s: Session) -> Reply:
         raise RuleViolation(f"{s.ladder.name} keeps no seasons, so it has no Hall of Fame.")
     entries = s.repo.hall_of_fame(s.ladder.id)
     if not entries:
-        return Reply(f"{s.ladder.name}: no season has closed yet. Season {s.ladder.season} is "
-                     "under way.")
+        return Reply(f"{s.ladder.name}: the Hall of Fame is empty so far. Season "
+                     f"{s.ladder.season} is under way.")
     s.names(e.player for e in entries)
     seasons: dict[str, list[str]] = {}
     for e in entries:

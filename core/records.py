@@ -48,6 +48,7 @@ class LadderInfo:
     public: bool = False
     season: str | None = None  # the open season (YYYY-MM), from the standings
     last_decay: str | None = None  # the last decay day applied (ISO date)
+    next_due: Timestamp | None = None  # when a job next falls due (None: nothing scheduled)
 
 
 @dataclass(frozen=True, slots=True)

@@ -97,11 +97,17 @@ class MemoryRepo:
 
     def update_ladder(self, ladder: int, *, clock: Timestamp | None = None,
                       is_default: bool | None = None, channel: str | None = None,
-                      public: bool | None = None) -> None:
+                      public: bool | None = None, next_due: Timestamp | None = None) -> None:
         info = self.d.ladders[ladder]
         changes = {k: v for k, v in dict(clock=clock, is_default=is_default, channel=channel,
                                          public=public).items() if v is not None}
+        if next_due is not None:
+            changes["next_due"] = next_due or None
         self.d.ladders[ladder] = dataclasses.replace(info, **changes)  # type: ignore[arg-type]
+
+    def due_ladders(self, now: Timestamp) -> list[LadderInfo]:
+        return [lad for lad in self.every_ladder()
+                if lad.next_due is not None and lad.next_due <= now]
 
     # ---- players
     def player_for(self, ladder: int, user: str) -> PlayerInfo | None:

@@ -72,8 +72,8 @@ def migrations() -> list[tuple[int, str]]:
     return sorted(found)
 
 
-def migrate(conn: sqlite3.Connection) -> int:
-    """Bring the schema up to date, each migration in its own transaction."""
+def prepare(conn: sqlite3.Connection) -> int:
+    """Refuse a database from a newer version before touching it; else configure, migrate."""
     version = conn.execute("PRAGMA user_version").fetchone()[0]
     known = migrations()
     latest = known[-1][0] if known else 0
@@ -82,6 +82,13 @@ def migrate(conn: sqlite3.Connection) -> int:
             f"This database has schema version {version}, but this Ladderbot knows versions "
             f"up to {latest}. Upgrade Ladderbot to use it; the database was not changed."
         )
+    configure(conn)
+    return migrate(conn, version, known)
+
+
+def migrate(conn: sqlite3.Connection, version: int, known: list[tuple[int, str]]) -> int:
+    """Bring the schema up to date, each migration in its own transaction."""
+    latest = known[-1][0] if known else 0
     for number, sql in known:
         if number <= version:
             continue
@@ -158,11 +165,15 @@ class SqliteRepo:
 
     # ---- ladders
     _LADDER = ("SELECT id, chat, name, settings, created_at, clock, is_default, channel, public, "
-               "season, last_decay FROM ladders")
+               "season, last_decay, next_due FROM ladders")
 
     def _ladder(self, row: Any) -> LadderInfo:
         return LadderInfo(row[0], row[1], row[2], self.store.settings(row[3]), row[4], row[5],
-                          bool(row[6]), row[7], bool(row[8]), row[9], row[10])
+                          bool(row[6]), row[7], bool(row[8]), row[9], row[10], row[11])
+
+    def due_ladders(self, now: Timestamp) -> list[LadderInfo]:
+        return [self._ladder(r) for r in self._all(
+            f"{self._LADDER} WHERE next_due IS NOT NULL AND next_due <= ? ORDER BY id", (now,))]
 
     def every_ladder(self) -> list[LadderInfo]:
         return [self._ladder(r) for r in self._all(f"{self._LADDER} ORDER BY id")]
@@ -193,11 +204,14 @@ class SqliteRepo:
 
     def update_ladder(self, ladder: int, *, clock: Timestamp | None = None,
                       is_default: bool | None = None, channel: str | None = None,
-                      public: bool | None = None) -> None:
+                      public: bool | None = None, next_due: Timestamp | None = None) -> None:
         for column, value in (("clock", clock), ("is_default", is_default),
                               ("channel", channel), ("public", public)):
             if value is not None:
                 self.conn.execute(f"UPDATE ladders SET {column}=? WHERE id=?", (value, ladder))
+        if next_due is not None:
+            self.conn.execute("UPDATE ladders SET next_due=? WHERE id=?",
+                              (next_due or None, ladder))
 
     # ---- players
     _PLAYER = "SELECT ladder, id, user, name, member, available FROM players"
@@ -626,7 +640,7 @@ class SqliteStore:
         """Connect, configure and migrate."""
         self._db = await aiosqlite.connect(self.path, isolation_level=None)
         try:
-            await dbthread.call(self._db, lambda conn: (configure(conn), migrate(conn)))
+            await dbthread.call(self._db, prepare)
         except BaseException:
             await self.close()
             raise

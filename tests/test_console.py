@@ -246,3 +246,69 @@ def test_duel_script_numbers(tmp_path: Path) -> None:
     out = console(tmp_path / "l.db", scripts(DUEL)[1])
     assert "a 1000 -> 1020 (+20), b 1100 -> 1080 (-20)" in out
     assert "shorter than 2 moves, so unrated" in out
+
+
+# ------------------------------------------------------------ time on the console
+
+PART_ONE = """\
+!time 2026-01-29T10:00:00+00:00
+@mod: /ladder create main preset=dutch confirm=false timezone=Europe/Amsterdam
+@mod: /ladder create cup preset=duel calibration=0
+@mod: /ladder create rungs preset=nhwc
+@a: /join
+@mod: /mod adjust @a +1000 start
+@a: /join ladder=cup
+@b: /join ladder=cup
+@a: /report win @b ladder=cup
+@p1: /join ladder=rungs
+@p2: /join ladder=rungs
+@p2: /challenge @p1 ladder=rungs
+"""
+
+PART_TWO = """\
+!time 2026-01-30T10:00:00+00:00
+@a: /profile
+!time 2026-01-31T12:00:00+00:00
+!time 2026-02-02T10:00:00+00:00
+@a: /standings
+@a: /halloffame ladder=cup
+@p1: /standings ladder=rungs
+"""
+
+
+def test_dutch_numbers_across_midnights_on_the_console(tmp_path: Path) -> None:
+    out = console(tmp_path / "l.db", """\
+!time 2026-01-05T10:00:00+00:00
+@mod: /ladder create main preset=dutch confirm=false
+@a: /join
+@mod: /mod adjust @a +1000 start
+!time 2026-01-06T00:00:00+00:00
+@a: /profile
+!time 2026-01-07T00:00:00+00:00
+@a: /profile
+!time 2026-01-08T00:00:00+00:00
+@a: /profile
+""")
+    ratings = [line.split("rating ")[1].split(",")[0] for line in out.splitlines()
+               if "a on main: rating" in line]
+    assert ratings == ["992", "985", "978"]
+
+
+def test_a_script_split_in_two_runs_ends_as_one_run(tmp_path: Path) -> None:
+    split, whole = tmp_path / "split.db", tmp_path / "whole.db"
+    console(split, PART_ONE)
+    second = console(split, PART_TWO)
+    console(whole, PART_ONE + PART_TWO)
+    at = "2026-02-03T00:00:00+00:00"
+    for ladder in ("main", "cup", "rungs"):
+        assert export(split, at, ladder) == export(whole, at, ladder)
+    # what fell due on the way was announced: the auto-confirmation, the reminder, the
+    # forfeit and the season close
+    assert "is confirmed: no answer within 24 hours" in second
+    assert "runs out at" in second and "a forfeit (minor defeat)" in second
+    assert "Season 2026-01 of cup is closed" in second
+    # the second part again: the reads answer the same, nothing is applied twice
+    before = {ladder: export(split, at, ladder) for ladder in ("main", "cup", "rungs")}
+    again = console(split, PART_TWO)
+    assert "closed" not in again and "forfeit" not in again and "confirmed" not in again
+    assert {ladder: export(split, at, ladder) for ladder in ("main", "cup", "rungs")} == before

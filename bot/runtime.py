@@ -1,0 +1,101 @@
+"""`ladderbot run`: every configured platform on one event loop, one database, one scheduler."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+import time
+from collections.abc import Callable, Sequence
+from typing import Protocol
+
+from bot.config import Config
+from bot.scheduler import Scheduler
+from core.records import Announcement
+from storage.sqlite import SqliteStore
+
+log = logging.getLogger(__name__)
+
+NO_PLATFORM = """\
+No chat platform is configured, so there is nothing to run.
+
+Telegram: talk to @BotFather, send /newbot, and put the token it gives you in
+  config.toml as [telegram] token = "...", or in the LADDERBOT_TELEGRAM_TOKEN variable.
+Discord: create an application at https://discord.com/developers/applications, add a
+  bot, and put its token in [discord] token = "...", or in LADDERBOT_DISCORD_TOKEN.
+Then: ladderbot run --config config.toml
+
+To try the bot without any token:  ladderbot console --admin mod
+"""
+
+
+class Platform(Protocol):
+    """A chat platform the bot runs on (Telegram, Discord)."""
+
+    name: str
+
+    def owns(self, chat: str) -> bool:
+        """True for chat keys of this platform (`telegram:...`)."""
+        ...
+
+    async def start(self) -> None:
+        """Connect and start handling updates."""
+        ...
+
+    async def stop(self) -> None:
+        """Stop handling updates and disconnect."""
+        ...
+
+    async def post(self, announcement: Announcement) -> None:
+        """Post an announcement to its chat (and channel)."""
+        ...
+
+
+class Runtime:
+    """The running bot: platforms, the scheduler and the database, started and stopped together."""
+
+    def __init__(self, config: Config, store: SqliteStore, platforms: Sequence[Platform],
+                 clock: Callable[[], float] = time.time) -> None:
+        self.config = config
+        self.store = store
+        self.platforms = list(platforms)
+        self.scheduler = Scheduler(store, self.deliver, clock)
+        self.stopping = asyncio.Event()
+
+    async def deliver(self, announcements: list[Announcement]) -> None:
+        """Hand each announcement to the platform of its chat."""
+        for announcement in announcements:
+            owner = next((p for p in self.platforms if p.owns(announcement.chat)), None)
+            if owner is None:
+                log.info("announcement for %s (no platform runs it): %s", announcement.chat,
+                         announcement.text)
+                continue
+            try:
+                await owner.post(announcement)
+            except Exception:
+                log.exception("could not post an announcement to %s", announcement.chat)
+
+    async def run(self) -> int:
+        """Catch up, start everything, and run until SIGINT or SIGTERM."""
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, self.stopping.set)
+        started: list[Platform] = []
+        try:
+            await self.scheduler.start()
+            for platform in self.platforms:
+                await platform.start()
+                started.append(platform)
+                log.info("%s is running", platform.name)
+            await self.stopping.wait()
+            log.info("stopping")
+        finally:
+            self.scheduler.stop()
+            for platform in reversed(started):
+                try:
+                    await platform.stop()
+                except Exception:
+                    log.exception("%s did not stop cleanly", platform.name)
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                loop.remove_signal_handler(sig)
+        return 0
