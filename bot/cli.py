@@ -92,6 +92,10 @@ async def _export(args: argparse.Namespace) -> int:
 def platforms(config: configuration.Config, store: SqliteStore) -> list[Platform]:
     """The platforms whose tokens are configured."""
     found: list[Platform] = []
+    if config.telegram.token:
+        from bot.telegram import TelegramPlatform
+
+        found.append(TelegramPlatform(config, store))
     return found
 
 

@@ -59,21 +59,17 @@ class Runtime:
         self.config = config
         self.store = store
         self.platforms = list(platforms)
-        self.scheduler = Scheduler(store, self.deliver, clock)
+        self.scheduler = Scheduler(store, self.post, clock)
         self.stopping = asyncio.Event()
 
-    async def deliver(self, announcements: list[Announcement]) -> None:
-        """Hand each announcement to the platform of its chat."""
-        for announcement in announcements:
-            owner = next((p for p in self.platforms if p.owns(announcement.chat)), None)
-            if owner is None:
-                log.info("announcement for %s (no platform runs it): %s", announcement.chat,
-                         announcement.text)
-                continue
-            try:
-                await owner.post(announcement)
-            except Exception:
-                log.exception("could not post an announcement to %s", announcement.chat)
+    async def post(self, announcement: Announcement) -> None:
+        """Hand an announcement to the platform of its chat (raises to be retried)."""
+        owner = next((p for p in self.platforms if p.owns(announcement.chat)), None)
+        if owner is None:
+            # A chat of no running platform (the console, or a platform not configured).
+            log.info("announcement for %s: %s", announcement.chat, announcement.text)
+            return
+        await owner.post(announcement)
 
     async def run(self) -> int:
         """Catch up, start everything, and run until SIGINT or SIGTERM."""

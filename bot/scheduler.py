@@ -4,7 +4,8 @@ APScheduler's daily triggers skip or double days around daylight-saving changes,
 run missed during a restart is dropped (PITFALLS.md). So the scheduler never carries
 meaning itself: every tick asks the database which ladders have a job due (their
 `next_due`) and runs `core.jobs.catch_up`, which applies each job once, at the instant
-it was due, in the same transaction that moves the ladder's clock.
+it was due, in the same transaction that moves the ladder's clock and puts its
+announcements in the outbox. Posting from the outbox is retried until it succeeds.
 """
 
 from __future__ import annotations
@@ -18,30 +19,43 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.interval import IntervalTrigger
 
 from core.jobs import catch_up_due, schedule
-from core.ports import Repo
 from core.records import Announcement
-from storage.sqlite import SqliteStore
+from storage.sqlite import SqliteRepo, SqliteStore
 
 log = logging.getLogger(__name__)
 
-Deliver = Callable[[list[Announcement]], Awaitable[None]]
+Post = Callable[[Announcement], Awaitable[None]]
 TICK_SECONDS = 30.0
+MAX_BACKOFF = 3600
 
 
-def start_up(repo: Repo, now: int) -> list[Announcement]:
-    """Re-plan every ladder, then apply everything that fell due while the bot was down."""
+class Undeliverable(Exception):
+    """Posting can never succeed (the bot left the chat): drop the announcement."""
+
+
+def start_up(repo: SqliteRepo, now: int) -> int:
+    """Re-plan every ladder, then apply what fell due while the bot was down."""
     for ladder in repo.every_ladder():
         schedule(repo, ladder.chat, ladder.name)
-    return catch_up_due(repo, now)
+    found = catch_up_due(repo, now)
+    repo.enqueue(found, now)
+    return len(found)
+
+
+def due_now(repo: SqliteRepo, now: int) -> int:
+    """Apply what is due and keep its announcements for posting, in one transaction."""
+    found = catch_up_due(repo, now)
+    repo.enqueue(found, now)
+    return len(found)
 
 
 class Scheduler:
-    """Ticks on the real (or an injected) clock and delivers what the jobs announce."""
+    """Ticks on the real (or an injected) clock; posts announcements through `post`."""
 
-    def __init__(self, store: SqliteStore, deliver: Deliver,
+    def __init__(self, store: SqliteStore, post: Post,
                  clock: Callable[[], float] = time.time, every: float = TICK_SECONDS) -> None:
         self.store = store
-        self.deliver = deliver
+        self.post = post
         self.clock = clock
         self.trigger = IntervalTrigger(seconds=every, timezone=UTC)
         self.apscheduler = AsyncIOScheduler(
@@ -53,14 +67,13 @@ class Scheduler:
     async def start(self) -> list[Announcement]:
         """Catch up on downtime (before any command is handled), then start ticking."""
         now = int(self.clock())
-        found = await self.store.run(lambda repo: start_up(repo, now))
-        if found:
-            await self.deliver(found)
+        await self.store.run(lambda repo: start_up(repo, now))
+        posted = await self.flush()
         self.apscheduler.add_job(self.tick, self.trigger, id="catch-up", replace_existing=True)
         for job_id, func, trigger in self.extra:
             self.apscheduler.add_job(func, trigger, id=job_id, replace_existing=True)
         self.apscheduler.start()
-        return found
+        return posted
 
     def add(self, job_id: str, func: Callable[[], Awaitable[None]],
             trigger: IntervalTrigger) -> None:
@@ -68,16 +81,36 @@ class Scheduler:
         self.extra.append((job_id, func, trigger))
 
     async def tick(self) -> list[Announcement]:
-        """Run every job due by now and deliver its announcements."""
+        """Run every job due by now, then post what waits in the outbox."""
         now = int(self.clock())
         try:
-            found = await self.store.run(lambda repo: catch_up_due(repo, now))
+            await self.store.run(lambda repo: due_now(repo, now))
         except Exception:
             log.exception("scheduled jobs failed; they stay due and run at the next tick")
-            return []
-        if found:
-            await self.deliver(found)
-        return found
+        return await self.flush()
+
+    async def flush(self) -> list[Announcement]:
+        """Post every due announcement; a failure is logged and retried with backoff."""
+        now = int(self.clock())
+        due = await self.store.run(lambda repo: repo.outbox_due(now))
+        posted = []
+        for item, attempts, announcement in due:
+            try:
+                await self.post(announcement)
+            except Undeliverable as error:
+                log.error("dropping an announcement to %s: %s", announcement.chat, error)
+                await self.store.run(lambda repo, i=item: repo.outbox_done(i))
+                continue
+            except Exception as error:
+                wait = min(MAX_BACKOFF, 30 * 2 ** attempts)
+                log.warning("posting to %s failed (attempt %d, next in %ds): %s",
+                            announcement.chat, attempts + 1, wait, error)
+                await self.store.run(
+                    lambda repo, i=item, w=wait, e=error: repo.outbox_retry(i, now + w, repr(e)))
+                continue
+            await self.store.run(lambda repo, i=item: repo.outbox_done(i))
+            posted.append(announcement)
+        return posted
 
     def stop(self) -> None:
         """Stop ticking (jobs in flight finish; nothing is lost: due work stays due)."""

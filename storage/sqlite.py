@@ -26,6 +26,7 @@ from core.events import Event, MatchConfirmed, collect_corrections, correction_o
 from core.ledger import Rederived
 from core.model import Correction, PlayerId, Timestamp
 from core.records import (
+    Announcement,
     AuditEntry,
     ChallengeRecord,
     ChangeRecord,
@@ -614,6 +615,49 @@ class SqliteRepo:
             if row.player == player:
                 return place
         return None
+
+    # ---- platform support (not part of the core's Repo)
+    def learn_handle(self, platform: str, handle: str, user: UserRef, at: Timestamp) -> None:
+        """Remember which user a @handle names on a platform."""
+        self.conn.execute(
+            "INSERT INTO handles (platform, handle, user, name, seen_at) VALUES (?, ?, ?, ?, ?) "
+            "ON CONFLICT (platform, handle) DO UPDATE SET user=excluded.user, "
+            "name=excluded.name, seen_at=excluded.seen_at",
+            (platform, handle.lower(), user.key, user.name, at))
+
+    def find_handle(self, platform: str, handle: str) -> UserRef | None:
+        """The user a @handle names, if the bot has seen it."""
+        row = self._one("SELECT user, name FROM handles WHERE platform=? AND handle=?",
+                        (platform, handle.lower()))
+        return UserRef(row[0], row[1]) if row is not None else None
+
+    def user_ladders(self, user: str) -> list[LadderInfo]:
+        """Ladders of every chat the user is a member of."""
+        return [self._ladder(r) for r in self._all(
+            f"{self._LADDER} WHERE id IN (SELECT ladder FROM players WHERE user=? AND member=1) "
+            "ORDER BY id", (user,))]
+
+    def enqueue(self, announcements: Sequence[Announcement], at: Timestamp) -> None:
+        """Keep announcements until a platform has posted them."""
+        self.conn.executemany(
+            "INSERT INTO outbox (chat, ladder, channel, text, created_at, next_at) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            [(a.chat, a.ladder, a.channel, a.text, at, at) for a in announcements])
+
+    def outbox_due(self, now: Timestamp, limit: int = 50) -> list[tuple[int, int, Announcement]]:
+        """(id, attempts, announcement) waiting to be posted, oldest first."""
+        return [(r[0], r[1], Announcement(r[2], r[3], r[5], r[4])) for r in self._all(
+            "SELECT id, attempts, chat, ladder, channel, text FROM outbox WHERE next_at <= ? "
+            "ORDER BY id LIMIT ?", (now, limit))]
+
+    def outbox_done(self, item: int) -> None:
+        """An announcement was posted."""
+        self.conn.execute("DELETE FROM outbox WHERE id=?", (item,))
+
+    def outbox_retry(self, item: int, next_at: Timestamp, error: str) -> None:
+        """Posting failed: try again later."""
+        self.conn.execute("UPDATE outbox SET attempts=attempts + 1, next_at=?, last_error=? "
+                          "WHERE id=?", (next_at, error[:500], item))
 
     # ---- redelivered messages
     def seen(self, chat: str, message_id: str) -> str | None:

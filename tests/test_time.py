@@ -158,8 +158,8 @@ async def test_scheduler_applies_downtime_once_at_start(tmp_path: Path) -> None:
         await chat.ok("A", "/report win @B ladder=cup")  # pending: confirmed automatically
     posted: list[Announcement] = []
 
-    async def deliver(found: list[Announcement]) -> None:
-        posted.extend(found)
+    async def deliver(found: Announcement) -> None:
+        posted.append(found)
 
     clock = FakeClock("2026-02-03T12:00:00+00:00")  # the bot was down for four weeks
     async with SqliteStore(db) as store:
@@ -182,13 +182,14 @@ async def test_scheduler_applies_downtime_once_at_start(tmp_path: Path) -> None:
         # later ticks pick up what falls due after the start
         clock.now += DAY
         assert await again.tick() == []
+        assert len(posted) == 2
         events = await store.run(lambda repo: repo.events(1))
         assert len([e for e in events if isinstance(e, DecayDay)]) == 30
 
 
 async def test_scheduler_triggers_without_sleeping(tmp_path: Path) -> None:
     async with SqliteStore(tmp_path / "l.db") as store:
-        async def deliver(found: list[Announcement]) -> None:
+        async def deliver(found: Announcement) -> None:
             return None
 
         scheduler = Scheduler(store, deliver, FakeClock("2026-01-05T10:00:00+00:00"), every=30)

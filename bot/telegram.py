@@ -1,0 +1,340 @@
+"""Telegram, through python-telegram-bot: groups own ladders (`telegram:CHAT_ID`).
+
+The adapter only translates: a message becomes (chat, user, text, mentions) for the
+command layer, a reply becomes a message, a pending report gets Confirm / Dispute
+buttons. The Bot API cannot resolve `@name`, so usernames are learned from every
+message the bot sees; a `text_mention` and a reply to the opponent's message also name
+a player.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from telegram import (
+    BotCommand,
+    BotCommandScopeAllGroupChats,
+    BotCommandScopeAllPrivateChats,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    Message,
+    MessageEntity,
+    Update,
+    User,
+)
+from telegram.constants import ChatType
+from telegram.error import BadRequest, Forbidden
+from telegram.ext import (
+    AIORateLimiter,
+    Application,
+    ApplicationBuilder,
+    CallbackQueryHandler,
+    ContextTypes,
+    MessageHandler,
+    filters,
+)
+from telegram.request import BaseRequest
+
+from bot.config import Config
+from bot.scheduler import Undeliverable
+from core.commands import HELP, command_word
+from core.records import Announcement, Context, Reply, UserRef
+from core.service import handle
+from storage.sqlite import SqliteRepo, SqliteStore
+
+log = logging.getLogger(__name__)
+
+# PTB 22 warns on every RetryAfter that `retry_after` will become a timedelta unless this
+# documented opt-in is set; we never read the attribute ourselves, so opting in is safe.
+os.environ.setdefault("PTB_TIMEDELTA", "1")
+
+PLATFORM = "telegram"
+MAX_MESSAGE = 4096
+ADMIN_TTL = 300.0  # seconds a group's administrator list is trusted
+READ_ONLY_WORDS = ("help", "start", "standings", "profile", "history", "halloffame", "ladder")
+APOLOGY = "Sorry, something went wrong on my side. It has been logged; please try again."
+
+
+def chat_key(chat_id: int) -> str:
+    """The chat key of a Telegram chat."""
+    return f"{PLATFORM}:{chat_id}"
+
+
+def user_ref(user: User) -> UserRef:
+    """A Telegram user: named by @username when there is one."""
+    return UserRef(f"{PLATFORM}:{user.id}", user.username or user.full_name)
+
+
+def split_text(text: str, limit: int = MAX_MESSAGE) -> list[str]:
+    """Cut a long reply at line breaks into messages Telegram accepts."""
+    parts: list[str] = []
+    current = ""
+    for line in text.splitlines():
+        while len(line) > limit:
+            parts.append(line[:limit])
+            line = line[limit:]
+        if current and len(current) + 1 + len(line) > limit:
+            parts.append(current)
+            current = line
+        else:
+            current = f"{current}\n{line}" if current else line
+    if current or not parts:
+        parts.append(current)
+    return parts
+
+
+def buttons(reply: Reply) -> InlineKeyboardMarkup | None:
+    """Confirm / Dispute under a pending report."""
+    if reply.confirm_match is None or reply.ladder is None:
+        return None
+    tail = f"{reply.ladder}:{reply.confirm_match}"
+    return InlineKeyboardMarkup([[
+        InlineKeyboardButton("Confirm", callback_data=f"confirm:{tail}"),
+        InlineKeyboardButton("Dispute", callback_data=f"dispute:{tail}"),
+    ]])
+
+
+def with_mentions(message: Message) -> tuple[str, dict[str, UserRef]]:
+    """The message text with every `text_mention` written as a `@tgID` token.
+
+    A user without a username is mentioned by a text_mention entity that carries the
+    user but reads like plain text ("Bob Smith"); the token lets the parser see it.
+    """
+    text = message.text or ""
+    known: dict[str, UserRef] = {}
+    entities = [e for e in message.entities or () if e.type == MessageEntity.TEXT_MENTION
+                and e.user is not None]
+    if not entities:
+        return text, known
+    # Entity offsets count UTF-16 code units.
+    encoded = text.encode("utf-16-le")
+    for entity in sorted(entities, key=lambda e: e.offset, reverse=True):
+        assert entity.user is not None
+        token = f"tg{entity.user.id}"
+        known[token] = user_ref(entity.user)
+        start, end = entity.offset * 2, (entity.offset + entity.length) * 2
+        encoded = encoded[:start] + f"@{token}".encode("utf-16-le") + encoded[end:]
+    return encoded.decode("utf-16-le"), known
+
+
+def seen_users(message: Message) -> list[User]:
+    """Everyone a message shows with a username: sender, replied-to author, mentions."""
+    users = [message.from_user] if message.from_user else []
+    if message.reply_to_message is not None and message.reply_to_message.from_user:
+        users.append(message.reply_to_message.from_user)
+    users += [e.user for e in message.entities or () if e.user is not None]
+    users += list(message.new_chat_members or ())
+    return [u for u in users if u.username and not u.is_bot]
+
+
+class TelegramPlatform:
+    """The bot in Telegram groups (and read-only in private chats)."""
+
+    name = PLATFORM
+
+    def __init__(self, config: Config, store: SqliteStore, *,
+                 request: BaseRequest | None = None,
+                 updates_request: BaseRequest | None = None,
+                 clock: Callable[[], float] = time.time) -> None:
+        self.config = config
+        self.store = store
+        self.clock = clock
+        self._admins: dict[int, tuple[float, set[int]]] = {}
+        self._learned: dict[int, str] = {}
+        builder = ApplicationBuilder().token(config.telegram.token) \
+            .rate_limiter(AIORateLimiter(max_retries=3)).concurrent_updates(8)
+        if config.telegram.base_url:
+            builder = builder.base_url(config.telegram.base_url)
+        if request is not None:
+            builder = builder.request(request).get_updates_request(updates_request or request)
+        self.app: Application[Any, Any, Any, Any, Any, Any] = builder.build()
+        self.app.add_handler(MessageHandler(
+            filters.UpdateType.MESSAGE & (filters.TEXT | filters.StatusUpdate.NEW_CHAT_MEMBERS),
+            self.on_message))
+        self.app.add_handler(CallbackQueryHandler(self.on_button))
+        self.app.add_error_handler(self.on_error)
+
+    # ---- lifecycle
+    def owns(self, chat: str) -> bool:
+        """Telegram chat keys."""
+        return chat.startswith(f"{PLATFORM}:")
+
+    async def start(self) -> None:
+        """Connect, register the command list, start polling."""
+        await self.app.initialize()
+        await self.register_commands()
+        await self.app.start()
+        if self.app.updater is not None:
+            await self.app.updater.start_polling(
+                allowed_updates=["message", "callback_query"], drop_pending_updates=False)
+
+    async def stop(self) -> None:
+        """Stop polling, then the application."""
+        if self.app.updater is not None and self.app.updater.running:
+            await self.app.updater.stop()
+        if self.app.running:
+            await self.app.stop()
+        await self.app.shutdown()
+
+    async def register_commands(self) -> None:
+        """setMyCommands, so clients suggest the commands (all in groups, reads in private)."""
+        def listed(words: Sequence[str]) -> list[BotCommand]:
+            return [BotCommand(w, HELP[w].split(". ")[0][:250]) for w in words if w in HELP]
+
+        try:
+            await self.app.bot.set_my_commands(listed(list(HELP)),
+                                               scope=BotCommandScopeAllGroupChats())
+            await self.app.bot.set_my_commands(listed(READ_ONLY_WORDS),
+                                               scope=BotCommandScopeAllPrivateChats())
+        except Exception:
+            log.exception("could not register the command list (the bot still works)")
+
+    # ---- sending
+    async def post(self, announcement: Announcement) -> None:
+        """Post an announcement to its group (raises for the outbox to retry)."""
+        chat_id = int(announcement.chat.split(":", 1)[1])
+        try:
+            for part in split_text(announcement.text):
+                await self.app.bot.send_message(chat_id=chat_id, text=part)
+        except Forbidden as error:  # the bot was removed from the group
+            raise Undeliverable(str(error)) from error
+
+    async def _answer(self, message: Message, reply: Reply) -> None:
+        for announcement in reply.announcements:
+            await self.post(announcement)
+        parts = split_text(reply.text)
+        for i, part in enumerate(parts):
+            markup = buttons(reply) if i == len(parts) - 1 else None
+            await message.reply_text(part, reply_markup=markup)
+
+    # ---- receiving
+    async def _is_admin(self, chat_id: int, user_id: int, chat_type: str) -> bool:
+        if chat_type not in (ChatType.GROUP, ChatType.SUPERGROUP):
+            return False
+        cached = self._admins.get(chat_id)
+        if cached is None or cached[0] < self.clock():
+            members = await self.app.bot.get_chat_administrators(chat_id)
+            cached = (self.clock() + ADMIN_TTL, {m.user.id for m in members})
+            self._admins[chat_id] = cached
+        return user_id in cached[1]
+
+    async def _learn(self, message: Message) -> None:
+        fresh = [u for u in seen_users(message) if self._learned.get(u.id) != u.username]
+        if not fresh:
+            return
+        at = int(self.clock())
+
+        def work(repo: SqliteRepo) -> None:
+            for u in fresh:
+                assert u.username is not None
+                repo.learn_handle(PLATFORM, u.username, user_ref(u), at)
+
+        await self.store.run(work)
+        for u in fresh:
+            self._learned[u.id] = u.username or ""
+
+    def _for_me(self, text: str) -> bool:
+        """False for `/cmd@OtherBot`."""
+        first = text.split(maxsplit=1)[0] if text.strip() else ""
+        if "@" not in first:
+            return True
+        return first.split("@", 1)[1].lower() == (self.app.bot.username or "").lower()
+
+    async def on_message(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Learn who is who; answer commands."""
+        message = update.effective_message
+        if message is None or message.from_user is None or message.from_user.is_bot:
+            return
+        await self._learn(message)
+        text = message.text or ""
+        word = command_word(text)
+        if word is None or not self._for_me(text):
+            return
+        chat = message.chat
+        author = user_ref(message.from_user)
+        text, known = with_mentions(message)
+        replied = message.reply_to_message
+        reply_to = user_ref(replied.from_user) if replied is not None and \
+            replied.from_user is not None and not replied.from_user.is_bot else None
+        moderator = word in ("ladder", "mod") and await self._is_admin(
+            chat.id, message.from_user.id, chat.type)
+        # One clock per process (injectable): Telegram's message dates could disagree with
+        # the scheduler's, and a late delivery would be stamped before jobs already run.
+        ctx = Context(chat_key(chat.id), author, int(self.clock()),
+                      moderator=moderator, message_id=f"{chat.id}:{message.message_id}",
+                      reply_to=reply_to)
+        if chat.type == ChatType.PRIVATE:
+            reply = await self._private(ctx, word, text, known)
+        else:
+            reply = await self._run(ctx, text, known)
+        if reply is not None:
+            await self._answer(message, reply)
+
+    async def _run(self, ctx: Context, text: str, known: dict[str, UserRef]) -> Reply | None:
+        def work(repo: SqliteRepo) -> Reply | None:
+            def resolve(name: str) -> UserRef | None:
+                return known.get(name) or repo.find_handle(PLATFORM, name)
+
+            return handle(repo, ctx, text, resolve, self.config.policy)
+
+        return await self.store.run(work)
+
+    async def _private(self, ctx: Context, word: str, text: str,
+                       known: dict[str, UserRef]) -> Reply | None:
+        """In a private chat: only reads, about the asker's ladders in their groups."""
+        if word not in READ_ONLY_WORDS:
+            return Reply("In a private chat I only show things (/standings, /profile, "
+                         "/history, /halloffame, /ladder info, /help). Report and play in "
+                         "your group.", error=True)
+        if word in ("help", "start"):
+            return await self._run(ctx, text, known)
+        ladders = await self.store.run(lambda repo: repo.user_ladders(ctx.user.key))
+        named = next((t.split("=", 1)[1] for t in text.split() if t.startswith("ladder=")), None)
+        if named is not None:
+            ladders = [lad for lad in ladders if lad.name == named]
+        if not ladders:
+            return Reply("You are not on any ladder yet: /join one in your group.", error=True)
+        if len(ladders) > 1:
+            return Reply("You play on several ladders: " + ", ".join(
+                sorted({lad.name for lad in ladders})) + ". Add ladder=NAME.", error=True)
+        ladder = ladders[0]
+        if named is None:
+            text = f"{text} ladder={ladder.name}"
+        group = Context(ladder.chat, ctx.user, ctx.at, reply_to=ctx.reply_to)
+        return await self._run(group, text, known)
+
+    async def on_button(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Confirm / Dispute pressed: the core decides if the presser may."""
+        query = update.callback_query
+        if query is None or query.data is None or query.message is None:
+            return
+        action, _, rest = query.data.partition(":")
+        ladder, _, match = rest.rpartition(":")
+        if action not in ("confirm", "dispute") or not match.isdigit() or not ladder:
+            await query.answer("This button is no longer valid.", show_alert=True)
+            return
+        chat = query.message.chat
+        ctx = Context(chat_key(chat.id), user_ref(query.from_user), int(self.clock()))
+        reply = await self._run(ctx, f"/{action} {match} ladder={ladder}", {})
+        if reply is None or reply.error:
+            await query.answer(reply.text if reply else "Nothing to do.", show_alert=True)
+            return
+        await query.answer("Done.")
+        with contextlib.suppress(BadRequest):  # the buttons were removed already
+            await query.edit_message_reply_markup(reply_markup=None)
+        if isinstance(query.message, Message):
+            await self._answer(query.message, reply)
+
+    async def on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Log a handler's exception with its traceback; apologise to the user."""
+        log.error("error while handling an update", exc_info=context.error)
+        if isinstance(update, Update) and update.effective_message is not None:
+            try:
+                await update.effective_message.reply_text(APOLOGY)
+            except Exception:
+                log.exception("could not send the apology")

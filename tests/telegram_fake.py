@@ -1,0 +1,169 @@
+"""A stand-in for the Telegram Bot API: as a PTB `BaseRequest` for offline tests, and as
+a loopback HTTP server for the end-to-end test of `ladderbot run`.
+
+It answers with real Bot API JSON, so PTB's own serialization runs on both sides.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from typing import Any
+
+from aiohttp import web
+from telegram.request import BaseRequest, RequestData
+
+BOT = {"id": 7000000001, "is_bot": True, "first_name": "Ladder", "username": "LadderBot",
+       "can_join_groups": True, "can_read_all_group_messages": False,
+       "supports_inline_queries": False}
+GROUP = {"id": -1001234567890, "type": "supergroup", "title": "Chess Club"}
+
+
+def person(uid: int, first: str, username: str | None = None) -> dict[str, Any]:
+    user: dict[str, Any] = {"id": uid, "is_bot": False, "first_name": first}
+    if username:
+        user["username"] = username
+    return user
+
+
+class FakeTelegram:
+    """The Bot API's answers, and a record of every call."""
+
+    def __init__(self, admins: dict[int, list[dict[str, Any]]] | None = None) -> None:
+        self.calls: list[tuple[str, dict[str, Any]]] = []
+        self.admins = admins or {}
+        self.updates: list[dict[str, Any]] = []
+        self.update_id = 0
+        self.message_id = 5000
+        self.new_update = asyncio.Event()
+        self.answered = asyncio.Event()  # set on every sendMessage or answerCallbackQuery
+        self.failures: dict[str, int] = {}  # endpoint -> how many calls fail first
+
+    def sent(self, chat_id: int | None = None) -> list[dict[str, Any]]:
+        """sendMessage calls (to one chat), in order."""
+        return [p for m, p in self.calls if m == "sendMessage"
+                and (chat_id is None or int(p["chat_id"]) == chat_id)]
+
+    def texts(self, chat_id: int | None = None) -> list[str]:
+        return [p["text"] for p in self.sent(chat_id)]
+
+    def push(self, update: dict[str, Any]) -> dict[str, Any]:
+        self.update_id += 1
+        update = {"update_id": self.update_id, **update}
+        self.updates.append(update)
+        self.new_update.set()
+        return update
+
+    def answer(self, method: str, params: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        self.calls.append((method, params))
+        if method in ("sendMessage", "answerCallbackQuery"):
+            self.answered.set()
+        if self.failures.get(method, 0) > 0:
+            self.failures[method] -= 1
+            return 429, {"ok": False, "error_code": 429,
+                         "description": "Too Many Requests: retry after 3",
+                         "parameters": {"retry_after": 3}}
+        result: Any = True
+        if method == "getMe":
+            result = BOT
+        elif method == "sendMessage":
+            self.message_id += 1
+            chat_id = int(params["chat_id"])
+            result = {"message_id": self.message_id, "date": 1767607200, "from": BOT,
+                      "chat": {**GROUP, "id": chat_id}, "text": params["text"]}
+            if "reply_markup" in params:
+                markup = params["reply_markup"]
+                result["reply_markup"] = json.loads(markup) if isinstance(markup, str) \
+                    else markup
+        elif method == "getChatAdministrators":
+            result = [{"status": "creator", "user": u, "is_anonymous": False}
+                      for u in self.admins.get(int(params["chat_id"]), [])]
+        elif method == "getUpdates":
+            offset = int(params.get("offset", 0) or 0)
+            result = [u for u in self.updates if u["update_id"] >= offset]
+        return 200, {"ok": True, "result": result}
+
+
+class FakeRequest(BaseRequest):
+    """PTB's request layer answered by a FakeTelegram, offline."""
+
+    def __init__(self, api: FakeTelegram) -> None:
+        self.api = api
+
+    async def initialize(self) -> None:
+        return None
+
+    async def shutdown(self) -> None:
+        return None
+
+    @property
+    def read_timeout(self) -> float | None:
+        return 1.0
+
+    async def do_request(self, url: str, method: str, request_data: RequestData | None = None,
+                         read_timeout: Any = None, write_timeout: Any = None,
+                         connect_timeout: Any = None, pool_timeout: Any = None
+                         ) -> tuple[int, bytes]:
+        endpoint = url.rsplit("/", 1)[-1]
+        params = dict(request_data.parameters) if request_data is not None else {}
+        status, body = self.api.answer(endpoint, params)
+        return status, json.dumps(body).encode()
+
+
+async def serve(api: FakeTelegram) -> tuple[web.AppRunner, int]:
+    """The fake as an HTTP server on a free loopback port: /bot<token>/<method>."""
+
+    async def route(request: web.Request) -> web.Response:
+        method = request.match_info["method"]
+        if request.content_type == "application/json":
+            params = await request.json()
+        else:
+            form = await request.post()
+            params = {k: _maybe_json(str(v)) for k, v in form.items()}
+        if method == "getUpdates" and not [
+                u for u in api.updates if u["update_id"] >= int(params.get("offset", 0) or 0)]:
+            api.new_update.clear()
+            # Long polling: hold the request until an update arrives. Answering early with
+            # no updates is allowed, and keeps the bot's graceful shutdown short.
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(api.new_update.wait(),
+                                       min(0.5, float(params.get("timeout", 0) or 0)))
+        status, body = api.answer(method, params)
+        return web.json_response(body, status=status)
+
+    app = web.Application()
+    app.router.add_post("/bot{token}/{method}", route)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+    return runner, port
+
+
+def _maybe_json(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def message(text: str, user: dict[str, Any], chat: dict[str, Any] | None = None, *,
+            message_id: int = 1, date: int = 1767607200,
+            reply_to: dict[str, Any] | None = None,
+            entities: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """A `message` update body, with the bot_command and mention entities a client sends."""
+    found: list[dict[str, Any]] = []
+    if text.startswith("/"):
+        found.append({"type": "bot_command", "offset": 0, "length": len(text.split()[0])})
+    offset = 0
+    for word in text.split(" "):
+        if word.startswith("@") and len(word) > 1:
+            found.append({"type": "mention", "offset": offset, "length": len(word)})
+        offset += len(word) + 1
+    body: dict[str, Any] = {"message_id": message_id, "date": date, "chat": chat or GROUP,
+                            "from": user, "text": text, "entities": found + (entities or [])}
+    if reply_to is not None:
+        body["reply_to_message"] = reply_to
+    return {"message": body}

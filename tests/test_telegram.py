@@ -1,0 +1,277 @@
+"""The Telegram adapter, offline, through python-telegram-bot's real code: updates built
+with `Update.de_json` from Bot API JSON, processed by the real `Application`, every
+request answered by a recording stand-in of the Bot API."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from telegram import Update
+from telegram.ext import ContextTypes
+
+from bot.config import Config, TelegramConfig
+from bot.scheduler import Scheduler
+from bot.telegram import APOLOGY, TelegramPlatform, split_text
+from core.export import export_ladder
+from storage.sqlite import SqliteStore
+from tests.telegram_fake import BOT, GROUP, FakeRequest, FakeTelegram, message, person
+
+MOD = person(101, "Mo", "mod")
+ALICE = person(102, "Alice", "alice")
+BOB = person(103, "Bob", "bob")
+CAROL = person(104, "Carol")  # no username
+DAVE = person(105, "Dave", "dave")
+T0 = 1767607200  # 2026-01-05 10:00 UTC
+
+
+class Harness:
+    def __init__(self, platform: TelegramPlatform, api: FakeTelegram, store: SqliteStore,
+                 errors: list[BaseException]) -> None:
+        self.platform, self.api, self.store, self.errors = platform, api, store, errors
+        self.next_message = 1
+
+    async def send(self, body: dict[str, Any]) -> list[str]:
+        """Deliver one update; return the texts the bot sent in answer."""
+        before = len(self.api.sent())
+        update = Update.de_json(self.api.push(body), self.platform.app.bot)
+        await self.platform.app.process_update(update)
+        return [p["text"] for p in self.api.sent()[before:]]
+
+    async def say(self, user: dict[str, Any], text: str, chat: dict[str, Any] | None = None,
+                  **kw: Any) -> list[str]:
+        self.next_message += 1
+        return await self.send(message(text, user, chat, message_id=self.next_message,
+                                       date=T0 + self.next_message, **kw))
+
+    async def press(self, user: dict[str, Any], data: str) -> list[str]:
+        pending = next(p for p in reversed(self.api.sent()) if "reply_markup" in p)
+        body = {"callback_query": {
+            "id": f"cb{self.next_message}", "from": user, "chat_instance": "1", "data": data,
+            "message": {"message_id": 9999, "date": T0, "chat": GROUP, "from": BOT,
+                        "text": pending["text"]}}}
+        self.next_message += 1
+        return await self.send(body)
+
+    def alerts(self) -> list[dict[str, Any]]:
+        return [p for m, p in self.api.calls if m == "answerCallbackQuery"]
+
+    async def export(self) -> dict[str, Any]:
+        at = T0 + 10_000
+        data: dict[str, Any] = await self.store.run(
+            lambda repo: export_ladder(repo, f"telegram:{GROUP['id']}", "main", at),
+            commit=False)
+        return data
+
+
+@pytest.fixture
+async def tg(tmp_path: Path) -> AsyncIterator[Harness]:
+    api = FakeTelegram(admins={GROUP["id"]: [MOD]})
+    errors: list[BaseException] = []
+    async with SqliteStore(tmp_path / "l.db") as store:
+        config = Config(telegram=TelegramConfig(token="123456:TEST"))
+        platform = TelegramPlatform(config, store, request=FakeRequest(api),
+                                    clock=lambda: float(T0 + 10_000))
+
+        async def collect(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+            assert context.error is not None
+            errors.append(context.error)
+
+        platform.app.add_error_handler(collect)
+        await platform.app.initialize()
+        await platform.register_commands()
+        yield Harness(platform, api, store, errors)
+        await platform.app.shutdown()
+    assert errors == [], errors
+
+
+async def ladder(tg: Harness, *options: str) -> None:
+    await tg.say(MOD, "/ladder create main preset=duel " + " ".join(options))
+    await tg.say(ALICE, "/join")
+    await tg.say(BOB, "/join")
+
+
+async def test_commands_are_registered_for_groups_and_private_chats(tg: Harness) -> None:
+    registered = [p for m, p in tg.api.calls if m == "setMyCommands"]
+    groups, private = registered
+    assert groups["scope"]["type"] == "all_group_chats"
+    assert {c["command"] for c in groups["commands"]} >= {
+        "ladder", "join", "leave", "challenge", "accept", "decline", "available", "unavailable",
+        "report", "confirm", "dispute", "standings", "profile", "history", "halloffame", "mod",
+        "help"}
+    assert private["scope"]["type"] == "all_private_chats"
+    assert {c["command"] for c in private["commands"]} == {
+        "help", "standings", "profile", "history", "halloffame", "ladder"}
+
+
+async def test_a_duel_from_create_to_confirm_button(tg: Harness) -> None:
+    [created] = await tg.say(MOD, "/ladder create main preset=duel")
+    assert created.startswith("Ladder main created with the duel rulebook")
+    assert (await tg.say(ALICE, "/join"))[0].startswith("alice joined main at 1000")
+    await tg.say(BOB, "/join@LadderBot")
+    [pending] = await tg.say(ALICE, "/report win @bob")
+    assert pending.startswith("Match #1 reported: alice beat bob.")
+    markup = tg.api.sent()[-1]["reply_markup"]
+    assert [b["callback_data"] for b in markup["inline_keyboard"][0]] == [
+        "confirm:main:1", "dispute:main:1"]
+    [confirmed] = await tg.press(BOB, "confirm:main:1")
+    assert "alice 1000 -> 1016 (+16), bob 1000 -> 984 (-16)" in confirmed
+    assert {p["name"]: p["rating"] for p in (await tg.export())["players"]} == {
+        "alice": 1016, "bob": 984}
+    assert ("editMessageReplyMarkup" in [m for m, _ in tg.api.calls])
+
+
+async def test_commands_for_other_bots_are_ignored(tg: Harness) -> None:
+    await ladder(tg)
+    assert await tg.say(ALICE, "/standings@SomeOtherBot") == []
+    assert await tg.say(ALICE, "/standings@LadderBot") != []
+
+
+async def test_bad_input_gets_a_clear_reply_and_changes_nothing(tg: Harness) -> None:
+    await ladder(tg, "confirm=false")
+    before = await tg.export()
+    assert (await tg.say(ALICE, "/frobnicate"))[0].startswith("I don't know the command")
+    [unknown] = await tg.say(ALICE, "/report win @zed")
+    assert "ask @zed to /join first" in unknown
+    [stranger] = await tg.say(DAVE, "/report win @bob")
+    assert "not on main yet: /join first" in stranger
+    await tg.say(DAVE, "/join")
+    [outsider] = await tg.say(DAVE, "/report ffa @alice @bob")
+    assert outsider == "Only a player in the game can report it."
+    assert (await tg.export())["players"] == before["players"] + [
+        {**before["players"][0], "name": "dave", "games": 0, "rated_games": 0, "wins": 0}]
+    assert (await tg.export())["matches"] == []
+
+
+async def test_a_stranger_pressing_confirm_is_told_and_nothing_changes(tg: Harness) -> None:
+    await ladder(tg)
+    await tg.say(DAVE, "/join")
+    await tg.say(ALICE, "/report win @bob")
+    assert await tg.press(DAVE, "confirm:main:1") == []
+    alert = tg.alerts()[-1]
+    assert alert["show_alert"] is True
+    assert alert["text"] == "Only the players of match #1 can confirm it."
+    assert await tg.press(ALICE, "confirm:main:1") == []
+    assert "Your side reported #1" in tg.alerts()[-1]["text"]
+    assert (await tg.export())["matches"][0]["status"] == "pending"
+
+
+async def test_dispute_button(tg: Harness) -> None:
+    await ladder(tg)
+    await tg.say(ALICE, "/report win @bob")
+    [disputed] = await tg.press(BOB, "dispute:main:1")
+    assert "is disputed" in disputed
+    assert (await tg.export())["matches"][0]["status"] == "disputed"
+
+
+async def test_text_mention_names_a_user_without_username(tg: Harness) -> None:
+    await ladder(tg, "confirm=false")
+    await tg.say(CAROL, "/join")
+    text = "/report win Carol"
+    [done] = await tg.say(ALICE, text, entities=[
+        {"type": "text_mention", "offset": 12, "length": 5, "user": CAROL}])
+    assert "alice 1000 -> 1016 (+16), Carol 1000 -> 984 (-16)" in done
+
+
+async def test_replying_to_the_opponent_names_them(tg: Harness) -> None:
+    await ladder(tg, "confirm=false")
+    said = message("gg", ALICE, message_id=77)["message"]
+    [done] = await tg.say(BOB, "/report loss", reply_to=said)
+    assert "alice 1000 -> 1016 (+16), bob 1000 -> 984 (-16)" in done
+
+
+async def test_usernames_are_learned_from_messages(tg: Harness) -> None:
+    await ladder(tg, "confirm=false")
+    eve = person(106, "Eve", "eve")
+    assert "ask @eve to /join first" in (await tg.say(ALICE, "/report win @eve"))[0]
+    await tg.say(eve, "hello everyone")  # a plain message teaches the bot who @eve is
+    assert "eve has not joined main" in (await tg.say(ALICE, "/report win @eve"))[0]
+
+
+async def test_moderators_are_the_group_administrators_cached(tg: Harness) -> None:
+    [refused] = await tg.say(ALICE, "/ladder create main preset=duel")
+    assert refused.startswith("Only moderators")
+    await tg.say(MOD, "/ladder create main preset=duel")
+    await tg.say(MOD, "/ladder set confirm=false")
+    asked = [p for m, p in tg.api.calls if m == "getChatAdministrators"]
+    assert len(asked) == 1  # cached for the next commands
+
+
+async def test_private_chat_reads_the_users_ladder_and_refuses_play(tg: Harness) -> None:
+    await ladder(tg, "confirm=false")
+    private = {"id": ALICE["id"], "type": "private", "first_name": "Alice"}
+    [standings] = await tg.say(ALICE, "/profile", chat=private)
+    assert standings.startswith("alice on main: rating 1000")
+    [refused] = await tg.say(ALICE, "/report win @bob", chat=private)
+    assert refused.startswith("In a private chat I only show things")
+    [lonely] = await tg.say(DAVE, "/standings", chat={**private, "id": DAVE["id"]})
+    assert "not on any ladder yet" in lonely
+
+
+async def test_an_exception_is_logged_and_the_user_gets_an_apology(
+    tg: Harness, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    await ladder(tg)
+
+    async def broken(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("database on fire")
+
+    monkeypatch.setattr(tg.store, "run", broken)
+    with caplog.at_level(logging.ERROR):
+        assert await tg.say(ALICE, "/standings") == [APOLOGY]
+    assert "database on fire" in caplog.text and "Traceback" in caplog.text
+    assert [type(e) for e in tg.errors] == [RuntimeError]
+    tg.errors.clear()
+
+
+async def test_retry_after_is_honoured(tg: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    await ladder(tg)
+    waited: list[float] = []
+    real_sleep = asyncio.sleep
+
+    async def sleep(seconds: float) -> None:  # record the wait instead of waiting
+        waited.append(seconds)
+        await real_sleep(0)
+
+    monkeypatch.setattr(asyncio, "sleep", sleep)
+    tg.api.failures["sendMessage"] = 1  # Telegram says: too many requests, retry after 3 s
+    assert (await tg.say(ALICE, "/standings"))[0].startswith("main: ladder")
+    attempts = [m for m, _ in tg.api.calls[-2:]]
+    assert attempts == ["sendMessage", "sendMessage"]
+    assert any(w >= 3 for w in waited)
+
+
+async def test_announcements_go_to_the_group_and_failed_sends_are_retried(tg: Harness) -> None:
+    await ladder(tg)
+    await tg.say(ALICE, "/report win @bob")
+    clock = [float(T0 + 2 * 86_400)]
+    failing = [2]
+
+    async def post(announcement: Any) -> None:
+        if failing[0]:
+            failing[0] -= 1
+            raise ConnectionError("network down")
+        await tg.platform.post(announcement)
+
+    scheduler = Scheduler(tg.store, post, lambda: clock[0])
+    assert await scheduler.tick() == []  # the confirmation applies; posting fails
+    assert await scheduler.flush() == []  # not yet due again
+    clock[0] += 30
+    assert await scheduler.flush() == []  # second failure, backoff doubles
+    clock[0] += 60
+    [posted] = await scheduler.flush()
+    assert posted.text.startswith("Match #1 (alice beat bob) is confirmed")
+    assert tg.api.texts(GROUP["id"])[-1] == posted.text
+    clock[0] += 3600
+    assert await scheduler.flush() == []  # posted once, not again
+
+
+def test_long_replies_are_split_at_line_breaks() -> None:
+    text = "\n".join(f"line {i} " + "x" * 90 for i in range(100))
+    parts = split_text(text)
+    assert all(len(p) <= 4096 for p in parts) and len(parts) == 3
+    assert "\n".join(parts) == text
