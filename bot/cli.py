@@ -60,6 +60,16 @@ def _parser() -> argparse.ArgumentParser:
                                      "SIGTERM.")
     run.add_argument("--config", help="config.toml")
     run.add_argument("--db", help="database file (default: the config's, else ladder.db)")
+
+    discord = sub.add_parser("discord", help="Discord tools")
+    tools = discord.add_subparsers(dest="discord_command", metavar="TOOL", required=True)
+    sync = tools.add_parser("sync", help="register the slash commands with Discord",
+                            description="Register the slash commands globally, or in one "
+                                        "server with --guild (instant, for testing).")
+    sync.add_argument("--config", help="config.toml")
+    sync.add_argument("--guild", type=int, help="register in this server only")
+    sync.add_argument("--dry-run", action="store_true",
+                      help="print the JSON payloads instead (no token needed)")
     return parser
 
 
@@ -96,7 +106,40 @@ def platforms(config: configuration.Config, store: SqliteStore) -> list[Platform
         from bot.telegram import TelegramPlatform
 
         found.append(TelegramPlatform(config, store))
+    if config.discord.token:
+        from bot.discord import DiscordPlatform
+
+        found.append(DiscordPlatform(config, store))
     return found
+
+
+async def _discord(args: argparse.Namespace) -> int:
+    import discord
+
+    from bot.discord import DiscordPlatform
+
+    config = configuration.load(args.config)
+    platform = DiscordPlatform(config, None)
+    if args.dry_run:
+        payloads = [c.to_dict(platform.tree) for c in platform.tree.get_commands()]
+        print(json.dumps(payloads, indent=2))
+        return 0
+    if not config.discord.token:
+        print(NO_PLATFORM, file=sys.stderr)
+        return 2
+    platform.use_servers()
+    try:
+        await platform.client.login(config.discord.token)
+        guild = discord.Object(id=args.guild) if args.guild else None
+        if guild is not None:
+            platform.tree.copy_global_to(guild=guild)
+        synced = await platform.tree.sync(guild=guild)
+    finally:
+        await platform.client.close()
+    where = f"server {args.guild}" if args.guild else "every server (global; may take a while)"
+    print(f"Registered {len(synced)} commands for {where}: "
+          + ", ".join(f"/{c.name}" for c in synced))
+    return 0
 
 
 async def _run(args: argparse.Namespace) -> int:
@@ -117,7 +160,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 0
-    runners = {"console": _console, "export": _export, "run": _run}
+    runners = {"console": _console, "export": _export, "run": _run, "discord": _discord}
     try:
         return asyncio.run(runners[args.command](args))
     except (configuration.ConfigError, SchemaTooNew, LadderError) as error:

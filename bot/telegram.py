@@ -42,6 +42,7 @@ from telegram.request import BaseRequest
 
 from bot.config import Config
 from bot.scheduler import Undeliverable
+from bot.text import split_text as split_lines
 from core.commands import HELP, command_word
 from core.records import Announcement, Context, Reply, UserRef
 from core.service import handle
@@ -72,20 +73,7 @@ def user_ref(user: User) -> UserRef:
 
 def split_text(text: str, limit: int = MAX_MESSAGE) -> list[str]:
     """Cut a long reply at line breaks into messages Telegram accepts."""
-    parts: list[str] = []
-    current = ""
-    for line in text.splitlines():
-        while len(line) > limit:
-            parts.append(line[:limit])
-            line = line[limit:]
-        if current and len(current) + 1 + len(line) > limit:
-            parts.append(current)
-            current = line
-        else:
-            current = f"{current}\n{line}" if current else line
-    if current or not parts:
-        parts.append(current)
-    return parts
+    return split_lines(text, limit)
 
 
 def buttons(reply: Reply) -> InlineKeyboardMarkup | None:

@@ -34,6 +34,7 @@ from core.settings import (
     describe,
     format_value,
     parse_settings,
+    split_properties,
     validate,
 )
 from core.state import Change, LadderState, SeasonEffect
@@ -45,10 +46,14 @@ def create_ladder(repo: Repo, ctx: Context, cmd: CreateLadder, policy: Policy) -
     if repo.ladder(ctx.chat, cmd.name) is not None:
         raise SettingError(f"This chat already has a ladder called {cmd.name}.")
     base = policy.settings_for(cmd.preset)
-    settings = validate(base.with_changes(parse_settings(cmd.options)))
+    rules, properties = split_properties(cmd.options)
+    settings = validate(base.with_changes(parse_settings(rules)))
     ladder = repo.add_ladder(ctx.chat, cmd.name, settings, ctx.at, ctx.channel)
+    if properties:
+        repo.update_ladder(ladder.id, **properties)
     summary = PRESETS[settings.preset][0] if settings.preset in PRESETS else "a custom rulebook"
-    changed = describe(settings)
+    changed = ", ".join([describe(settings), *(f"{k}={format_value(v) if v != '' else 'none'}"
+                                                 for k, v in properties.items())]).strip(", ")
     lines = [f"Ladder {ladder.name} created with the {cmd.preset} rulebook: {summary}."]
     if cmd.preset not in PRESETS:
         lines[0] = f"Ladder {ladder.name} created with the {cmd.preset} rulebook (based on " \
@@ -74,15 +79,25 @@ def make_default(repo: Repo, ctx: Context, cmd: MakeDefault) -> Reply:
 
 def change_settings(s: Session, cmd: ChangeSettings) -> Reply:
     """Change settings from now on (the change is an event, so replays honour its time)."""
-    changes = parse_settings(cmd.options)
+    rules, properties = split_properties(cmd.options)
+    changes = parse_settings(rules)
     old = s.settings
     validate(old.with_changes(changes))
     really = {k: v for k, v in changes.items() if getattr(old, k) != v}
-    if not really:
+    texts = [f"{k}={format_value(v)} (was {format_value(getattr(old, k))})"
+             for k, v in really.items()]
+    if really:
+        s.append(SettingsChanged(s.now, tuple(really.items()), s.ctx.user.name))
+    for key, value in properties.items():
+        was = getattr(s.ladder, key)
+        if (was or "") != value:
+            texts.append(f"{key}={format_value(value) if value != '' else 'none'} "
+                         f"(was {format_value(was)})")
+    if not texts:
         return Reply(f"{s.ladder.name} already has those settings.")
-    s.append(SettingsChanged(s.now, tuple(really.items()), s.ctx.user.name))
-    text = ", ".join(f"{k}={format_value(v)} (was {format_value(getattr(old, k))})"
-                     for k, v in really.items())
+    if properties:
+        s.repo.update_ladder(s.ladder.id, **properties)
+    text = ", ".join(texts)
     _audit(s, "settings", text, detail=text)
     s.refresh()
     return Reply(f"{s.ladder.name}: {text}.")

@@ -59,8 +59,9 @@ class Repo(Protocol):
 
     def update_ladder(self, ladder: int, *, clock: Timestamp | None = None,
                       is_default: bool | None = None, channel: str | None = None,
-                      public: bool | None = None, next_due: Timestamp | None = None) -> None:
-        """Change a ladder's chat-level properties (`next_due=0` clears it)."""
+                      public: bool | None = None, next_due: Timestamp | None = None,
+                      mod_role: str | None = None) -> None:
+        """Change a ladder's chat-level properties (`next_due=0`, `mod_role=""` clear)."""
         ...
 
     def due_ladders(self, now: Timestamp) -> list[LadderInfo]:

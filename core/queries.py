@@ -11,7 +11,7 @@ from core.model import PlayerId
 from core.ports import Repo
 from core.records import AuditEntry, Context, MatchRecord, Reply
 from core.session import Session, rating_text, signed
-from core.settings import PRESETS, SETTING_SPECS, Settings, describe
+from core.settings import PRESETS, PROPERTIES, SETTING_SPECS, Settings, describe
 from core.tables import calibrating, league
 
 TOP = 20
@@ -247,6 +247,11 @@ def ladder_info(s: Session) -> Reply:
                      "/confirm.")
     else:
         lines.append("Reports count at once.")
+    shown = [f"{key}={value}" for key, value in (("public", "true" if s.ladder.public else ""),
+                                                  ("channel", s.ladder.channel),
+                                                  ("mod_role", s.ladder.mod_role)) if value]
+    if shown:
+        lines.append(f"In this chat: {', '.join(shown)}.")
     lines.append(f"Time zone {settings.timezone}. {_plural(members, 'player')}."
                  + (f" Season {s.ladder.season} under way." if "season" in settings.tables
                     and s.ladder.season else ""))
@@ -273,7 +278,8 @@ def help_text(topic: str | None) -> str:
         return "\n".join(lines)
     if topic == "settings":
         return "Ladder settings (key=value in /ladder create and /ladder set):\n" + "\n".join(
-            f"{spec.key}: {spec.help}" for spec in SETTING_SPECS.values())
+            [f"{spec.key}: {spec.help}" for spec in SETTING_SPECS.values()]
+            + [f"{key}: {text}" for key, text in PROPERTIES.items()])
     if topic in ("presets", "preset", "rulebooks"):
         return "Rulebooks (preset=NAME):\n" + "\n".join(
             f"{name}: {summary}" for name, (summary, _) in PRESETS.items())

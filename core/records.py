@@ -49,6 +49,7 @@ class LadderInfo:
     season: str | None = None  # the open season (YYYY-MM), from the standings
     last_decay: str | None = None  # the last decay day applied (ISO date)
     next_due: Timestamp | None = None  # when a job next falls due (None: nothing scheduled)
+    mod_role: str | None = None  # a chat role whose members moderate (Discord role id)
 
 
 @dataclass(frozen=True, slots=True)

@@ -377,6 +377,37 @@ def parse_settings(pairs: Iterable[tuple[str, str]]) -> dict[str, Any]:
     return changes
 
 
+# Properties of a ladder in its chat, not rules: they never enter the event log.
+PROPERTIES: dict[str, str] = {
+    "public": "show the ladder on the bot's web pages, to anyone with the link (true|false)",
+    "channel": "the channel id announcements go to (Discord; default: where it was created)",
+    "mod_role": "members of this role id moderate the ladder, besides administrators (none: off)",
+}
+
+
+def split_properties(
+    pairs: Iterable[tuple[str, str]]
+) -> tuple[list[tuple[str, str]], dict[str, Any]]:
+    """Separate `key=value` pairs into rule settings and typed ladder properties."""
+    rules: list[tuple[str, str]] = []
+    properties: dict[str, Any] = {}
+    for key, raw in pairs:
+        if key not in PROPERTIES:
+            rules.append((key, raw))
+        elif key == "public":
+            try:
+                properties[key] = _parse_bool(raw)
+            except ValueError as error:
+                raise SettingError(f"{key}={raw}: {error}") from None
+        elif raw.lower() in ("none", "off") and key == "mod_role":
+            properties[key] = ""
+        elif raw.isdigit() and len(raw) <= 20:
+            properties[key] = raw
+        else:
+            raise SettingError(f"{key}={raw}: expected a Discord id (digits)")
+    return rules, properties
+
+
 def validate(settings: Settings) -> Settings:
     """Check combinations no single key can check; return the settings unchanged."""
     if settings.family == "rating" and settings.formula != "classic" and not settings.whole:

@@ -97,12 +97,15 @@ class MemoryRepo:
 
     def update_ladder(self, ladder: int, *, clock: Timestamp | None = None,
                       is_default: bool | None = None, channel: str | None = None,
-                      public: bool | None = None, next_due: Timestamp | None = None) -> None:
+                      public: bool | None = None, next_due: Timestamp | None = None,
+                      mod_role: str | None = None) -> None:
         info = self.d.ladders[ladder]
         changes = {k: v for k, v in dict(clock=clock, is_default=is_default, channel=channel,
                                          public=public).items() if v is not None}
         if next_due is not None:
             changes["next_due"] = next_due or None
+        if mod_role is not None:
+            changes["mod_role"] = mod_role or None
         self.d.ladders[ladder] = dataclasses.replace(info, **changes)  # type: ignore[arg-type]
 
     def due_ladders(self, now: Timestamp) -> list[LadderInfo]:

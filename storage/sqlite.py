@@ -166,11 +166,11 @@ class SqliteRepo:
 
     # ---- ladders
     _LADDER = ("SELECT id, chat, name, settings, created_at, clock, is_default, channel, public, "
-               "season, last_decay, next_due FROM ladders")
+               "season, last_decay, next_due, mod_role FROM ladders")
 
     def _ladder(self, row: Any) -> LadderInfo:
         return LadderInfo(row[0], row[1], row[2], self.store.settings(row[3]), row[4], row[5],
-                          bool(row[6]), row[7], bool(row[8]), row[9], row[10], row[11])
+                          bool(row[6]), row[7], bool(row[8]), row[9], row[10], row[11], row[12])
 
     def due_ladders(self, now: Timestamp) -> list[LadderInfo]:
         return [self._ladder(r) for r in self._all(
@@ -205,7 +205,8 @@ class SqliteRepo:
 
     def update_ladder(self, ladder: int, *, clock: Timestamp | None = None,
                       is_default: bool | None = None, channel: str | None = None,
-                      public: bool | None = None, next_due: Timestamp | None = None) -> None:
+                      public: bool | None = None, next_due: Timestamp | None = None,
+                      mod_role: str | None = None) -> None:
         for column, value in (("clock", clock), ("is_default", is_default),
                               ("channel", channel), ("public", public)):
             if value is not None:
@@ -213,6 +214,9 @@ class SqliteRepo:
         if next_due is not None:
             self.conn.execute("UPDATE ladders SET next_due=? WHERE id=?",
                               (next_due or None, ladder))
+        if mod_role is not None:
+            self.conn.execute("UPDATE ladders SET mod_role=? WHERE id=?",
+                              (mod_role or None, ladder))
 
     # ---- players
     _PLAYER = "SELECT ladder, id, user, name, member, available FROM players"

@@ -1,0 +1,517 @@
+"""Discord, through discord.py: slash commands, persistent buttons, announcements.
+
+Servers own ladders (`discord:GUILD_ID`). Typed slash options become the same core
+commands every chat uses; options that hold several players (free-for-all, teams, a
+moderator's new result) are written as mentions and read by the core's parser. The
+bot asks for no gateway intents: slash commands and buttons need none.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+from collections.abc import Callable
+from typing import Any
+
+import discord
+import yarl
+from discord import app_commands
+
+from bot.config import Config
+from bot.scheduler import Undeliverable
+from bot.text import split_text
+from core.commands import (
+    USAGE,
+    AcceptChallenge,
+    AdjustRating,
+    CloseSeason,
+    Command,
+    ConfirmResult,
+    DeclineChallenge,
+    DisputeResult,
+    Help,
+    IssueChallenge,
+    Join,
+    Leave,
+    ListLadders,
+    MakeDefault,
+    Parsed,
+    ReportResult,
+    SetAvailability,
+    ShowHallOfFame,
+    ShowHistory,
+    ShowLadder,
+    ShowProfile,
+    ShowStandings,
+    VoidMatch,
+)
+from core.errors import LadderError
+from core.model import Margin
+from core.records import Announcement, Context, LadderInfo, Reply, UserRef
+from core.service import execute, handle, refused
+from core.settings import PRESETS
+from storage.sqlite import SqliteRepo, SqliteStore
+
+log = logging.getLogger(__name__)
+
+PLATFORM = "discord"
+MAX_CONTENT = 2000
+MENTION = re.compile(r"<@!?(\d{15,21})>")
+APOLOGY = "Sorry, something went wrong on my side. It has been logged; please try again."
+EMBEDDED = (ShowStandings, ShowProfile, ShowHistory, ShowHallOfFame, ShowLadder)
+
+
+def chat_key(guild_id: int) -> str:
+    """The chat key of a Discord server."""
+    return f"{PLATFORM}:{guild_id}"
+
+
+def user_ref(user: discord.abc.User) -> UserRef:
+    """A Discord user, named as the server shows them."""
+    return UserRef(f"{PLATFORM}:{user.id}", user.display_name)
+
+
+def role_ids(member: discord.Member) -> set[int]:
+    """The member's role ids as the interaction carried them.
+
+    `Member.roles` resolves ids through the guild's role cache, which a bot without the
+    guilds intent does not keep; the ids themselves are in the payload. This is the one
+    private discord.py name the bot reads.
+    """
+    return set(member._roles)
+
+
+def mentions_as_tokens(text: str, names: dict[int, str]) -> tuple[str, dict[str, UserRef]]:
+    """`<@123>` mentions written as `@d123` tokens the core parser resolves."""
+    known: dict[str, UserRef] = {}
+
+    def swap(found: re.Match[str]) -> str:
+        uid = int(found.group(1))
+        known[f"d{uid}"] = UserRef(f"{PLATFORM}:{uid}", names.get(uid, f"<@{uid}>"))
+        return f"@d{uid}"
+
+    return MENTION.sub(swap, text), known
+
+
+class ReportButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+                   template=r"lb:(?P<action>confirm|dispute):(?P<match>\d+):"
+                            r"(?P<ladder>[A-Za-z0-9_-]{1,32})"):
+    """Confirm / Dispute under a pending report; the custom id carries what it answers,
+    so the buttons keep working after a restart."""
+
+    def __init__(self, action: str, ladder: str, match: int) -> None:
+        style = discord.ButtonStyle.success if action == "confirm" else \
+            discord.ButtonStyle.danger
+        super().__init__(discord.ui.Button(label=action.title(), style=style,
+                                           custom_id=f"lb:{action}:{match}:{ladder}"))
+        self.action, self.ladder, self.match = action, ladder, match
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Button[discord.ui.View],
+                             match: re.Match[str]) -> ReportButton:
+        return cls(match["action"], match["ladder"], int(match["match"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        platform: DiscordPlatform = interaction.client.ladderbot  # type: ignore[attr-defined]
+        await platform.press(interaction, self.action, self.ladder, self.match)
+
+
+def report_view(ladder: str, match: int) -> discord.ui.View:
+    """The buttons of a pending report."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(ReportButton("confirm", ladder, match))
+    view.add_item(ReportButton("dispute", ladder, match))
+    return view
+
+
+class DiscordPlatform:
+    """The bot in Discord servers: one AutoShardedClient for any number of servers."""
+
+    name = PLATFORM
+
+    def __init__(self, config: Config, store: SqliteStore | None, *,
+                 clock: Callable[[], float] = time.time,
+                 shard_ids: list[int] | None = None, shard_count: int | None = None) -> None:
+        self.config = config
+        self._store = store  # None only to list the commands (`discord sync --dry-run`)
+        self.clock = clock
+        self.client = discord.AutoShardedClient(intents=discord.Intents.none(),
+                                                shard_ids=shard_ids, shard_count=shard_count)
+        self.client.ladderbot = self  # type: ignore[attr-defined]
+        self.tree: app_commands.CommandTree[discord.AutoShardedClient] = \
+            app_commands.CommandTree(self.client)
+        self.tree.on_error = self.on_error  # type: ignore[method-assign]
+        self.client.add_dynamic_items(ReportButton)
+        register(self)
+
+    @property
+    def store(self) -> SqliteStore:
+        """The database (absent only when just listing commands)."""
+        assert self._store is not None, "this platform was built without a database"
+        return self._store
+
+    # ---- lifecycle
+    def owns(self, chat: str) -> bool:
+        """Discord chat keys."""
+        return chat.startswith(f"{PLATFORM}:")
+
+    def use_servers(self) -> None:
+        """Point discord.py at a Discord-compatible server, if configured."""
+        if self.config.discord.api_base_url:
+            discord.http.Route.BASE = self.config.discord.api_base_url.rstrip("/")
+        if self.config.discord.gateway_url:
+            discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(
+                self.config.discord.gateway_url)
+
+    async def start(self) -> None:
+        """Log in and connect every shard in the background."""
+        self.use_servers()
+        await self.client.login(self.config.discord.token)
+        self._connection = self.client.loop.create_task(self.client.connect(reconnect=True))
+
+    async def stop(self) -> None:
+        """Disconnect."""
+        await self.client.close()
+
+    async def post(self, announcement: Announcement) -> None:
+        """Post an announcement to its ladder's channel (raises for the outbox to retry)."""
+        if announcement.channel is None:
+            raise Undeliverable(f"{announcement.ladder} has no announcement channel")
+        channel = self.client.get_partial_messageable(int(announcement.channel))
+        try:
+            for part in chunks(announcement.text):
+                await channel.send(part)
+        except (discord.Forbidden, discord.NotFound) as error:
+            raise Undeliverable(str(error)) from error
+
+    # ---- running commands
+    def _moderator(self, interaction: discord.Interaction[Any], ladder: LadderInfo | None) -> bool:
+        member = interaction.user
+        if not isinstance(member, discord.Member):
+            return False
+        if interaction.permissions.manage_guild:
+            return True
+        roles = role_ids(member)
+        wanted = {ladder.mod_role if ladder else None, self.config.discord.moderator_role or None}
+        return any(r is not None and int(r) in roles for r in wanted)
+
+    async def run(self, interaction: discord.Interaction[Any], command: Command | None,
+                  ladder: str | None = None, text: str | None = None) -> Reply:
+        """Run a command (or a text to parse) for the user of an interaction."""
+        if interaction.guild_id is None:
+            return Reply("I keep ladders in servers: use me in a server channel.", error=True)
+        chat = chat_key(interaction.guild_id)
+        names = {u.id: u.display_name for u in _resolved_users(interaction)}
+
+        def work(repo: SqliteRepo) -> Reply:
+            info = repo.ladder(chat, ladder)
+            ctx = Context(chat, user_ref(interaction.user), int(self.clock()),
+                          moderator=self._moderator(interaction, info),
+                          message_id=f"i{interaction.id}",
+                          channel=str(interaction.channel_id) if interaction.channel_id else None)
+            if command is not None:
+                return execute(repo, ctx, Parsed(command, ladder), self.config.policy)
+            assert text is not None
+            said, known = mentions_as_tokens(text, names)
+
+            def resolve(name: str) -> UserRef | None:
+                return known.get(name)
+
+            try:
+                return handle(repo, ctx, said, resolve, self.config.policy) or \
+                    Reply("Nothing to do.", error=True)
+            except LadderError as error:  # pragma: no cover - handle() answers refusals
+                return refused(error)
+
+        return await self.store.run(work)
+
+    async def answer(self, interaction: discord.Interaction[Any], command: Command | None,
+                     ladder: str | None = None, text: str | None = None) -> None:
+        """Run and respond: refusals only to the asker; tables and profiles as embeds."""
+        reply = await self.run(interaction, command, ladder, text)
+        await self.respond(interaction, reply, embed=isinstance(command, EMBEDDED))
+
+    async def respond(self, interaction: discord.Interaction[Any], reply: Reply,
+                      embed: bool = False) -> None:
+        """Send a reply and post what it announces."""
+        ephemeral = reply.error or reply.private
+        kwargs: dict[str, Any] = {"ephemeral": ephemeral}
+        if reply.confirm_match is not None and reply.ladder is not None:
+            kwargs["view"] = report_view(reply.ladder, reply.confirm_match)
+        title, _, body = reply.text.partition("\n")
+        if embed and not reply.error:
+            kwargs["embed"] = discord.Embed(title=title[:256], description=body[:4096] or None,
+                                            colour=discord.Colour.blurple())
+            await interaction.response.send_message(**kwargs)
+        else:
+            parts = chunks(reply.text)
+            await interaction.response.send_message(parts[0], **kwargs)
+            for part in parts[1:]:
+                await interaction.followup.send(part, ephemeral=ephemeral)
+        for announcement in reply.announcements:
+            await self._announce(announcement)
+        if reply.announce and reply.ladder is not None and interaction.guild_id is not None:
+            info = await self.store.run(
+                lambda repo: repo.ladder(chat_key(interaction.guild_id or 0), reply.ladder))
+            if info is not None and info.channel and info.channel != str(interaction.channel_id):
+                await self._announce(Announcement(info.chat, info.name, reply.text, info.channel))
+
+    async def _announce(self, announcement: Announcement) -> None:
+        try:
+            await self.post(announcement)
+        except Exception:
+            log.exception("could not post an announcement to %s", announcement.chat)
+
+    async def press(self, interaction: discord.Interaction[Any], action: str, ladder: str,
+                    match: int) -> None:
+        """A Confirm / Dispute button: the core decides whether the presser may."""
+        command: Command = ConfirmResult(match) if action == "confirm" else \
+            DisputeResult(match, "disputed with the button")
+        reply = await self.run(interaction, command, ladder)
+        if reply.error:
+            await interaction.response.send_message(reply.text, ephemeral=True)
+            return
+        await interaction.response.send_message(reply.text)
+        if interaction.message is not None:
+            try:
+                await interaction.message.edit(view=None)
+            except discord.HTTPException:
+                log.warning("could not remove the buttons of match #%s", match)
+
+    async def on_error(self, interaction: discord.Interaction[Any],
+                       error: app_commands.AppCommandError) -> None:
+        """Log with the traceback; the user gets a short apology, never a stack trace."""
+        log.error("error in a command", exc_info=error)
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(APOLOGY, ephemeral=True)
+            else:
+                await interaction.response.send_message(APOLOGY, ephemeral=True)
+        except discord.HTTPException:
+            log.exception("could not send the apology")
+
+    async def match_choices(self, interaction: discord.Interaction[Any],
+                            current: str) -> list[app_commands.Choice[int]]:
+        """Autocomplete of match ids: the ladder's recent matches."""
+        if interaction.guild_id is None:
+            return []
+        chat = chat_key(interaction.guild_id)
+        wanted = getattr(interaction.namespace, "ladder", None)
+
+        def work(repo: SqliteRepo) -> list[tuple[int, str]]:
+            info = repo.ladder(chat, wanted)
+            if info is None:
+                return []
+            found = repo.matches(info.id, limit=25)
+            names = {p: i.name for p, i in repo.players(
+                info.id, [p for m in found for p in m.result.players]).items()}
+            return [(m.id, f"#{m.id} " + " vs ".join(names.get(p, "?") for p in
+                                                     m.result.players) + f" ({m.status})")
+                    for m in found]
+
+        return [app_commands.Choice(name=label[:100], value=mid)
+                for mid, label in await self.store.run(work) if current in str(mid)]
+
+
+def _resolved_users(interaction: discord.Interaction[Any]) -> list[discord.abc.User]:
+    """Users the interaction named in user options (text options resolve nothing)."""
+    data = interaction.data or {}
+    resolved = data.get("resolved", {}) if isinstance(data, dict) else {}
+    users = []
+    for raw in resolved.get("users", {}).values():
+        users.append(discord.User(state=interaction.client._connection, data=raw))
+    return users
+
+
+def chunks(text: str, limit: int = MAX_CONTENT) -> list[str]:
+    """Cut text at line breaks into messages Discord accepts."""
+    return split_text(text, limit)
+
+
+# ------------------------------------------------------------------ the commands
+
+PRESET = [app_commands.Choice(name=p, value=p) for p in PRESETS]
+TABLE = [app_commands.Choice(name=t, value=t) for t in ("season", "week", "ladder")]
+RESULT = [app_commands.Choice(name=r, value=r) for r in ("win", "loss", "draw")]
+MARGIN = [app_commands.Choice(name=m.value, value=m.value) for m in Margin]
+TEAM_RESULT = [app_commands.Choice(name="team1 won", value="team1"),
+               app_commands.Choice(name="team2 won", value="team2"),
+               app_commands.Choice(name="draw", value="draw")]
+HELP_TOPICS = [app_commands.Choice(name=w, value=w) for w in [*USAGE, "settings", "presets"]]
+LADDER = "the ladder (default: this server's first)"
+
+
+def register(p: DiscordPlatform) -> None:
+    """Every command of CONSOLE.md as a slash command (names documented in README)."""
+    tree = p.tree
+    user = user_ref
+
+    ladder_group = app_commands.Group(name="ladder", description="Create and set up ladders",
+                                      guild_only=True)
+
+    @ladder_group.command(name="create", description="Create a ladder (moderators)")
+    @app_commands.describe(name="ladder name", preset="rulebook",
+                           options="settings as key=value, separated by spaces")
+    @app_commands.choices(preset=PRESET)
+    async def ladder_create(i: discord.Interaction[Any], name: str, preset: str,
+                            options: str = "") -> None:
+        # The parser checks the name and every key=value, with its usage line.
+        await p.answer(i, None, None, f"/ladder create {name} preset={preset} {options}")
+
+    @ladder_group.command(name="set", description="Change ladder settings (moderators)")
+    @app_commands.describe(options="settings as key=value, separated by spaces")
+    async def ladder_set(i: discord.Interaction[Any], options: str, ladder: str | None = None
+                         ) -> None:
+        await p.answer(i, None, ladder, f"/ladder set {options}")
+
+    @ladder_group.command(name="info", description="The ladder's rulebook and settings")
+    async def ladder_info(i: discord.Interaction[Any], ladder: str | None = None) -> None:
+        await p.answer(i, ShowLadder(), ladder)
+
+    @ladder_group.command(name="list", description="This server's ladders")
+    async def ladder_list(i: discord.Interaction[Any]) -> None:
+        await p.answer(i, ListLadders())
+
+    @ladder_group.command(name="default", description="Make a ladder the default (moderators)")
+    async def ladder_default(i: discord.Interaction[Any], name: str) -> None:
+        await p.answer(i, MakeDefault(name))
+
+    tree.add_command(ladder_group)
+
+    def simple(name: str, description: str, command: Command) -> None:
+        @app_commands.command(name=name, description=description)
+        @app_commands.guild_only()
+        @app_commands.describe(ladder=LADDER)
+        async def run(i: discord.Interaction[Any], ladder: str | None = None) -> None:
+            await p.answer(i, command, ladder)
+
+        tree.add_command(run)
+
+    simple("join", "Join the ladder", Join())
+    simple("leave", "Leave the ladder", Leave())
+    simple("available", "Mark yourself available for challenges", SetAvailability(True))
+    simple("unavailable", "Mark yourself unavailable: you may decline challenges",
+           SetAvailability(False))
+    simple("accept", "Accept your oldest open challenge", AcceptChallenge())
+    simple("halloffame", "The Hall of Fame", ShowHallOfFame())
+
+    @tree.command(name="challenge", description="Challenge a player")
+    @app_commands.guild_only()
+    async def challenge(i: discord.Interaction[Any], opponent: discord.User,
+                        ladder: str | None = None) -> None:
+        await p.answer(i, IssueChallenge(user(opponent)), ladder)
+
+    @tree.command(name="decline", description="Decline a challenge (only for a valid reason)")
+    @app_commands.guild_only()
+    async def decline(i: discord.Interaction[Any], reason: str = "",
+                      ladder: str | None = None) -> None:
+        await p.answer(i, DeclineChallenge(reason), ladder)
+
+    @tree.command(name="report", description="Report a game you played")
+    @app_commands.guild_only()
+    @app_commands.describe(result="your result", opponent="who you played",
+                           margin="how clearly (position ladders)",
+                           moves="length of the game in moves", unrated="record without rating")
+    @app_commands.choices(result=RESULT, margin=MARGIN)
+    async def report(i: discord.Interaction[Any], result: str, opponent: discord.User,
+                     margin: str | None = None,
+                     moves: app_commands.Range[int, 0, 100_000] | None = None,
+                     unrated: bool = False, ladder: str | None = None) -> None:
+        me, them = (user(i.user),), (user(opponent),)
+        if result == "draw" and margin is not None:
+            await p.respond(i, Reply("A draw carries no margin.", error=True))
+            return
+        sides = (them, me) if result == "loss" else (me, them)
+        await p.answer(i, ReportResult(sides, result == "draw",
+                                       Margin(margin) if margin else None, moves, not unrated),
+                       ladder)
+
+    @tree.command(name="report-ffa", description="Report a free-for-all in finishing order")
+    @app_commands.guild_only()
+    @app_commands.describe(players="mentions in finishing order, the winner first")
+    async def report_ffa(i: discord.Interaction[Any], players: str,
+                         moves: app_commands.Range[int, 0, 100_000] | None = None,
+                         unrated: bool = False, ladder: str | None = None) -> None:
+        extra = (f" moves={moves}" if moves is not None else "") + (" unrated" if unrated else "")
+        await p.answer(i, None, ladder, f"/report ffa {players}{extra}")
+
+    @tree.command(name="report-teams", description="Report a team game")
+    @app_commands.guild_only()
+    @app_commands.describe(team1="mentions of the first team", team2="mentions of the second",
+                           result="who won")
+    @app_commands.choices(result=TEAM_RESULT)
+    async def report_teams(i: discord.Interaction[Any], team1: str, team2: str, result: str,
+                           unrated: bool = False, ladder: str | None = None) -> None:
+        first, second = (team2, team1) if result == "team2" else (team1, team2)
+        tail = (" draw" if result == "draw" else "") + (" unrated" if unrated else "")
+        await p.answer(i, None, ladder, f"/report teams {first} vs {second}{tail}")
+
+    @tree.command(name="confirm", description="Confirm a report your opponent made")
+    @app_commands.guild_only()
+    async def confirm(i: discord.Interaction[Any], match: int | None = None,
+                      ladder: str | None = None) -> None:
+        await p.answer(i, ConfirmResult(match), ladder)
+
+    @tree.command(name="dispute", description="Dispute a report; a moderator decides")
+    @app_commands.guild_only()
+    async def dispute(i: discord.Interaction[Any], reason: str = "", match: int | None = None,
+                      ladder: str | None = None) -> None:
+        await p.answer(i, DisputeResult(match, reason), ladder)
+
+    @tree.command(name="standings", description="The ladder's table")
+    @app_commands.guild_only()
+    @app_commands.choices(table=TABLE)
+    async def standings(i: discord.Interaction[Any], table: str | None = None,
+                        ladder: str | None = None) -> None:
+        await p.answer(i, ShowStandings(table), ladder)
+
+    @tree.command(name="profile", description="A player's rating, record and corrections")
+    @app_commands.guild_only()
+    async def profile(i: discord.Interaction[Any], player: discord.User | None = None,
+                      ladder: str | None = None) -> None:
+        await p.answer(i, ShowProfile(user(player) if player else None), ladder)
+
+    @tree.command(name="history", description="Recent matches and corrections")
+    @app_commands.guild_only()
+    async def history(i: discord.Interaction[Any], player: discord.User | None = None,
+                      ladder: str | None = None) -> None:
+        await p.answer(i, ShowHistory(user(player) if player else None), ladder)
+
+    @tree.command(name="help", description="The commands, or how one works")
+    @app_commands.choices(command=HELP_TOPICS)
+    async def help_(i: discord.Interaction[Any], command: str | None = None) -> None:
+        await p.answer(i, Help(command))
+
+    mod = app_commands.Group(name="mod", description="Moderator corrections", guild_only=True)
+
+    @mod.command(name="void", description="Void a match")
+    async def mod_void(i: discord.Interaction[Any], match: int, reason: str,
+                       ladder: str | None = None) -> None:
+        await p.answer(i, VoidMatch(match, reason), ladder)
+
+    @mod.command(name="set", description="Change or decide a match's result")
+    @app_commands.describe(result="the winner as a mention (all players in order for a "
+                                  "free-for-all), or draw; a margin may follow")
+    async def mod_set(i: discord.Interaction[Any], match: int, result: str, reason: str,
+                      ladder: str | None = None) -> None:
+        await p.answer(i, None, ladder, f"/mod set {match} {result} {reason}")
+
+    @mod.command(name="adjust", description="Move a rating by points, or rungs")
+    async def mod_adjust(i: discord.Interaction[Any], player: discord.User,
+                         amount: app_commands.Range[int, -10_000, 10_000], reason: str,
+                         ladder: str | None = None) -> None:
+        if amount == 0:
+            await p.respond(i, Reply("Give a change other than 0.", error=True))
+            return
+        await p.answer(i, AdjustRating(user(player), float(amount), reason), ladder)
+
+    @mod.command(name="season-close", description="Close the season now")
+    async def mod_season_close(i: discord.Interaction[Any], reason: str = "",
+                               ladder: str | None = None) -> None:
+        await p.answer(i, CloseSeason(reason), ladder)
+
+    mod_void.autocomplete("match")(p.match_choices)
+    mod_set.autocomplete("match")(p.match_choices)
+    tree.add_command(mod)

@@ -1,0 +1,21 @@
+"""Text helpers shared by chat adapters."""
+
+from __future__ import annotations
+
+
+def split_text(text: str, limit: int) -> list[str]:
+    """Cut a long reply at line breaks into messages a platform accepts."""
+    parts: list[str] = []
+    current = ""
+    for line in text.splitlines():
+        while len(line) > limit:
+            parts.append(line[:limit])
+            line = line[limit:]
+        if current and len(current) + 1 + len(line) > limit:
+            parts.append(current)
+            current = line
+        else:
+            current = f"{current}\n{line}" if current else line
+    if current or not parts:
+        parts.append(current)
+    return parts

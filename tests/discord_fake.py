@@ -1,0 +1,235 @@
+"""A loopback stand-in for Discord: the REST routes discord.py calls and a gateway.
+
+Interaction responses, follow-ups and messages are recorded as the HTTP requests
+discord.py really made. Ids are real snowflakes (PITFALLS.md: short ids make member
+conversion wait silently).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+APP = 1300000000000000001
+GUILD = 1300000000000000002
+CHANNEL = 1300000000000000003
+OTHER_CHANNEL = 1300000000000000009
+BOT_USER = {"id": str(APP), "username": "Ladderbot", "discriminator": "0", "bot": True,
+            "global_name": None, "avatar": None}
+MANAGE_GUILD = 1 << 5
+_ids = itertools.count(1300000000000001000)
+
+
+def snowflake() -> str:
+    return str(next(_ids))
+
+
+def person(uid: int, name: str) -> dict[str, Any]:
+    return {"id": str(uid), "username": name, "discriminator": "0", "global_name": name,
+            "avatar": None}
+
+
+def member(user: dict[str, Any], permissions: int = 0,
+           roles: list[int] | None = None) -> dict[str, Any]:
+    return {"user": user, "roles": [str(r) for r in roles or []], "nick": None,
+            "joined_at": "2026-01-01T00:00:00+00:00", "deaf": False, "mute": False,
+            "flags": 0, "permissions": str(permissions)}
+
+
+def _message(channel: int, content: str, data: dict[str, Any]) -> dict[str, Any]:
+    return {"id": snowflake(), "channel_id": str(channel), "author": BOT_USER,
+            "content": content, "timestamp": "2026-01-05T10:00:00+00:00",
+            "edited_timestamp": None, "tts": False, "mention_everyone": False, "mentions": [],
+            "mention_roles": [], "attachments": [], "embeds": data.get("embeds", []),
+            "pinned": False, "type": 0, "components": data.get("components", []),
+            "flags": data.get("flags", 0)}
+
+
+def option(name: str, value: Any) -> dict[str, Any]:
+    kind = {bool: 5, int: 4, str: 3}[type(value)]
+    return {"name": name, "type": kind, "value": value}
+
+
+def user_option(name: str, user: dict[str, Any]) -> dict[str, Any]:
+    return {"name": name, "type": 6, "value": user["id"]}
+
+
+def command(name: str, *options: dict[str, Any], by: dict[str, Any],
+            group: str | None = None) -> dict[str, Any]:
+    """An INTERACTION_CREATE payload for a slash command (`group` for /ladder, /mod)."""
+    users = {o["value"]: o.pop("user") for o in options if o.get("type") == 6 and "user" in o}
+    opts: list[dict[str, Any]] = list(options)
+    data: dict[str, Any] = {"id": snowflake(), "name": group or name, "type": 1,
+                            "guild_id": str(GUILD)}
+    data["options"] = [{"name": name, "type": 1, "options": opts}] if group else opts
+    if users:
+        data["resolved"] = {"users": users,
+                            "members": {k: {**member(v), "user": None} for k, v in users.items()}}
+        for m in data["resolved"]["members"].values():
+            m.pop("user")
+    return _interaction(2, data, by)
+
+
+def button(custom_id: str, by: dict[str, Any]) -> dict[str, Any]:
+    """An INTERACTION_CREATE payload for a button press on a bot message."""
+    components = [{"type": 1, "components": [
+        {"type": 2, "style": 3, "label": "Confirm", "custom_id": custom_id}]}]
+    payload = _interaction(3, {"custom_id": custom_id, "component_type": 2}, by)
+    payload["message"] = _message(CHANNEL, "Match reported", {"components": components})
+    return payload
+
+
+def _interaction(kind: int, data: dict[str, Any], by: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "id": snowflake(), "application_id": str(APP), "type": kind, "token": f"tok{snowflake()}",
+        "version": 1, "guild_id": str(GUILD), "channel_id": str(CHANNEL),
+        "channel": {"id": str(CHANNEL), "type": 0, "guild_id": str(GUILD), "name": "ladder",
+                    "position": 0, "permission_overwrites": [], "nsfw": False,
+                    "parent_id": None},
+        "member": by, "data": data, "locale": "en-US", "guild_locale": "en-US",
+        "app_permissions": "2147483647", "entitlements": [],
+        "authorizing_integration_owners": {"0": str(GUILD)}, "context": 0,
+        "attachment_size_limit": 8388608,
+    }
+
+
+def with_user(opt: dict[str, Any], user: dict[str, Any]) -> dict[str, Any]:
+    """A user option that carries its resolved user."""
+    return {**opt, "user": user}
+
+
+class FakeDiscord:
+    """Records every request; answers like Discord; runs a gateway for one shard."""
+
+    def __init__(self) -> None:
+        self.requests: list[tuple[str, str, Any]] = []
+        self.changed = asyncio.Event()
+        self.sockets: list[web.WebSocketResponse] = []
+        self.identified = asyncio.Event()
+        self.seq = 0
+        self.port = 0
+
+    # ---- what the bot said
+    def responses(self) -> list[dict[str, Any]]:
+        """Interaction callbacks and follow-ups, in order (the message data of each)."""
+        found = []
+        for method, path, body in self.requests:
+            if method == "POST" and path.endswith("/callback"):
+                found.append(body.get("data", {}) | {"type": body["type"]})
+            elif method == "POST" and path.startswith(f"/webhooks/{APP}/"):
+                found.append(body)
+        return found
+
+    def texts(self) -> list[str]:
+        """The content (or embed title and description) of each response."""
+        out = []
+        for r in self.responses():
+            if r.get("embeds"):
+                e = r["embeds"][0]
+                out.append(f"{e.get('title', '')}\n{e.get('description', '')}".strip())
+            else:
+                out.append(r.get("content", ""))
+        return out
+
+    def channel_posts(self, channel: int) -> list[str]:
+        return [body.get("content", "") for method, path, body in self.requests
+                if method == "POST" and path == f"/channels/{channel}/messages"]
+
+    async def wait_responses(self, count: int) -> None:
+        """Wait (at most 20 s) until the bot has made `count` responses in all."""
+        async def enough() -> None:
+            while len(self.responses()) < count:
+                self.changed.clear()
+                await self.changed.wait()
+
+        await asyncio.wait_for(enough(), 20)
+
+    # ---- REST
+    async def rest(self, request: web.Request) -> web.Response:
+        path = "/" + request.match_info["path"]
+        body: Any = None
+        if request.can_read_body:
+            if request.content_type == "application/json":
+                body = await request.json()
+            else:
+                form = await request.post()
+                body = json.loads(str(form.get("payload_json", "{}")))
+        self.requests.append((request.method, path, body))
+        self.changed.set()
+        status, answer = self.answer(request.method, path, body or {})
+        if answer is None:
+            return web.Response(status=204)
+        # discord.py parses JSON only under exactly this content type (no charset).
+        return web.Response(status=status, body=json.dumps(answer).encode(),
+                            headers={"Content-Type": "application/json"})
+
+    def answer(self, method: str, path: str, body: dict[str, Any]) -> tuple[int, Any]:
+        ws = f"ws://127.0.0.1:{self.port}/gateway"
+        if path == "/users/@me":
+            return 200, BOT_USER
+        if path == "/oauth2/applications/@me":
+            return 200, {"id": str(APP), "name": "Ladderbot", "description": "", "icon": None,
+                         "bot_public": True, "bot_require_code_grant": False,
+                         "owner": BOT_USER, "verify_key": "0" * 64, "flags": 0,
+                         "rpc_origins": [], "team": None, "summary": ""}
+        if path in ("/gateway/bot", "/gateway"):
+            return 200, {"url": ws, "shards": 1, "session_start_limit": {
+                "total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}}
+        if path.endswith("/callback"):
+            message = _message(CHANNEL, body.get("data", {}).get("content", ""),
+                               body.get("data", {}))
+            return 200, {"interaction": {"id": path.split("/")[2], "type": 2,
+                                         "response_message_id": message["id"],
+                                         "response_message_loading": False,
+                                         "response_message_ephemeral": False},
+                         "resource": {"type": body["type"], "message": message}}
+        if path.startswith(f"/webhooks/{APP}/") or path.startswith("/channels/"):
+            channel = int(path.split("/")[2]) if path.startswith("/channels/") else CHANNEL
+            return 200, _message(channel, body.get("content", ""), body)
+        if path.startswith(f"/applications/{APP}/") and path.endswith("/commands"):
+            return 200, [{**c, "id": snowflake(), "application_id": str(APP), "version": "1"}
+                         for c in body] if isinstance(body, list) else []
+        return 404, {"message": "Unknown route", "code": 0}
+
+    # ---- gateway
+    async def gateway(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse()
+        await ws.prepare(request)
+        self.sockets.append(ws)
+        await ws.send_str(json.dumps({"op": 10, "d": {"heartbeat_interval": 41250}}))
+        async for msg in ws:
+            if msg.type != WSMsgType.TEXT:
+                continue
+            data = json.loads(msg.data)
+            if data["op"] == 1:
+                await ws.send_str(json.dumps({"op": 11}))
+            elif data["op"] == 2:
+                await self.dispatch("READY", {
+                    "v": 10, "user": BOT_USER, "guilds": [], "session_id": "session",
+                    "resume_gateway_url": f"ws://127.0.0.1:{self.port}/gateway",
+                    "shard": data["d"].get("shard", [0, 1]),
+                    "application": {"id": str(APP), "flags": 0}})
+                self.identified.set()
+        return ws
+
+    async def dispatch(self, event: str, payload: dict[str, Any]) -> None:
+        self.seq += 1
+        frame = json.dumps({"op": 0, "t": event, "s": self.seq, "d": payload})
+        for ws in self.sockets:
+            if not ws.closed:
+                await ws.send_str(frame)
+
+    async def serve(self) -> web.AppRunner:
+        app = web.Application()
+        app.router.add_get("/gateway", self.gateway)
+        app.router.add_route("*", "/api/v10/{path:.*}", self.rest)
+        runner = web.AppRunner(app)
+        await runner.setup()
+        site = web.TCPSite(runner, "127.0.0.1", 0)
+        await site.start()
+        self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        return runner

@@ -1,0 +1,273 @@
+"""The Discord adapter, offline, through discord.py's real code: raw INTERACTION_CREATE
+payloads go to the real CommandTree and view store; responses are captured as the HTTP
+requests discord.py makes (to a loopback stand-in)."""
+
+from __future__ import annotations
+
+import json
+import logging
+import subprocess
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import discord
+import pytest
+
+from bot.config import Config, DiscordConfig
+from bot.discord import APOLOGY, DiscordPlatform
+from core.export import export_ladder
+from storage.sqlite import SqliteStore
+from tests.discord_fake import (
+    CHANNEL,
+    GUILD,
+    MANAGE_GUILD,
+    OTHER_CHANNEL,
+    FakeDiscord,
+    button,
+    command,
+    member,
+    option,
+    person,
+    user_option,
+    with_user,
+)
+from tests.discord_private import deliver_interaction
+
+ROOT = Path(__file__).resolve().parent.parent
+T0 = 1767607200
+MOD = member(person(1300000000000000101, "mod"), permissions=MANAGE_GUILD)
+ALICE = member(person(1300000000000000102, "alice"))
+BOB = member(person(1300000000000000103, "bob"))
+DAVE = member(person(1300000000000000105, "dave"))
+EPHEMERAL = 64
+
+
+class Harness:
+    def __init__(self, platform: DiscordPlatform, fake: FakeDiscord, store: SqliteStore) -> None:
+        self.platform, self.fake, self.store = platform, fake, store
+
+    async def send(self, payload: dict[str, Any]) -> dict[str, Any]:
+        """Deliver an interaction; return the response discord.py sent for it."""
+        count = len(self.fake.responses())
+        await deliver_interaction(self.platform.client, payload)
+        return self.fake.responses()[count]
+
+    async def export(self) -> dict[str, Any]:
+        data: dict[str, Any] = await self.store.run(
+            lambda repo: export_ladder(repo, f"discord:{GUILD}", "main", T0 + 10_000),
+            commit=False)
+        return data
+
+
+@pytest.fixture
+async def dc(tmp_path: Path) -> AsyncIterator[Harness]:
+    fake = FakeDiscord()
+    runner = await fake.serve()
+    base = discord.http.Route.BASE
+    async with SqliteStore(tmp_path / "l.db") as store:
+        config = Config(discord=DiscordConfig(
+            token="test-token", api_base_url=f"http://127.0.0.1:{fake.port}/api/v10"))
+        platform = DiscordPlatform(config, store, clock=lambda: float(T0))
+        platform.use_servers()
+        await platform.client.login("test-token")
+        try:
+            yield Harness(platform, fake, store)
+        finally:
+            await platform.client.close()
+            discord.http.Route.BASE = base
+            await runner.cleanup()
+
+
+def text(response: dict[str, Any]) -> str:
+    if response.get("embeds"):
+        e = response["embeds"][0]
+        return f"{e.get('title', '')}\n{e.get('description', '')}".strip()
+    return str(response.get("content", ""))
+
+
+def ephemeral(response: dict[str, Any]) -> bool:
+    return bool(response.get("flags", 0) & EPHEMERAL)
+
+
+async def ladder(dc: Harness, *options: str) -> None:
+    await dc.send(command("create", option("name", "main"), option("preset", "duel"),
+                          option("options", " ".join(options)), by=MOD, group="ladder"))
+    await dc.send(command("join", by=ALICE))
+    await dc.send(command("join", by=BOB))
+
+
+def report(by: dict[str, Any], result: str, opponent: dict[str, Any],
+           *extra: dict[str, Any]) -> dict[str, Any]:
+    return command("report", option("result", result),
+                   with_user(user_option("opponent", opponent["user"]), opponent["user"]),
+                   *extra, by=by)
+
+
+async def test_a_duel_from_create_to_confirm_button(dc: Harness) -> None:
+    created = await dc.send(command("create", option("name", "main"), option("preset", "duel"),
+                                    by=MOD, group="ladder"))
+    assert text(created).startswith("Ladder main created with the duel rulebook")
+    await dc.send(command("join", by=ALICE))
+    await dc.send(command("join", by=BOB))
+    pending = await dc.send(report(ALICE, "win", BOB))
+    assert text(pending).startswith("Match #1 reported: alice beat bob.")
+    ids = [c["custom_id"] for c in pending["components"][0]["components"]]
+    assert ids == ["lb:confirm:1:main", "lb:dispute:1:main"]
+    confirmed = await dc.send(button("lb:confirm:1:main", BOB))
+    assert "alice 1000 -> 1016 (+16), bob 1000 -> 984 (-16)" in text(confirmed)
+    assert not ephemeral(confirmed)
+    assert {p["name"]: p["rating"] for p in (await dc.export())["players"]} == {
+        "alice": 1016, "bob": 984}
+    # the buttons are taken off the report
+    assert any(m == "PATCH" and p.startswith(f"/channels/{CHANNEL}/messages/")
+               for m, p, _ in dc.fake.requests)
+
+
+async def test_a_stranger_pressing_confirm_gets_an_ephemeral_no(dc: Harness) -> None:
+    await ladder(dc)
+    await dc.send(command("join", by=DAVE))
+    await dc.send(report(ALICE, "win", BOB))
+    before = await dc.export()
+    answer = await dc.send(button("lb:confirm:1:main", DAVE))
+    assert ephemeral(answer)
+    assert text(answer) == "Only the players of match #1 can confirm it."
+    assert await dc.export() == before
+
+
+async def test_a_non_moderator_using_mod_gets_an_ephemeral_no(dc: Harness) -> None:
+    await ladder(dc, "confirm=false")
+    await dc.send(report(ALICE, "win", BOB))
+    before = await dc.export()
+    answer = await dc.send(command("void", option("match", 1), option("reason", "no"),
+                                   by=ALICE, group="mod"))
+    assert ephemeral(answer) and text(answer).startswith("Only moderators")
+    assert await dc.export() == before
+    done = await dc.send(command("void", option("match", 1), option("reason", "mistake"),
+                                 by=MOD, group="mod"))
+    assert "Standings re-derived" in text(done)
+
+
+async def test_malformed_options_get_an_ephemeral_explanation(dc: Harness) -> None:
+    await ladder(dc, "confirm=false")
+    before = await dc.export()
+    for payload, words in [
+        (command("create", option("name", "x y"), option("preset", "duel"), by=MOD,
+                 group="ladder"), "Settings are written key=value; 'y' is not"),
+        (command("set", option("options", "k"), by=MOD, group="ladder"),
+         "Settings are written key=value"),
+        (command("set", option("options", "k=-5"), by=MOD, group="ladder"),
+         "expected a number above 0"),
+        (command("report-ffa", option("players", "first second"), by=ALICE),
+         "Name every player in finishing order"),
+        (report(ALICE, "draw", BOB, option("margin", "major")), "A draw carries no margin"),
+        (command("report-teams",
+                 option("team1", f"<@{ALICE['user']['id']}> <@{BOB['user']['id']}>"),
+                 option("team2", f"<@{DAVE['user']['id']}>"), option("result", "team1"),
+                 by=ALICE), f"<@{DAVE['user']['id']}> has not joined main"),
+    ]:
+        answer = await dc.send(payload)
+        assert ephemeral(answer), text(answer)
+        assert words in text(answer)
+    assert await dc.export() == before
+
+
+async def test_standings_and_profiles_are_embeds(dc: Harness) -> None:
+    await ladder(dc, "confirm=false")
+    await dc.send(report(ALICE, "win", BOB))
+    standings = await dc.send(command("standings", option("table", "season"), by=ALICE))
+    assert standings["embeds"][0]["title"] == "main: season 2026-01 (gain this month; 3+ rated " \
+                                              "games)"
+    profile = await dc.send(command("profile", with_user(user_option("player", BOB["user"]),
+                                                         BOB["user"]), by=ALICE))
+    assert profile["embeds"][0]["title"].startswith("bob on main: rating 984")
+
+
+async def test_free_for_all_and_teams_take_mentions(dc: Harness) -> None:
+    await dc.send(command("create", option("name", "main"), option("preset", "warlight"),
+                          option("options", "confirm=false"), by=MOD, group="ladder"))
+    for who in (ALICE, BOB, DAVE, MOD):
+        await dc.send(command("join", by=who))
+    ids = [w["user"]["id"] for w in (ALICE, BOB, DAVE)]
+    ffa = await dc.send(command("report-ffa", option("players", " ".join(f"<@{i}>" for i in ids)),
+                                by=ALICE))
+    assert "alice 1200 -> 1232 (+32)" in text(ffa)
+    teams = await dc.send(command(
+        "report-teams", option("team1", f"<@{ids[0]}> <@{ids[1]}>"),
+        option("team2", f"<@{ids[2]}> <@{MOD['user']['id']}>"), option("result", "team2"),
+        by=ALICE))
+    assert text(teams).startswith("Match #2:") and "beat alice and bob" in text(teams)
+
+
+async def test_moderator_role_per_ladder(dc: Harness) -> None:
+    role = 1300000000000000777
+    await ladder(dc, "confirm=false", f"mod_role={role}")
+    helper = member(person(1300000000000000106, "helper"), roles=[role])
+    done = await dc.send(command("adjust", with_user(user_option("player", ALICE["user"]),
+                                                     ALICE["user"]),
+                                 option("amount", 5), option("reason", "fair play"), by=helper,
+                                 group="mod"))
+    assert "alice 1000 -> 1005 (+5)" in text(done)
+
+
+async def test_announcements_go_to_the_ladders_channel(dc: Harness) -> None:
+    await ladder(dc)
+    await dc.send(report(ALICE, "win", BOB))
+    elsewhere = command("dispute", option("reason", "not true"), by=BOB)
+    elsewhere["channel_id"] = str(OTHER_CHANNEL)
+    elsewhere["channel"]["id"] = str(OTHER_CHANNEL)
+    answer = await dc.send(elsewhere)
+    assert "is disputed: not true" in text(answer)
+    assert [p for p in dc.fake.channel_posts(CHANNEL) if "is disputed" in p]
+    from core.records import Announcement
+
+    await dc.platform.post(Announcement(f"discord:{GUILD}", "main", "Season over.",
+                                        str(CHANNEL)))
+    assert dc.fake.channel_posts(CHANNEL)[-1] == "Season over."
+
+
+async def test_match_ids_autocomplete_in_mod(dc: Harness) -> None:
+    await ladder(dc, "confirm=false")
+    await dc.send(report(ALICE, "win", BOB))
+    payload = command("void", {"name": "match", "type": 4, "value": "", "focused": True},
+                      by=MOD, group="mod")
+    payload["type"] = 4
+    await deliver_interaction(dc.platform.client, payload)
+    choices = dc.fake.responses()[-1]["choices"]
+    assert choices == [{"name": "#1 alice vs bob (confirmed)", "value": 1}]
+
+
+async def test_an_exception_is_logged_and_the_user_gets_an_apology(
+    dc: Harness, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    async def broken(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("database on fire")
+
+    monkeypatch.setattr(dc.store, "run", broken)
+    with caplog.at_level(logging.ERROR):
+        answer = await dc.send(command("standings", by=ALICE))
+    assert text(answer) == APOLOGY and ephemeral(answer)
+    assert "database on fire" in caplog.text and "Traceback" in caplog.text
+
+
+def test_sync_dry_run_lists_every_command_without_a_token(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-m", "bot.cli", "discord", "sync", "--dry-run"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=120,
+                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    assert done.returncode == 0, done.stderr
+    payloads = json.loads(done.stdout)
+    names = {p["name"]: p for p in payloads}
+    assert set(names) == {"ladder", "join", "leave", "challenge", "accept", "decline",
+                          "available", "unavailable", "report", "report-ffa", "report-teams",
+                          "confirm", "dispute", "standings", "profile", "history",
+                          "halloffame", "mod", "help"}
+    assert [o["name"] for o in names["ladder"]["options"]] == [
+        "create", "set", "info", "list", "default"]
+    assert [o["name"] for o in names["mod"]["options"]] == [
+        "void", "set", "adjust", "season-close"]
+    assert [o["name"] for o in names["report"]["options"]][:5] == [
+        "result", "opponent", "margin", "moves", "unrated"]
+    assert [c["value"] for c in names["report"]["options"][0]["choices"]] == [
+        "win", "loss", "draw"]
+    assert not (tmp_path / "ladder.db").exists()
