@@ -118,6 +118,10 @@ def load(path: str | Path | None, env: dict[str, str] | None = None) -> Config:
             raise ConfigError(f"[presets.{name}]: {error}") from None
     telegram = _section(data, "telegram")
     discord = _section(data, "discord")
+    role = str(discord.get("moderator_role", ""))
+    if role and not role.isdigit():
+        raise ConfigError("[discord] moderator_role is a role id (digits; in Discord: right-click "
+                          "the role, Copy Role ID)")
     web = _section(data, "web")
     backup = _section(data, "backup")
     log = _section(data, "log")
@@ -135,7 +139,7 @@ def load(path: str | Path | None, env: dict[str, str] | None = None) -> Config:
             token=env.get("LADDERBOT_DISCORD_TOKEN") or str(discord.get("token", "")),
             api_base_url=str(discord.get("api_base_url", "")),
             gateway_url=str(discord.get("gateway_url", "")),
-            moderator_role=str(discord.get("moderator_role", "")),
+            moderator_role=role,
         ),
         web_listen=str(web.get("listen", "")),
         backup_dir=str(backup.get("dir", "")),

@@ -80,7 +80,8 @@ def test_environment_tokens_override_the_file(tmp_path: Path) -> None:
      ("[ladder]\nk = -1", r"\[ladder\]: k=-1: expected a number above 0"),
      ("[presets.x]\nk = 3", "needs base = one of the five rulebooks"),
      ("[presets.x]\nbase = 'chess'", "there is no preset called 'chess'"),
-     ("[ladder]\ncolour = 'red'", "no setting called 'colour'")],
+     ("[ladder]\ncolour = 'red'", "no setting called 'colour'"),
+     ("[discord]\nmoderator_role = 'Mods'", "moderator_role is a role id")],
 )
 def test_bad_configuration_is_explained(tmp_path: Path, text: str, message: str) -> None:
     path = tmp_path / "c.toml"
