@@ -18,7 +18,8 @@ from datetime import UTC
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.interval import IntervalTrigger
 
-from core.jobs import catch_up_due, schedule
+from core.jobs import catch_up_due
+from core.planning import schedule
 from core.records import Announcement
 from storage.sqlite import SqliteRepo, SqliteStore
 

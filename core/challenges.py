@@ -9,6 +9,7 @@ from core.commands import AcceptChallenge, DeclineChallenge, IssueChallenge, Set
 from core.errors import Duplicate, RuleViolation
 from core.events import ChallengeAccepted
 from core.model import PlayerId
+from core.planning import expect
 from core.records import ChallengeRecord, Reply
 from core.session import Session
 
@@ -45,6 +46,9 @@ def issue(s: Session, cmd: IssueChallenge) -> Reply:
     record = ChallengeRecord(s.ladder.id, s.repo.new_challenge_id(s.ladder.id), me.id, them.id,
                              "open", s.now)
     s.repo.save_challenge(record)
+    reminder = round(s.settings.reminder_hours * HOUR)
+    hours = round(s.settings.challenge_hours * HOUR)
+    expect(s.repo, s.ladder, s.now + (hours - reminder if 0 < reminder < hours else hours))
     rungs = f" (rung {rung(s, me.id)} challenges rung {rung(s, them.id)})"
     return Reply(
         f"{me.name} challenges @{them.name}{rungs}. {them.name}: /accept or /decline by "

@@ -11,90 +11,32 @@ stored in the same transaction, a skipped or doubled timer changes nothing.
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
-from datetime import timedelta
 
 from core.calendar import (
     DAY,
     HOUR,
-    day_start,
-    local,
-    midnights,
-    month_label,
-    next_month,
-    previous_month,
 )
 from core.events import DecayDay, MatchConfirmed, SeasonClosed
 from core.ledger import Rederived
 from core.model import Margin, Result, Timestamp
 from core.moderation import season_text
+from core.planning import Job, plan, schedule
 from core.ports import Repo
 from core.records import Announcement, ChallengeRecord, Context, LadderInfo, MatchRecord, UserRef
 from core.reporting import confirm_match, effect_text
 from core.session import Session, signed
 
-# Jobs due at the same instant run in this order.
-_ORDER = {"confirm": 0, "forfeit": 1, "remind": 2, "decay": 3, "season": 4, "summary": 5}
 SYSTEM = UserRef("system:scheduler", "scheduler")
 
 
-@dataclass(frozen=True, slots=True)
-class Job:
-    """One due piece of work."""
-
-    at: Timestamp
-    kind: str
-    ref: int = 0  # match or challenge id
-    label: str = ""  # decay day or season
-
-    @property
-    def key(self) -> tuple[Timestamp, int, int, str]:
-        """Sort key: time, then the fixed kind order, then id."""
-        return (self.at, _ORDER[self.kind], self.ref, self.label)
-
-
-def plan(repo: Repo, ladder: LadderInfo, now: Timestamp) -> list[Job]:
-    """Every job due in (ladder.clock, now], in the order they run."""
-    settings, clock = ladder.settings, ladder.clock
-    jobs: list[Job] = []
-    if settings.confirm:
-        for m in repo.open_matches(ladder.id):
-            due = m.reported_at + round(settings.confirm_hours * HOUR)
-            if m.status == "pending" and due <= now:
-                jobs.append(Job(max(due, clock), "confirm", m.id))
-    if settings.challenges:
-        for c in repo.unfinished_challenges(ladder.id):
-            if c.status != "open":
-                continue
-            due = c.issued_at + round(settings.challenge_hours * HOUR)
-            if due <= now:
-                jobs.append(Job(max(due, clock), "forfeit", c.id))
-            elif settings.reminder_hours > 0 and not c.reminded:
-                remind = due - round(settings.reminder_hours * HOUR)
-                if c.issued_at < remind <= now:
-                    jobs.append(Job(max(remind, clock), "remind", c.id))
-    days = midnights(clock, now, settings.timezone) if now > clock else []
-    if settings.decay and not settings.is_position:
-        for start, day in days:
-            if ladder.last_decay is None or day.isoformat() > ladder.last_decay:
-                jobs.append(Job(start, "decay", label=day.isoformat()))
-    if "season" in settings.tables and ladder.season is not None:
-        season = ladder.season
-        for start, day in days:
-            if day.day == 1 and season <= previous_month(month_label(start, settings.timezone)):
-                jobs.append(Job(start, "season", label=season))
-                season = next_month(season)
-    if settings.weekly_summary:
-        for start, day in days:
-            if day.weekday() == 0:
-                jobs.append(Job(start, "summary", label=day.isoformat()))
-    jobs.sort(key=lambda j: j.key)
-    return jobs
-
-
 def catch_up(repo: Repo, ladder: LadderInfo, now: Timestamp) -> list[Announcement]:
-    """Run every due job of one ladder up to `now`; return what to announce."""
-    if now <= ladder.clock:
+    """Run every due job of one ladder up to `now`; return what to announce.
+
+    `next_due` is never later than the first due job (commands that add one move it
+    earlier with `expect`), so a ladder whose `next_due` is still ahead has nothing to do:
+    every command checks that without planning anything.
+    """
+    if now <= ladder.clock or ladder.next_due is None or now < ladder.next_due:
         return []
     announcements: list[Announcement] = []
     for job in plan(repo, ladder, now):
@@ -196,37 +138,6 @@ def _summary(s: Session, job: Job) -> str:
     s.names(p for p, _ in movers)
     return f"{s.ladder.name}: top movers of the week: " + ", ".join(
         f"{s.name(p)} {signed(gain)} ({games} games)" for p, (gain, games) in movers) + "."
-
-
-def next_due(repo: Repo, ladder: LadderInfo) -> Timestamp | None:
-    """When this ladder next has a job due after its clock (None: nothing scheduled)."""
-    settings = ladder.settings
-    found: list[Timestamp] = []
-    if (settings.decay and not settings.is_position) or "season" in settings.tables \
-            or settings.weekly_summary:
-        day = local(ladder.clock, settings.timezone).date()
-        found.append(day_start(day + timedelta(days=1), settings.timezone))
-    if settings.confirm:
-        window = round(settings.confirm_hours * HOUR)
-        found += [m.reported_at + window for m in repo.open_matches(ladder.id)
-                  if m.status == "pending"]
-    if settings.challenges:
-        hours = round(settings.challenge_hours * HOUR)
-        remind = round(settings.reminder_hours * HOUR)
-        for c in repo.unfinished_challenges(ladder.id):
-            if c.status != "open":
-                continue
-            found.append(c.issued_at + hours)
-            if remind and not c.reminded and hours > remind:
-                found.append(c.issued_at + hours - remind)
-    return min(found) if found else None
-
-
-def schedule(repo: Repo, chat: str, name: str) -> None:
-    """Store when the ladder next has a job due, for the scheduler."""
-    ladder = repo.ladder(chat, name)
-    if ladder is not None:
-        repo.update_ladder(ladder.id, next_due=next_due(repo, ladder) or 0)
 
 
 def catch_up_due(repo: Repo, now: Timestamp) -> list[Announcement]:

@@ -7,7 +7,7 @@ never reads a clock. Player ids are small integers local to one ladder.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 PlayerId = int
 Timestamp = int  # seconds since the epoch, UTC
@@ -35,11 +35,11 @@ class Result:
     margin: Margin | None = None
     moves: int | None = None
     rated: bool = True
+    # Every participant, side by side in finishing order (derived, read very often).
+    players: tuple[PlayerId, ...] = field(init=False, repr=False, compare=False)
 
-    @property
-    def players(self) -> tuple[PlayerId, ...]:
-        """Every participant, side by side in finishing order."""
-        return tuple(p for side in self.sides for p in side)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "players", tuple(p for side in self.sides for p in side))
 
     @property
     def is_duel(self) -> bool:

@@ -121,6 +121,12 @@ class Repo(Protocol):
         """Pending and disputed matches, oldest first."""
         ...
 
+    def same_players(self, ladder: int, players: Sequence[PlayerId],
+                     since: Timestamp) -> list[MatchRecord]:
+        """Matches of exactly these players that are open or were reported since `since`,
+        oldest first."""
+        ...
+
     def matches(self, ladder: int, player: PlayerId | None = None,
                 limit: int | None = None) -> list[MatchRecord]:
         """Matches newest first (of one player, if given); all when `limit` is None."""

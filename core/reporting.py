@@ -12,10 +12,12 @@ from __future__ import annotations
 import dataclasses
 
 from core import elo
+from core.calendar import HOUR
 from core.commands import ConfirmResult, DisputeResult, ReportResult
 from core.errors import Duplicate, NotAllowed, RuleViolation, UsageError
 from core.events import MatchConfirmed
-from core.model import PlayerId, Result, Timestamp
+from core.model import Match, PlayerId, Result, Timestamp
+from core.planning import expect
 from core.records import MatchRecord, Reply
 from core.session import Session, participants_text
 from core.state import Applied, Change
@@ -50,6 +52,7 @@ def report(s: Session, cmd: ReportResult) -> Reply:
         record, text = confirm_match(s, record, s.now)
         return Reply(f"Match #{record.id}: {what}. {text}")
     s.repo.save_match(record)
+    expect(s.repo, s.ladder, record.reported_at + round(s.settings.confirm_hours * HOUR))
     if challenge is not None:
         _set_challenge(s, challenge, status="accepted", match=record.id)
     others = [p for p in result.players if result.side_of(p) != result.side_of(me.id)]
@@ -108,9 +111,9 @@ def _same_outcome(a: Result, b: Result) -> bool:
 
 def _same_game(s: Session, me: PlayerId, result: Result) -> Reply | None:
     """Answer a report of a game already reported, or None when it is a new game."""
-    players = set(result.players)
-    for record in s.repo.open_matches(s.ladder.id):
-        if set(record.result.players) != players:
+    earlier = s.repo.same_players(s.ladder.id, result.players, s.now - DUPLICATE_WINDOW)
+    for record in earlier:
+        if record.status not in ("pending", "disputed"):
             continue
         mine = record.result.side_of(me) == record.result.side_of(record.reporter)
         if record.status == "disputed":
@@ -128,9 +131,8 @@ def _same_game(s: Session, me: PlayerId, result: Result) -> Reply | None:
             "moderator decides."
         )
     if not s.settings.confirm:
-        for record in s.repo.matches(s.ladder.id, player=me, limit=10):
-            if record.status != "confirmed" or set(record.result.players) != players \
-                    or s.now - record.reported_at > DUPLICATE_WINDOW \
+        for record in reversed(earlier):
+            if record.status != "confirmed" \
                     or record.result.side_of(me) == record.result.side_of(record.reporter):
                 continue
             if _same_outcome(record.result, result):
@@ -143,13 +145,15 @@ def _same_game(s: Session, me: PlayerId, result: Result) -> Reply | None:
 def confirm_match(s: Session, record: MatchRecord, at: Timestamp,
                   result: Result | None = None) -> tuple[MatchRecord, str]:
     """Put a reported match into the ladder; return the stored record and what changed."""
-    if result is not None:
-        record = dataclasses.replace(record, result=result)
-    applied = s.append(MatchConfirmed(at, record.as_match()))[0]
+    result = result or record.result
+    applied = s.append(MatchConfirmed(at, Match(record.id, record.reported_at, result,
+                                                record.challenge, record.forfeit)))[0]
     assert isinstance(applied, Applied) and applied.match is not None
     effect = applied.match
-    record = dataclasses.replace(record, status="confirmed", confirmed_at=at,
-                                 rated=effect.rated, note=effect.note)
+    # Built directly: dataclasses.replace is slow on this, the busiest path.
+    record = MatchRecord(record.ladder, record.id, "confirmed", record.reporter,
+                         record.reported_at, result, record.challenge, record.forfeit, at,
+                         record.disputed_at, record.voided_at, effect.note, effect.rated)
     s.repo.save_match(record)
     if record.challenge is not None:
         _set_challenge(s, record.challenge, status="played", match=record.id)

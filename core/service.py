@@ -43,17 +43,14 @@ from core.commands import (
 )
 from core.errors import LadderError, NoLadder, NotAllowed, RuleViolation
 from core.events import PlayerJoined, PlayerLeft
-from core.jobs import catch_up, schedule
+from core.jobs import catch_up
+from core.planning import schedule
 from core.ports import Repo
 from core.records import Announcement, Context, Reply
 from core.session import Session, rating_text
 from core.settings import Policy
 
 DEFAULT_POLICY = Policy()
-
-
-# Commands that change nothing, so the ladder's next due job stays where it was.
-READ_ONLY = (ShowStandings, ShowProfile, ShowHistory, ShowHallOfFame, ShowLadder)
 
 
 def handle(repo: Repo, ctx: Context, text: str, resolve: Resolver,
@@ -111,7 +108,7 @@ def execute(repo: Repo, ctx: Context, parsed: Parsed, policy: Policy = DEFAULT_P
         ladder = repo.ladder(ctx.chat, ladder.name) or ladder
     session = Session(repo, ctx, ladder)
     reply = _guarded(repo, lambda: _ladder_command(session, cmd))
-    if not reply.error and not isinstance(cmd, READ_ONLY):
+    if not reply.error and isinstance(cmd, ChangeSettings):  # time zone, windows, decay...
         schedule(repo, ladder.chat, ladder.name)
     return dataclasses.replace(reply, ladder=ladder.name,
                                announcements=(*announcements, *reply.announcements))

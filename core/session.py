@@ -25,6 +25,7 @@ class Session:
     ctx: Context
     ladder: LadderInfo
     _names: dict[PlayerId, str] = field(default_factory=dict)
+    _players: dict[str, PlayerInfo | None] = field(default_factory=dict)
 
     @property
     def settings(self) -> Settings:
@@ -43,9 +44,18 @@ class Session:
         self.ladder = found
 
     # ---- players
+    def player(self, user: UserRef) -> PlayerInfo | None:
+        """A chat user's player on this ladder, if they ever joined (looked up once)."""
+        if user.key not in self._players:
+            found = self.repo.player_for(self.ladder.id, user.key)
+            self._players[user.key] = found
+            if found is not None:
+                self._names[found.id] = found.name
+        return self._players[user.key]
+
     def me(self) -> PlayerInfo:
         """The asking user as a current member, or a refusal telling them to join."""
-        player = self.repo.player_for(self.ladder.id, self.ctx.user.key)
+        player = self.player(self.ctx.user)
         if player is None or not player.member:
             raise NotAllowed(f"You are not on {self.ladder.name} yet: /join first.")
         if player.name != self.ctx.user.name:
@@ -54,7 +64,7 @@ class Session:
 
     def member(self, user: UserRef) -> PlayerInfo:
         """A mentioned user as a current member, or a refusal saying how to join."""
-        player = self.repo.player_for(self.ladder.id, user.key)
+        player = self.player(user)
         if player is None or not player.member:
             raise UnknownPlayer(
                 f"{user.name} has not joined {self.ladder.name}: ask @{user.name} to /join first."

@@ -334,10 +334,14 @@ class LadderState:
                 players[p] = PlayerState(rating=self.settings.start, member=False)
         self._count_game(result, match.played_at)
         note = self._unrated_reason(match)
-        if self.settings.is_position:
+        settings = self.settings
+        if settings.is_position:
             return self._position_match(match, note)
-        if self.settings.series_hours is not None and result.is_duel:
-            return self._series_match(match, note)
+        if result.is_duel:
+            if settings.series_hours is not None:
+                return self._series_match(match, note)
+            if settings.formula in ("zero_sum", "classic") and settings.no_change_gap is None:
+                return self._duel(match, note)
         return self._elo_match(match, note)
 
     def _count_game(self, result: Result, played_at: Timestamp) -> None:
@@ -392,13 +396,52 @@ class LadderState:
             s.season_gain += s.rating - before[p]
             changes.append(Change(p, before[p], s.rating))
         if self.settings.farm_limit is not None and result.is_duel:
-            key = pair_key(result.sides[0][0], result.sides[1][0])
-            times = self.farm.setdefault(key, [])
-            bisect.insort(times, match.played_at)
-            cutoff = times[-1] - FARM_HORIZON
-            if times[0] < cutoff:
-                del times[: bisect.bisect_left(times, cutoff)]
+            self._remember_pair(result.sides[0][0], result.sides[1][0], match.played_at)
         return tuple(changes)
+
+    def _duel(self, match: Match, note: str) -> Applied:
+        """A one-on-one game of the classic or zero-sum formula: what `_elo_match` computes,
+        without the machinery for sides and pairs (the busiest path of every replay)."""
+        if note:
+            return self._unrated_effect(match, note)
+        settings, result = self.settings, match.result
+        a, b = result.sides[0][0], result.sides[1][0]
+        pa, pb = self.players[a], self.players[b]
+        ra, rb = pa.rating, pb.rating
+        if settings.formula == "zero_sum":
+            if result.draw:
+                moved = elo.zero_sum_draw(settings, ra, rb)
+                da: float = -moved if ra > rb else moved if ra < rb else 0
+            else:
+                da = elo.zero_sum_exchange(settings, ra, rb)
+        else:
+            da = settings.k * ((0.5 if result.draw else 1.0) - elo.expected(ra, rb))
+            if settings.whole:
+                da = float(elo.round_half_away(da))
+        db = -da
+        pa.rating = na = elo.apply_floor(settings, ra + da)
+        pb.rating = nb = elo.apply_floor(settings, rb + db)
+        pa.rated_games += 1
+        pb.rated_games += 1
+        if not result.draw:
+            pa.rated_wins += 1
+        pa.season_games += 1
+        pb.season_games += 1
+        pa.season_gain += na - ra
+        pb.season_gain += nb - rb
+        if settings.farm_limit is not None:
+            self._remember_pair(a, b, match.played_at)
+        changes = (Change(a, ra, na), Change(b, rb, nb))
+        return Applied("match", players=(a, b), changes=changes,
+                       match=MatchEffect(match.id, True, "", changes))
+
+    def _remember_pair(self, a: PlayerId, b: PlayerId, played_at: Timestamp) -> None:
+        """Keep the time of a pair's rated game for anti-farming."""
+        times = self.farm.setdefault(pair_key(a, b), [])
+        bisect.insort(times, played_at)
+        cutoff = times[-1] - FARM_HORIZON
+        if times[0] < cutoff:
+            del times[: bisect.bisect_left(times, cutoff)]
 
     def _unrated_effect(self, match: Match, note: str) -> Applied:
         result = match.result

@@ -24,10 +24,12 @@ from core.settings import Settings
 from core.state import LadderState, PlayerState, SeriesState
 from core.tables import HallEntry, TableRow
 
+_ENCODER = json.JSONEncoder(separators=(",", ":"), sort_keys=True)
+
 
 def dumps(value: Any) -> str:
-    """Compact, deterministic JSON."""
-    return json.dumps(value, separators=(",", ":"), sort_keys=True)
+    """Compact, deterministic JSON (one encoder: json.dumps builds one per call)."""
+    return _ENCODER.encode(value)
 
 
 def _tuples(value: Any) -> Any:

@@ -165,6 +165,7 @@ class MemoryRepo:
                 for offset, applied in enumerate(result.applied):
                     seq = result.from_seq + offset
                     self._project(ladder, seq, ledger.events[seq - 1], applied)
+                    self._restate(ladder, applied)
             else:
                 self._project(ladder, len(ledger.events), event, result)
             results.append(result)
@@ -172,6 +173,9 @@ class MemoryRepo:
 
     def _project(self, ladder: int, seq: int, event: Event, applied: Applied) -> None:
         self.d.changes[ladder].extend(change_rows(seq, event, applied))
+
+    def _restate(self, ladder: int, applied: Applied) -> None:
+        """A re-derivation rewrites the rated flag and note of stored matches."""
         effect = applied.match
         if effect is not None and effect.match_id in self.d.matches[ladder]:
             record = self.d.matches[ladder][effect.match_id]
@@ -193,6 +197,13 @@ class MemoryRepo:
 
     def match(self, ladder: int, match_id: int) -> MatchRecord | None:
         return self.d.matches[ladder].get(match_id)
+
+    def same_players(self, ladder: int, players: Sequence[PlayerId],
+                     since: Timestamp) -> list[MatchRecord]:
+        wanted = sorted(players)
+        return [m for _, m in sorted(self.d.matches[ladder].items())
+                if sorted(m.result.players) == wanted
+                and (m.status in ("pending", "disputed") or m.reported_at >= since)]
 
     def open_matches(self, ladder: int) -> list[MatchRecord]:
         return [m for _, m in sorted(self.d.matches[ladder].items())

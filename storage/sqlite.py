@@ -9,6 +9,7 @@ touched from memory.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sqlite3
 from collections import OrderedDict
@@ -56,6 +57,12 @@ T = TypeVar("T")
 
 SNAPSHOT_EVERY = 1000
 CACHED_LADDERS = 32
+GROUP_LIMIT = 64  # units of work committed together at most
+
+
+def players_key(players: Sequence[PlayerId]) -> str:
+    """The sorted player ids of a match, the key reports of the same game share."""
+    return ",".join(str(p) for p in sorted(players))
 
 
 class SchemaTooNew(Exception):
@@ -283,7 +290,9 @@ class SqliteRepo:
                                                                            args)]
 
     def _cached(self, ladder: int) -> _Cached:
-        stored_seq = self._one("SELECT seq FROM ladders WHERE id=?", (ladder,))[0]
+        # Another process may have written since: the log's length tells.
+        stored_seq = self._one("SELECT coalesce(max(seq), 0) FROM events WHERE ladder=?",
+                               (ladder,))[0]
         cached = self.store.cache_get(ladder)
         if cached is not None and cached.state.seq == stored_seq:
             return cached
@@ -309,6 +318,8 @@ class SqliteRepo:
     def append(self, ladder: int, events: Sequence[Event]) -> list[Applied | Rederived]:
         cached = self._cached(ladder)
         self.touched.add(ladder)
+        before = cached.state
+        marks = (before.settings, before.season, before.last_decay)
         results: list[Applied | Rederived] = []
         for event in events:
             state = cached.state
@@ -334,10 +345,11 @@ class SqliteRepo:
                 self._snapshot(ladder, state)
             results.append(applied)
         state = cached.state
-        self.conn.execute(
-            "UPDATE ladders SET seq=?, settings=?, season=?, last_decay=? WHERE id=?",
-            (state.seq, settings_to_json(state.settings), state.season, state.last_decay, ladder),
-        )
+        if (state.settings, state.season, state.last_decay) != marks:
+            # Serializing settings is costly: only when they (or the marks) changed.
+            self.conn.execute(
+                "UPDATE ladders SET settings=?, season=?, last_decay=? WHERE id=?",
+                (settings_to_json(state.settings), state.season, state.last_decay, ladder))
         return results
 
     def _snapshot(self, ladder: int, state: LadderState) -> None:
@@ -353,11 +365,8 @@ class SqliteRepo:
                 "INSERT INTO changes (ladder, seq, player, at, before, after, kind, match, rated) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
         self._write_players(ladder, state, applied.players)
-        effect = applied.match
-        if effect is not None and not effect.voided:
-            self.conn.execute("UPDATE matches SET rated=?, note=? WHERE ladder=? AND id=? AND "
-                              "confirmed_at IS NOT NULL",
-                              (int(effect.rated), effect.note, ladder, effect.match_id))
+        # A new match's record is saved by the caller with its effect; only a re-derivation
+        # rewrites the records of matches already stored.
         if applied.season is not None:
             self._write_season(ladder, applied.season.season, applied.season.table)
             start = self._one("SELECT count(*) FROM hall_of_fame WHERE ladder=?", (ladder,))[0]
@@ -439,13 +448,12 @@ class SqliteRepo:
         return Rederived(from_seq, tuple(applied_all))
 
     # ---- matches
-    def _counter(self, ladder: int, column: str) -> int:
-        value: int = self._one(f"SELECT {column} FROM ladders WHERE id=?", (ladder,))[0]
-        self.conn.execute(f"UPDATE ladders SET {column}={column} + 1 WHERE id=?", (ladder,))
-        return value
-
     def new_match_id(self, ladder: int) -> int:
-        return self._counter(ladder, "next_match")
+        # The next number after the stored ones: a read of the primary key, where a counter
+        # in the ladder's row would be one more page written by every report.
+        value: int = self._one("SELECT coalesce(max(id), 0) + 1 FROM matches WHERE ladder=?",
+                               (ladder,))[0]
+        return value
 
     _MATCH = ("SELECT ladder, id, status, reporter, reported_at, result, challenge, forfeit, "
               "confirmed_at, disputed_at, voided_at, note, rated FROM matches")
@@ -459,12 +467,13 @@ class SqliteRepo:
     def save_match(self, record: MatchRecord) -> None:
         self.conn.execute(
             "INSERT OR REPLACE INTO matches (ladder, id, status, reporter, reported_at, result, "
-            "challenge, forfeit, confirmed_at, disputed_at, voided_at, note, rated) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "challenge, forfeit, confirmed_at, disputed_at, voided_at, note, rated, "
+            "players_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (record.ladder, record.id, record.status, record.reporter, record.reported_at,
              dumps(result_to_json(record.result)), record.challenge, int(record.forfeit),
              record.confirmed_at, record.disputed_at, record.voided_at, record.note,
-             None if record.rated is None else int(record.rated)))
+             None if record.rated is None else int(record.rated),
+             players_key(record.result.players)))
         self.conn.executemany(
             "INSERT OR IGNORE INTO match_players (ladder, player, match) VALUES (?, ?, ?)",
             [(record.ladder, p, record.id) for p in record.result.players])
@@ -472,6 +481,14 @@ class SqliteRepo:
     def match(self, ladder: int, match_id: int) -> MatchRecord | None:
         row = self._one(f"{self._MATCH} WHERE ladder=? AND id=?", (ladder, match_id))
         return self._match(row) if row is not None else None
+
+    def same_players(self, ladder: int, players: Sequence[PlayerId],
+                     since: Timestamp) -> list[MatchRecord]:
+        # Named, because without statistics the planner scans the ladder for this OR.
+        return [self._match(r) for r in self._all(
+            f"{self._MATCH} INDEXED BY matches_by_players WHERE ladder=? AND players_key=? AND "
+            "(status IN ('pending', 'disputed') OR reported_at >= ?) ORDER BY id",
+            (ladder, players_key(players), since))]
 
     def open_matches(self, ladder: int) -> list[MatchRecord]:
         return [self._match(r) for r in self._all(
@@ -493,7 +510,9 @@ class SqliteRepo:
 
     # ---- challenges
     def new_challenge_id(self, ladder: int) -> int:
-        return self._counter(ladder, "next_challenge")
+        value: int = self._one("SELECT coalesce(max(id), 0) + 1 FROM challenges WHERE ladder=?",
+                               (ladder,))[0]
+        return value
 
     def save_challenge(self, record: ChallengeRecord) -> None:
         self.conn.execute(
@@ -564,8 +583,9 @@ class SqliteRepo:
 
     def match_changes(self, ladder: int, match_id: int) -> list[ChangeRecord]:
         return [self._change(r) for r in self._all(
-            f"{self._CHANGE} WHERE ladder=? AND match=? AND kind='match' ORDER BY seq, player",
-            (ladder, match_id))]
+            f"{self._CHANGE} WHERE ladder=? AND seq IN (SELECT seq FROM events WHERE ladder=? "
+            "AND match=? AND kind='match') AND kind='match' ORDER BY seq, player",
+            (ladder, ladder, match_id))]
 
     def week_sums(self, ladder: int, since: Timestamp,
                   until: Timestamp) -> dict[PlayerId, tuple[float, int]]:
@@ -674,8 +694,16 @@ class SqliteRepo:
                           "VALUES (?, ?, ?, ?)", (chat, message_id, reply, at))
 
 
+@dataclass(frozen=True)
+class _Failed:
+    """A unit of work that raised: its exception, to re-raise in its caller."""
+
+    error: Exception
+
+
 class SqliteStore:
-    """The database: one aiosqlite connection, one transaction per unit of work."""
+    """The database: one aiosqlite connection; each unit of work is atomic, in one
+    transaction (shared with the units that queued up beside it)."""
 
     def __init__(self, path: str | Path, *, snapshot_every: int = SNAPSHOT_EVERY) -> None:
         self.path = str(path)
@@ -683,6 +711,8 @@ class SqliteStore:
         self.settings = _Settings()
         self._cache: OrderedDict[int, _Cached] = OrderedDict()
         self._db: aiosqlite.Connection | None = None
+        self._waiting: list[tuple[Callable[[SqliteRepo], Any], asyncio.Future[Any]]] = []
+        self._drainer: asyncio.Task[None] | None = None
 
     async def open(self) -> SqliteStore:
         """Connect, configure and migrate."""
@@ -726,26 +756,81 @@ class SqliteStore:
 
     # ---- units of work
     def _unit(self, conn: sqlite3.Connection, work: Callable[[SqliteRepo], T], commit: bool) -> T:
+        """One unit of work alone in its own transaction."""
+        outcome = self._group(conn, [work], commit)[0]
+        if isinstance(outcome, _Failed):
+            raise outcome.error
+        return outcome  # type: ignore[no-any-return]
+
+    def _group(self, conn: sqlite3.Connection, works: Sequence[Callable[[SqliteRepo], Any]],
+               commit: bool = True) -> list[Any]:
+        """Units of work in one transaction, each in its own savepoint.
+
+        A unit that raises is rolled back to its savepoint alone; the others commit
+        together. Nothing is acknowledged before COMMIT, so a crash at any point leaves
+        the database as before every unit of the group.
+        """
         conn.execute("BEGIN IMMEDIATE")
-        repo = SqliteRepo(conn, self)
+        outcomes: list[Any] = []
+        touched: set[int] = set()
         try:
-            result = work(repo)
+            for work in works:
+                repo = SqliteRepo(conn, self)
+                conn.execute("SAVEPOINT unit")
+                try:
+                    outcomes.append(work(repo))
+                except Exception as error:
+                    conn.execute("ROLLBACK TO unit")
+                    self.forget(repo.touched)
+                    outcomes.append(_Failed(error))
+                else:
+                    touched |= repo.touched
+                conn.execute("RELEASE unit")
+            conn.execute("COMMIT" if commit else "ROLLBACK")
+            if not commit:
+                self.forget(touched)
         except BaseException:
-            conn.execute("ROLLBACK")
-            self.forget(repo.touched)
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            self.forget(touched)
             raise
-        if commit:
-            conn.execute("COMMIT")
-        else:
-            conn.execute("ROLLBACK")
-            self.forget(repo.touched)
-        return result
+        return outcomes
 
     async def run(self, work: Callable[[SqliteRepo], T], *, commit: bool = True) -> T:
-        """Run `work` as one transaction, in one call on the database thread."""
+        """Run `work` in one transaction, in one call on the database thread.
+
+        Units of work that arrive while the database thread is busy wait in a queue and
+        then run together, as one group commit (see `_group`).
+        """
         if self._db is None:
             raise RuntimeError("the store is not open")
-        return await dbthread.call(self._db, lambda conn: self._unit(conn, work, commit))
+        if not commit:
+            return await dbthread.call(self._db, lambda conn: self._unit(conn, work, False))
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._waiting.append((work, future))
+        if self._drainer is None or self._drainer.done():
+            self._drainer = asyncio.get_running_loop().create_task(self._drain())
+        outcome = await future
+        if isinstance(outcome, _Failed):
+            raise outcome.error
+        return outcome  # type: ignore[no-any-return]
+
+    async def _drain(self) -> None:
+        """Run waiting units of work, as many per transaction as have queued up."""
+        assert self._db is not None
+        while self._waiting:
+            batch = self._waiting[:GROUP_LIMIT]
+            del self._waiting[:GROUP_LIMIT]
+            works = [work for work, _ in batch]
+            try:
+                outcomes = await dbthread.call(self._db,
+                                               lambda conn, w=works: self._group(conn, w))
+            except BaseException as error:  # the transaction itself failed: all of them did
+                outcomes = [_Failed(error if isinstance(error, Exception)
+                                    else RuntimeError(repr(error)))] * len(batch)
+            for (_, future), outcome in zip(batch, outcomes, strict=True):
+                if not future.done():
+                    future.set_result(outcome)
 
     async def backup(self, target: str | Path) -> None:
         """A consistent online copy of the database (SQLite's backup API)."""

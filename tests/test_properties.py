@@ -211,3 +211,21 @@ def test_whole_number_ladders_keep_whole_ratings(history: tuple[str, list[Event]
     state = replay(preset(name), events)
     if preset(name).whole:
         assert all(float(s.rating).is_integer() for s in state.players.values())
+
+
+@FAST
+@given(histories(), st.sampled_from(["duel", "warlight"]))
+def test_the_duel_fast_path_equals_the_general_rules(
+    history: tuple[str, list[Event]], name: str
+) -> None:
+    from unittest import mock
+
+    _, events = history
+    settings = preset(name).with_changes({"farm_limit": 2, "floor": 1150.0}) \
+        if name == "warlight" else preset(name)
+    fast = replay(settings, events)
+    # The same history through the general machinery for sides and pairs only.
+    with mock.patch.object(LadderState, "_duel",
+                           lambda self, match, note: self._elo_match(match, note)):
+        general = replay(settings, events)
+    assert fast.fingerprint() == general.fingerprint()

@@ -52,11 +52,10 @@ async def test_players_events_and_projections(store: Any) -> None:
         assert repo.player_for(ladder.id, "c:alice").member
         mid = repo.new_match_id(ladder.id)
         result = Result(((alice.id,), (bob.id,)))
+        [applied] = repo.append(ladder.id, [MatchConfirmed(T0, Match(mid, T0, result))])
         repo.save_match(MatchRecord(ladder.id, mid, "confirmed", alice.id, T0, result,
-                                    confirmed_at=T0))
-        repo.append(ladder.id, [MatchConfirmed(T0, Match(mid, T0, result))])
+                                    confirmed_at=T0, rated=applied.match.rated))
         assert repo.player_state(ladder.id, alice.id).rating == 1016
-        assert repo.match(ladder.id, mid).rated is True
         assert [(c.player, c.before, c.after) for c in repo.match_changes(ladder.id, mid)] == \
             [(alice.id, 1000, 1016), (bob.id, 1000, 984)]
         assert repo.week_sums(ladder.id, T0 - 1, T0) == {alice.id: (16, 1), bob.id: (-16, 1)}
@@ -70,6 +69,19 @@ async def test_players_events_and_projections(store: Any) -> None:
         assert len(repo.events(ladder.id)) == 3
 
     await store.run(work)
+
+
+async def test_a_rederivation_rewrites_stored_match_records(store: Any) -> None:
+    chat = Chat(store)
+    await chat.ladder("duel", "confirm=false")
+    await chat.join("a", "b")
+    for _ in range(5):
+        await chat.ok("a", "/report win @b")
+    fifth = await store.run(lambda repo: repo.match(1, 5))
+    assert fifth.rated is False and "anti-farming" in fifth.note
+    await chat.ok("mod", "/mod void 1 test")
+    fifth = await store.run(lambda repo: repo.match(1, 5))
+    assert fifth.rated is True and fifth.note == ""
 
 
 async def test_challenges_audit_and_seen_messages(store: Any) -> None:

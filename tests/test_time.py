@@ -133,6 +133,11 @@ async def test_next_due_tells_the_scheduler_when_to_wake(chat: Chat) -> None:
     plain = await chat.store.run(lambda repo: repo.ladder("console", "plain"))
     assert plain.next_due == chat.at + 24 * HOUR
     await chat.ok("B", "/confirm ladder=plain")
+    # A hint is never late, but may be early: nothing is due any more, and reaching it
+    # re-plans to nothing at all.
+    plain = await chat.store.run(lambda repo: repo.ladder("console", "plain"))
+    assert plain.next_due == chat.at + 24 * HOUR
+    assert await chat.time(chat.at + 24 * HOUR) == []
     plain = await chat.store.run(lambda repo: repo.ladder("console", "plain"))
     assert plain.next_due is None
 

@@ -1,0 +1,90 @@
+"""`python -m bench [--quick] [--json] [--only KEY ...]`: Ladderbot's benchmarks.
+
+Synthetic ladders are built through the real command layer and storage (commands run
+through `core.service.handle` in SQLite transactions), then measured. Every number is
+the median of several runs; the machine is reported with them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+import time
+
+from bench import measures
+from bench.machine import describe_machine, peak_rss_mb
+
+KEYS = ["sqlite_raw_tx_per_s", "report_rate_per_s", "old_correction_s",
+        "recent_correction_ms", "decay_s", "standings_ms", "profile_ms",
+        "engine_vs_openskill", "peak_rss_mb"]
+
+TARGETS = {
+    "report_rate_per_s": ("at least 40% of sqlite_raw_tx_per_s", None),
+    "old_correction_s": ("at most 1.5", 1.5),
+    "recent_correction_ms": ("at most 50", 50),
+    "decay_s": ("at most 1.5", 1.5),
+    "standings_ms": ("at most 5", 5),
+    "profile_ms": ("at most 20", 20),
+    "engine_vs_openskill": ("at least 30", 30),
+    "peak_rss_mb": ("at most 1000", 1000),
+}
+
+
+def verdicts(results: dict[str, float]) -> dict[str, bool]:
+    """Whether each measured number meets its target."""
+    met = {}
+    for key, (_, limit) in TARGETS.items():
+        if key not in results:
+            continue
+        value = results[key]
+        if key == "report_rate_per_s":
+            raw = results.get("sqlite_raw_tx_per_s")
+            met[key] = raw is not None and value >= 0.4 * raw
+        elif key == "engine_vs_openskill":
+            met[key] = limit is not None and value >= limit
+        else:
+            met[key] = limit is not None and value <= limit
+    return met
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="the small sizes (seconds)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--only", nargs="*", choices=KEYS, help="measure only these keys")
+    parser.add_argument("--dir", help="where to build the databases (default: a temp dir)")
+    args = parser.parse_args(argv)
+    sizes = measures.QUICK if args.quick else measures.FULL
+    wanted = set(args.only or KEYS)
+    started = time.perf_counter()
+    results = asyncio.run(measures.run_all(sizes, wanted, args.dir, progress=not args.json))
+    if "peak_rss_mb" in wanted:
+        results["peak_rss_mb"] = round(peak_rss_mb(), 1)
+    report = {
+        **{k: results[k] for k in KEYS if k in results},
+        "targets_met": verdicts(results),
+        "mode": "quick" if args.quick else "full",
+        "sizes": sizes.as_dict(),
+        "seconds": round(time.perf_counter() - started, 1),
+        "machine": describe_machine(),
+    }
+    if args.json:
+        print(json.dumps(report, indent=2))
+    else:
+        print(f"\nLadderbot benchmarks ({report['mode']}, {report['seconds']} s) on "
+              f"{report['machine']['cpu']} ({report['machine']['cores']} cores), "
+              f"Python {report['machine']['python']}, SQLite {report['machine']['sqlite']}")
+        for key in KEYS:
+            if key in results:
+                target = TARGETS.get(key, ("", None))[0]
+                met = report["targets_met"].get(key)
+                mark = "" if met is None else ("  ok" if met else "  MISSED")
+                print(f"  {key:<22} {results[key]:>12}   {target}{mark}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
