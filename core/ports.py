@@ -184,7 +184,8 @@ class Repo(Protocol):
         ...
 
     def rank(self, ladder: int, table: str, player: PlayerId, at: Timestamp) -> int | None:
-        """A player's place in a table, or None when not listed."""
+        """A player's competition rank in a table (1 + those strictly ahead, so equal
+        ratings share a rank; the rung on a position ladder), or None when not listed."""
         ...
 
     def season_table(self, ladder: int, season: str) -> list[TableRow]:

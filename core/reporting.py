@@ -50,7 +50,7 @@ def report(s: Session, cmd: ReportResult) -> Reply:
     what = s.describe_result(result)
     if not s.settings.confirm:
         record, text = confirm_match(s, record, s.now)
-        return Reply(f"Match #{record.id}: {what}. {text}")
+        return Reply(f"Match #{record.id}: {what}. {text}", ladder=s.ladder.name)
     s.repo.save_match(record)
     expect(s.repo, s.ladder, record.reported_at + round(s.settings.confirm_hours * HOUR))
     if challenge is not None:

@@ -110,6 +110,8 @@ def execute(repo: Repo, ctx: Context, parsed: Parsed, policy: Policy = DEFAULT_P
     reply = _guarded(repo, lambda: _ladder_command(session, cmd))
     if not reply.error and isinstance(cmd, ChangeSettings):  # time zone, windows, decay...
         schedule(repo, ladder.chat, ladder.name)
+    if reply.ladder == ladder.name and not announcements:
+        return reply
     return dataclasses.replace(reply, ladder=ladder.name,
                                announcements=(*announcements, *reply.announcements))
 

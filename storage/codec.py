@@ -24,11 +24,12 @@ from core.settings import Settings
 from core.state import LadderState, PlayerState, SeriesState
 from core.tables import HallEntry, TableRow
 
-_ENCODER = json.JSONEncoder(separators=(",", ":"), sort_keys=True)
+# Deterministic without sorting: every dict written here is built in a fixed key order.
+_ENCODER = json.JSONEncoder(separators=(",", ":"))
 
 
 def dumps(value: Any) -> str:
-    """Compact, deterministic JSON (one encoder: json.dumps builds one per call)."""
+    """Compact JSON (one encoder: json.dumps builds a new one on every call)."""
     return _ENCODER.encode(value)
 
 

@@ -295,10 +295,14 @@ class MemoryRepo:
         return (rows if limit is None else rows[:limit]), len(rows)
 
     def rank(self, ladder: int, table: str, player: PlayerId, at: Timestamp) -> int | None:
-        for place, row in enumerate(self._table(ladder, table, at), 1):
-            if row.player == player:
-                return place
-        return None
+        """Competition rank: 1 + how many listed are strictly ahead (ties share a rank)."""
+        rows = self._table(ladder, table, at)
+        mine = next((r for r in rows if r.player == player), None)
+        if mine is None:
+            return None
+        if table == "rung":
+            return int(mine.value)
+        return 1 + sum(1 for r in rows if r.value > mine.value)
 
     # ---- redelivered messages
     def seen(self, chat: str, message_id: str) -> str | None:

@@ -629,16 +629,49 @@ class SqliteRepo:
             rows = self._gain_table(ladder, table, at, settings)
             return (rows if limit is None else rows[:limit]), len(rows)
         sql, args = self._table_sql(ladder, table, at, settings)
-        total = self._one(f"SELECT count(*) FROM ({sql})", args)[0]
+        if table == "rating":  # the histogram knows how many members there are
+            total = self._one("SELECT coalesce(sum(n), 0) FROM rating_counts WHERE ladder=?",
+                              (ladder,))[0]
+        else:
+            total = self._one(f"SELECT count(*) FROM ({sql})", args)[0]
         listed = self._all(f"{sql} LIMIT ?", (*args, -1 if limit is None else limit))
         return [TableRow(*r) for r in listed], total
 
     def rank(self, ladder: int, table: str, player: PlayerId, at: Timestamp) -> int | None:
-        rows, _ = self.standings(ladder, table, at)
-        for place, row in enumerate(rows, 1):
-            if row.player == player:
-                return place
-        return None
+        row = self._one("SELECT member, rating, rung, rated_games, last_played FROM players "
+                        "WHERE ladder=? AND id=?", (ladder, player))
+        if row is None or not row[0]:
+            return None
+        _, rating, rung, games, last = row
+        if table == "rung":
+            return int(rung) if rung is not None else None
+        if table == "rating":
+            return 1 + self._rated_above(ladder, rating)
+        settings = self._ladder_settings(ladder)
+        if table == "ladder":
+            since = at - round(settings.active_days * DAY)
+            if games < settings.calibration or last is None or not since < last <= at:
+                return None
+            return 1 + self._one(
+                "SELECT count(*) FROM players WHERE ladder=? AND member=1 AND rating > ? "
+                "AND rated_games >= ? AND last_played > ? AND last_played <= ?",
+                (ladder, rating, settings.calibration, since, at))[0]
+        rows = self._gain_table(ladder, table, at, settings)
+        mine = next((r for r in rows if r.player == player), None)
+        return None if mine is None else 1 + sum(1 for r in rows if r.value > mine.value)
+
+    def _rated_above(self, ladder: int, rating: float) -> int:
+        """Members rated strictly higher: whole buckets above from the histogram, then the
+        few in the player's own bucket, from the index."""
+        bucket = int(rating)  # truncates toward zero, as CAST(... AS INTEGER) does
+        above: int = self._one("SELECT coalesce(sum(n), 0) FROM rating_counts WHERE ladder=? "
+                               "AND bucket > ?", (ladder, bucket))[0]
+        # The bucket holds [b, b+1) for b > 0, (-1, 1) for b = 0 and (b-1, b] for b < 0.
+        top = "rating < ?" if bucket >= 0 else "rating <= ?"
+        within: int = self._one(
+            f"SELECT count(*) FROM players WHERE ladder=? AND member=1 AND rating > ? AND {top}",
+            (ladder, rating, bucket + 1 if bucket >= 0 else bucket))[0]
+        return above + within
 
     # ---- platform support (not part of the core's Repo)
     def learn_handle(self, platform: str, handle: str, user: UserRef, at: Timestamp) -> None:

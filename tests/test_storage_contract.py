@@ -244,3 +244,20 @@ async def test_both_stores_give_the_same_replies_and_export(
     assert sqlite_replies == memory_replies
     assert sqlite_export == memory_export
     assert cold == sqlite_export
+
+
+async def test_ranks_are_competition_ranks(store: Any) -> None:
+    chat = Chat(store)
+    await chat.ladder("warlight", "confirm=false")
+    await chat.join("a", "b", "c", "d")
+    await chat.ok("mod", "/mod adjust @c +50 up")
+    await chat.ok("mod", "/mod adjust @d +50.5 up")  # real ratings: 1250.5 and 1250 in one bucket
+
+    def ranks(repo: Any) -> list[int | None]:
+        return [repo.rank(1, "rating", p, T0) for p in (1, 2, 3, 4)]
+
+    assert await store.run(ranks) == [3, 3, 2, 1]
+    await chat.ok("a", "/leave")
+    assert await store.run(ranks) == [None, 3, 2, 1]
+    rows, total = await store.run(lambda repo: repo.standings(1, "rating", T0, 2))
+    assert total == 3 and [r.player for r in rows] == [4, 3]
