@@ -80,6 +80,7 @@ class Console:
         if reply is not None:
             self.announce(reply.announcements)
             self.say(reply.text)
+            await self.store.restate_pending()  # history a far-back correction left
             for path in reply.attachments:
                 self.say(f"[chart saved to {path}]")
 

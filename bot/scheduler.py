@@ -69,6 +69,7 @@ class Scheduler:
         """Catch up on downtime (before any command is handled), then start ticking."""
         now = int(self.clock())
         await self.store.run(lambda repo: start_up(repo, now))
+        await self.store.restate_pending()  # history a correction left for later
         posted = await self.flush()
         self.apscheduler.add_job(self.tick, self.trigger, id="catch-up", replace_existing=True)
         for job_id, func, trigger in self.extra:
@@ -86,6 +87,7 @@ class Scheduler:
         now = int(self.clock())
         try:
             await self.store.run(lambda repo: due_now(repo, now))
+            await self.store.restate_pending()
         except Exception:
             log.exception("scheduled jobs failed; they stay due and run at the next tick")
         return await self.flush()

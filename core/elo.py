@@ -180,7 +180,11 @@ def apply_floor(settings: Settings, rating: float) -> float:
 
 
 def decay_amount(settings: Settings, rating: float) -> float:
-    """Points one decay day takes from `rating` (0 at or below the floor)."""
+    """Points one decay day takes from `rating` (0 at or below the floor).
+
+    `LadderState._decay` and storage's set-based update compute the same; tests hold
+    all three equal.
+    """
     bottom = settings.floor if settings.floor is not None else 0.0
     if not settings.decay or rating <= bottom:
         return 0.0

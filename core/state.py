@@ -13,6 +13,8 @@ second); everything it consumes and returns is frozen.
 from __future__ import annotations
 
 import bisect
+import math
+from collections import deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -41,9 +43,12 @@ from core.tables import HallEntry, TableRow, gain_table, hall_entries
 
 NO_CORRECTIONS: Mapping[int, Correction] = MappingProxyType({})
 
-# Anti-farming looks back `farm_days`; older game times are dropped once they are this
-# far behind the newest game of the pair (a late confirmation is still counted right).
-FARM_HORIZON = 90 * DAY
+# Anti-farming looks back `farm_days`. Game times are kept this much longer, so that a
+# match confirmed up to 30 days after it was played is still counted right...
+FARM_SLACK = 30 * DAY
+# ...and every this many events, pairs with no game that recent are forgotten: without
+# it, every pair that ever played would be kept for good.
+FARM_PRUNE_EVERY = 10_000
 
 
 @dataclass(slots=True)
@@ -141,6 +146,17 @@ _NOTHING = Applied("none")
 
 
 @dataclass(slots=True)
+class Undo:
+    """What one folded event changed, to roll the standings back to before it."""
+
+    seq: int  # the event's number
+    at: Timestamp  # the standings' time before it
+    season: str | None
+    players: list[tuple[PlayerId, PlayerState | None]]  # prior states (None: created by it)
+    farm: tuple[tuple[PlayerId, PlayerId], tuple[Timestamp, ...] | None] | None = None
+
+
+@dataclass(slots=True)
 class LadderState:
     """The standings of one ladder after `seq` events."""
 
@@ -156,6 +172,10 @@ class LadderState:
     seq: int = 0
     at: Timestamp = 0
     last_decay: str | None = None
+    # When set, folded events that only touch their own players are journaled, so that a
+    # recent correction rolls the standings back instead of replaying from a snapshot.
+    # Any other event (decay, a season close, a settings change) clears it: a barrier.
+    undo: deque[Undo] | None = None
 
     # ------------------------------------------------------------------ reading
 
@@ -187,6 +207,66 @@ class LadderState:
             last_decay=self.last_decay,
         )
 
+    def undo_to(self, seq: int) -> dict[PlayerId, PlayerState | None] | None:
+        """Roll back to just before event `seq`, if the journal reaches that far.
+
+        Returns the rolled-back players' states as they were (None where the events
+        created them), or None, leaving the standings untouched, when it cannot.
+        """
+        journal = self.undo
+        if not journal or journal[0].seq > seq or self.seq != journal[-1].seq:
+            return None
+        forward: dict[PlayerId, PlayerState | None] = {}
+        players, farm = self.players, self.farm
+        while journal and journal[-1].seq >= seq:
+            entry = journal.pop()
+            for pid, prior in entry.players:
+                forward.setdefault(pid, players.get(pid))
+                if prior is None:
+                    players.pop(pid, None)
+                else:
+                    players[pid] = prior
+            if entry.farm is not None:
+                pair, times = entry.farm
+                if times is None:
+                    farm.pop(pair, None)
+                else:
+                    farm[pair] = list(times)
+            self.seq, self.at, self.season = entry.seq - 1, entry.at, entry.season
+        return forward
+
+    def _journal(self, event: Event, corrections: Mapping[int, Correction]) -> Undo | None:
+        """The undo entry of an event about to be folded; None for a barrier."""
+        settings = self.settings
+        if settings.is_position or settings.series_hours is not None:
+            return None
+        pids: tuple[PlayerId, ...]
+        pair = None
+        if isinstance(event, MatchConfirmed):
+            correction = corrections.get(event.match.id)
+            result = correction.result if correction is not None and correction.result \
+                else event.match.result
+            pids = () if correction is not None and correction.voided else result.players
+            if pids and settings.farm_limit is not None and result.is_duel:
+                pair = pair_key(result.sides[0][0], result.sides[1][0])
+        elif isinstance(event, (PlayerJoined, PlayerLeft, RatingAdjusted)):
+            pids = (event.player,)
+        elif isinstance(event, (MatchVoided, ResultChanged)):
+            pids = ()
+        else:
+            return None
+        return self._entry(pids, pair)
+
+    def _entry(self, pids: tuple[PlayerId, ...],
+               pair: tuple[PlayerId, PlayerId] | None) -> Undo:
+        players = self.players
+        prior = [(p, s.copy() if (s := players.get(p)) is not None else None) for p in pids]
+        farm = None
+        if pair is not None:
+            times = self.farm.get(pair)
+            farm = (pair, tuple(times) if times is not None else None)
+        return Undo(self.seq + 1, self.at, self.season, prior, farm)
+
     def fingerprint(self) -> tuple[Any, ...]:
         """Everything that defines the standings, for equality checks in tests."""
         return (
@@ -209,10 +289,18 @@ class LadderState:
         self, event: Event, corrections: Mapping[int, Correction] = NO_CORRECTIONS
     ) -> Applied:
         """Fold one event into the standings and say what changed."""
+        if self.undo is not None:
+            entry = self._journal(event, corrections)
+            if entry is None:
+                self.undo.clear()
+            else:
+                self.undo.append(entry)
         if self.season is None:
             self.season = month_label(event.at, self.settings.timezone)
         self.seq += 1
         self.at = max(self.at, event.at)
+        if self.seq % FARM_PRUNE_EVERY == 0:
+            self._prune_farm()
         if isinstance(event, MatchConfirmed):
             return self._match(event.match, corrections)
         if isinstance(event, PlayerJoined):
@@ -274,19 +362,23 @@ class LadderState:
         return Applied("adjust", players=(player,), changes=(Change(player, before, state.rating),))
 
     def _decay(self, day: str) -> Applied:
+        """One decay day over every member: `elo.decay_amount`, inlined for a million players.
+
+        It names no players and no changes: a decay day touches everyone by one formula of
+        their own rating, which storage applies as one statement and a chart recomputes.
+        """
         self.last_decay = day
         settings = self.settings
         if not settings.decay or settings.is_position:
             return Applied("decay")
-        changes = []
-        for player, state in self.players.items():
-            if state.member:
-                amount = elo.decay_amount(settings, state.rating)
-                if amount:
-                    before = state.rating
-                    state.rating = before - amount
-                    changes.append(Change(player, before, state.rating))
-        return Applied("decay", players=tuple(c.player for c in changes), changes=tuple(changes))
+        bottom = settings.floor if settings.floor is not None else 0.0
+        least, divisor, floor = settings.decay_min, settings.decay_divisor, math.floor
+        for state in self.players.values():
+            rating = state.rating
+            if rating > bottom and state.member:
+                amount = max(least, floor(rating * rating / divisor))
+                state.rating = rating - min(amount, rating - bottom)
+        return Applied("decay")
 
     def _close_season(self, label: str) -> Applied:
         settings = self.settings
@@ -435,13 +527,109 @@ class LadderState:
         return Applied("match", players=(a, b), changes=changes,
                        match=MatchEffect(match.id, True, "", changes))
 
+    @property
+    def lean(self) -> bool:
+        """True when plain one-on-one matches may be folded by `apply_duel`."""
+        s = self.settings
+        return (not s.is_position and s.series_hours is None and s.no_change_gap is None
+                and s.max_gap is None and s.formula in ("zero_sum", "classic"))
+
+    def apply_duel(self, at: Timestamp, a: PlayerId, b: PlayerId, draw: bool, rated: bool,
+                   moves: int | None, played_at: Timestamp
+                   ) -> tuple[bool, str, float, float, float, float]:
+        """Fold a confirmed one-on-one match given as plain values, exactly as `apply` folds
+        the same MatchConfirmed: long replays stream millions of these, and building the
+        event objects would cost more than the rules.
+
+        Only for `lean` settings and a match no correction names. Returns (rated, note,
+        rating of a before, after, rating of b before, after).
+        """
+        settings = self.settings
+        if self.undo is not None:
+            self.undo.append(self._entry(
+                (a, b), pair_key(a, b) if settings.farm_limit is not None else None))
+        if self.season is None:
+            self.season = month_label(at, settings.timezone)
+        self.seq += 1
+        if at > self.at:
+            self.at = at
+        if self.seq % FARM_PRUNE_EVERY == 0:
+            self._prune_farm()
+        players = self.players
+        pa = players.get(a)
+        if pa is None:
+            pa = players[a] = PlayerState(rating=settings.start, member=False)
+        pb = players.get(b)
+        if pb is None:
+            pb = players[b] = PlayerState(rating=settings.start, member=False)
+        pa.games += 1
+        pb.games += 1
+        if draw:
+            pa.draws += 1
+            pb.draws += 1
+        else:
+            pa.wins += 1
+            pb.losses += 1
+        if pa.last_played is None or played_at > pa.last_played:
+            pa.last_played = played_at
+        if pb.last_played is None or played_at > pb.last_played:
+            pb.last_played = played_at
+        ra, rb = pa.rating, pb.rating
+        note = ""
+        if not rated:
+            note = "reported as unrated"
+        elif settings.min_moves is not None and moves is not None and moves < settings.min_moves:
+            note = f"shorter than {settings.min_moves} moves, so unrated"
+        elif settings.farm_limit is not None:
+            times = self.farm.get(pair_key(a, b))
+            if times:
+                since = played_at - settings.farm_days * DAY
+                recent = bisect.bisect_right(times, played_at) - bisect.bisect_right(times, since)
+                if recent >= settings.farm_limit:
+                    note = (f"unrated: this pair already has {recent} rated games in the last "
+                            f"{settings.farm_days:g} days (anti-farming)")
+        if note:
+            return False, note, ra, ra, rb, rb
+        if settings.formula == "zero_sum":
+            if draw:
+                moved = elo.zero_sum_draw(settings, ra, rb)
+                da: float = -moved if ra > rb else moved if ra < rb else 0
+            else:
+                da = elo.zero_sum_exchange(settings, ra, rb)
+        else:
+            da = settings.k * ((0.5 if draw else 1.0) - elo.expected(ra, rb))
+            if settings.whole:
+                da = float(elo.round_half_away(da))
+        pa.rating = na = elo.apply_floor(settings, ra + da)
+        pb.rating = nb = elo.apply_floor(settings, rb - da)
+        pa.rated_games += 1
+        pb.rated_games += 1
+        if not draw:
+            pa.rated_wins += 1
+        pa.season_games += 1
+        pb.season_games += 1
+        pa.season_gain += na - ra
+        pb.season_gain += nb - rb
+        if settings.farm_limit is not None:
+            self._remember_pair(a, b, played_at)
+        return True, "", ra, na, rb, nb
+
     def _remember_pair(self, a: PlayerId, b: PlayerId, played_at: Timestamp) -> None:
         """Keep the time of a pair's rated game for anti-farming."""
         times = self.farm.setdefault(pair_key(a, b), [])
         bisect.insort(times, played_at)
-        cutoff = times[-1] - FARM_HORIZON
+        cutoff = times[-1] - self.settings.farm_days * DAY - FARM_SLACK
         if times[0] < cutoff:
             del times[: bisect.bisect_left(times, cutoff)]
+
+    def _prune_farm(self) -> None:
+        """Forget pairs whose newest rated game is past the horizon (at fixed event
+        numbers, so every way of folding the log prunes alike)."""
+        if self.farm:
+            cutoff = self.at - self.settings.farm_days * DAY - FARM_SLACK
+            self.farm = {k: v for k, v in self.farm.items() if v[-1] > cutoff}
+        if self.undo is not None:
+            self.undo.clear()  # a barrier: the journal does not restore forgotten pairs
 
     def _unrated_effect(self, match: Match, note: str) -> Applied:
         result = match.result

@@ -12,8 +12,8 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
-from collections import OrderedDict
-from collections.abc import Callable, Iterator, Sequence
+from collections import OrderedDict, deque
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib import resources
@@ -25,7 +25,7 @@ import aiosqlite
 from core.calendar import DAY
 from core.events import Event, MatchConfirmed, collect_corrections, correction_of
 from core.ledger import Rederived
-from core.model import Correction, PlayerId, Timestamp
+from core.model import Correction, Match, PlayerId, Result, Timestamp
 from core.records import (
     Announcement,
     AuditEntry,
@@ -55,9 +55,42 @@ from storage.projection import change_rows
 
 T = TypeVar("T")
 
-SNAPSHOT_EVERY = 1000
+SNAPSHOT_EVERY = 1000  # events between stored snapshots at the least...
+SNAPSHOT_PER_PLAYER = 5  # ...and more for big ladders: a snapshot holds every player
+UNDO_EVENTS = 5000  # events a correction can roll back through (see LadderState.undo)
+BULK_DECAY = 20_000  # from this many players, decay rebuilds the index instead
+SYNC_RESTATE = 20_000  # a correction rewrites this much history at once; older, later
+RESTATE_CHUNK = 50_000  # events of history restated per transaction
 CACHED_LADDERS = 32
 GROUP_LIMIT = 64  # units of work committed together at most
+
+
+def duel_columns(event: Event) -> tuple[int | None, ...]:
+    """The narrow columns of a plain one-on-one match event (all None for other events)."""
+    if isinstance(event, MatchConfirmed):
+        m = event.match
+        r = m.result
+        if r.is_duel and r.margin is None and m.challenge_id is None and not m.forfeit:
+            return (r.sides[0][0], r.sides[1][0], int(r.draw) | (0 if r.rated else 2),
+                    r.moves, m.played_at)
+    return (None, None, None, None, None)
+
+
+def _history_rows(ladder: int, seq: int, at: int, event: Event | None, outcome: Any,
+                  rows: list[tuple[Any, ...]], effects: list[tuple[Any, ...]]) -> None:
+    """The stored history of one re-derived event: its changes and its match's flags."""
+    if event is None:  # a lean match: (match, a, b, rated, note, ra, na, rb, nb)
+        match, a, b, rated, note, ra, na, rb, nb = outcome
+        rows.append((ladder, seq, a, at, ra, na, "match", match, int(rated)))
+        rows.append((ladder, seq, b, at, rb, nb, "match", match, int(rated)))
+        effects.append((int(rated), note, ladder, match))
+        return
+    for c in change_rows(seq, event, outcome):
+        rows.append((ladder, c.seq, c.player, c.at, c.before, c.after, c.kind, c.match,
+                     int(c.rated)))
+    effect = outcome.match
+    if effect is not None and not effect.voided:
+        effects.append((int(effect.rated), effect.note, ladder, effect.match_id))
 
 
 def players_key(players: Sequence[PlayerId]) -> str:
@@ -296,21 +329,61 @@ class SqliteRepo:
         cached = self.store.cache_get(ladder)
         if cached is not None and cached.state.seq == stored_seq:
             return cached
-        row = self._one("SELECT body FROM snapshots WHERE ladder=? ORDER BY seq DESC LIMIT 1",
-                        (ladder,))
-        state = state_from_json(row[0]) if row is not None else LadderState(
-            self.base_settings(ladder))
+        state = self._snapshot_before(ladder, stored_seq + 1)
         corrections = collect_corrections(
             decode_event(k, at, json.loads(b)) for k, at, b in self._all(
                 "SELECT kind, at, body FROM events WHERE ladder=? AND kind IN ('void', 'result') "
                 "ORDER BY seq", (ladder,)))
-        for kind, at, body in self._all(
-                "SELECT kind, at, body FROM events WHERE ladder=? AND seq > ? ORDER BY seq",
-                (ladder, state.seq)):
-            state.apply(decode_event(kind, at, json.loads(body)), corrections)
+        self._stream(ladder, state, stored_seq, corrections)
+        state.undo = deque(maxlen=UNDO_EVENTS)
         cached = _Cached(state, corrections)
         self.store.cache_put(ladder, cached)
         return cached
+
+    def _snapshot_before(self, ladder: int, seq: int) -> LadderState:
+        """The newest stored snapshot taken before event `seq` (else a new ladder)."""
+        row = self._one("SELECT body FROM snapshots WHERE ladder=? AND seq < ? "
+                        "ORDER BY seq DESC LIMIT 1", (ladder, seq))
+        return state_from_json(row[0]) if row is not None else LadderState(
+            self.base_settings(ladder))
+
+    _STREAM = ("SELECT seq, at, kind, CASE WHEN duel_a IS NULL THEN body END, match, duel_a, "
+               "duel_b, duel_flags, duel_moves, duel_played FROM events "
+               "WHERE ladder=? AND seq > ? AND seq <= ? ORDER BY seq")
+
+    def _stream(self, ladder: int, state: LadderState, upto: int,
+                corrections: Mapping[int, Correction],
+                visit: Callable[[int, int, Event | None, Any], None] | None = None,
+                snapshots_from: int | None = None, journal_from: int | None = None) -> None:
+        """Fold the stored events after `state.seq`, up to `upto`, into `state`.
+
+        Plain one-on-one matches go through the lean fold from their columns; everything
+        else is decoded. `visit(seq, at, event, outcome)` sees every event: `event` is None
+        for a lean match, whose outcome is `apply_duel`'s tuple (with the match id first),
+        else the event and its `Applied`. From `snapshots_from` on, snapshots are stored;
+        from `journal_from` on, the standings journal what they fold (see `undo_to`).
+        """
+        every = self.store.snapshot_interval(len(state.players))
+        for seq, at, kind, body, match, a, b, flags, moves, played in self.conn.execute(
+                self._STREAM, (ladder, state.seq, upto)):
+            if seq == journal_from:
+                state.undo = deque(maxlen=UNDO_EVENTS)
+            if a is not None and state.lean and match not in corrections:
+                outcome: Any = state.apply_duel(at, a, b, bool(flags & 1), not flags & 2,
+                                                None if moves is None else moves, played)
+                if visit is not None:
+                    visit(seq, at, None, (match, a, b, *outcome))
+            else:
+                if a is not None:  # body was left out of the read: rebuild the event
+                    event: Event = MatchConfirmed(at, Match(match, played, Result(
+                        ((a,), (b,)), bool(flags & 1), None, moves, not flags & 2)))
+                else:
+                    event = decode_event(kind, at, json.loads(body))
+                outcome = state.apply(event, corrections)
+                if visit is not None:
+                    visit(seq, at, event, outcome)
+            if snapshots_from is not None and seq >= snapshots_from and seq % every == 0:
+                self._snapshot(ladder, state)
 
     def state(self, ladder: int) -> LadderState:
         return self._cached(ladder).state
@@ -327,9 +400,9 @@ class SqliteRepo:
             kind, body, key = encode_event(event)
             match = event.match.id if isinstance(event, MatchConfirmed) else None
             self.conn.execute(
-                "INSERT INTO events (ladder, seq, at, kind, body, match, key) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (ladder, seq, event.at, kind, dumps(body), match, key),
+                "INSERT INTO events (ladder, seq, at, kind, body, match, key, duel_a, duel_b, "
+                "duel_flags, duel_moves, duel_played) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (ladder, seq, event.at, kind, dumps(body), match, key, *duel_columns(event)),
             )
             found = correction_of(event)
             if found is not None:
@@ -341,7 +414,7 @@ class SqliteRepo:
                     continue
             applied = state.apply(event, cached.corrections)
             self._project(ladder, state, seq, event, applied)
-            if seq % self.store.snapshot_every == 0:
+            if seq % self.store.snapshot_interval(len(state.players)) == 0:
                 self._snapshot(ladder, state)
             results.append(applied)
         state = cached.state
@@ -364,7 +437,10 @@ class SqliteRepo:
             self.conn.executemany(
                 "INSERT INTO changes (ladder, seq, player, at, before, after, kind, match, rated) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
-        self._write_players(ladder, state, applied.players)
+        if applied.kind == "decay":
+            self._decay_players(ladder, state)
+        else:
+            self._write_players(ladder, state, applied.players)
         # A new match's record is saved by the caller with its effect; only a re-derivation
         # rewrites the records of matches already stored.
         if applied.season is not None:
@@ -375,6 +451,36 @@ class SqliteRepo:
                 "VALUES (?, ?, ?, ?, ?, ?)",
                 [(ladder, start + i, e.season, e.place, e.player, e.gain)
                  for i, e in enumerate(applied.season.hall)])
+
+    def _decay_players(self, ladder: int, state: LadderState) -> None:
+        """A decay day as one statement, the same formula as `core.elo.decay_amount`.
+
+        Updating a million ratings through the leaderboard index and the histogram's
+        trigger takes seconds; without them, then rebuilding both, well under one
+        (PITFALLS.md). Their definitions are read back from the schema, so they come back
+        exactly as the migrations made them.
+        """
+        settings = state.settings
+        if not settings.decay or settings.is_position:
+            return
+        bottom = settings.floor if settings.floor is not None else 0.0
+        statement = ("UPDATE players SET rating = rating - min(rating - ?, max(?, CAST(rating "
+                     "* rating / ? AS INTEGER))) WHERE ladder=? AND member=1 AND rating > ?")
+        args = (bottom, settings.decay_min, float(settings.decay_divisor), ladder, bottom)
+        if len(state.players) < BULK_DECAY:
+            self.conn.execute(statement, args)
+            return
+        names = ("players_by_rating", "rating_counts_update")
+        ddl = [self._one("SELECT sql FROM sqlite_master WHERE name=?", (n,))[0] for n in names]
+        self.conn.execute("DROP TRIGGER rating_counts_update")
+        self.conn.execute("DROP INDEX players_by_rating")
+        self.conn.execute(statement, args)
+        self.conn.execute("DELETE FROM rating_counts WHERE ladder=?", (ladder,))
+        self.conn.execute(
+            "INSERT INTO rating_counts (ladder, bucket, n) SELECT ladder, CAST(rating AS "
+            "INTEGER), count(*) FROM players WHERE ladder=? AND member=1 GROUP BY 2", (ladder,))
+        for sql in ddl:
+            self.conn.execute(sql)
 
     def _write_season(self, ladder: int, season: str, table: Sequence[TableRow]) -> None:
         self.conn.execute("DELETE FROM seasons WHERE ladder=? AND season=?", (ladder, season))
@@ -399,53 +505,125 @@ class SqliteRepo:
              for p in players if (s := state.players.get(p)) is not None])
 
     def _rederive(self, ladder: int, cached: _Cached, from_seq: int) -> Rederived:
-        """Replay from the newest snapshot before `from_seq`, rewriting what follows it."""
-        row = self._one("SELECT body FROM snapshots WHERE ladder=? AND seq < ? "
-                        "ORDER BY seq DESC LIMIT 1", (ladder, from_seq))
-        state = state_from_json(row[0]) if row is not None else LadderState(
-            self.base_settings(ladder))
-        self.conn.execute("DELETE FROM snapshots WHERE ladder=? AND seq >= ?", (ladder, from_seq))
-        self.conn.execute("DELETE FROM changes WHERE ladder=? AND seq >= ?", (ladder, from_seq))
+        """Replay from the newest copy of the standings before `from_seq` to the head.
+
+        The standings (players, seasons, Hall of Fame) are rewritten at once. Per-match
+        history (rated flags, changes) is rewritten at once for the recent part; a
+        correction far back leaves the older part to `restate`, marked in the ladder row.
+        """
         old = cached.state
-        applied_all: list[Applied] = []
-        every = self.store.snapshot_every
-        for seq, kind, at, body in self._all(
-                "SELECT seq, kind, at, body FROM events WHERE ladder=? AND seq > ? ORDER BY seq",
-                (ladder, state.seq)):
-            event = decode_event(kind, at, json.loads(body))
-            applied = state.apply(event, cached.corrections)
+        upto = old.seq + 1  # the correction event itself, just inserted
+        # A recent correction rolls the standings back through their journal; one further
+        # back than it reaches replays from the newest stored snapshot before it.
+        forward = old.undo_to(from_seq)
+        state = old if forward is not None else self._snapshot_before(ladder, from_seq)
+        self.conn.execute("DELETE FROM snapshots WHERE ladder=? AND seq >= ?", (ladder, from_seq))
+        # History is rewritten at once for the newest events and for the week the week
+        # table reads; older history waits for `restate`.
+        at = self._one("SELECT at FROM events WHERE ladder=? AND seq=?", (ladder, upto))[0]
+        cutoff = at - round((state.settings.week_days + 1) * DAY)
+        written: list[int] = []  # the first seq whose history is rewritten now
+        rows: list[tuple[Any, ...]] = []
+        effects: list[tuple[Any, ...]] = []
+        touched: set[PlayerId] = set()  # only they can stand differently afterwards
+
+        def visit(seq: int, at: int, event: Event | None, outcome: Any) -> None:
             if seq < from_seq:
-                continue
-            applied_all.append(applied)
-            rows = [(ladder, c.seq, c.player, c.at, c.before, c.after, c.kind, c.match,
-                     int(c.rated)) for c in change_rows(seq, event, applied)]
-            if rows:
-                self.conn.executemany(
-                    "INSERT INTO changes (ladder, seq, player, at, before, after, kind, match, "
-                    "rated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
-            effect = applied.match
-            if effect is not None and not effect.voided:
-                self.conn.execute("UPDATE matches SET rated=?, note=? WHERE ladder=? AND id=? "
-                                  "AND confirmed_at IS NOT NULL",
-                                  (int(effect.rated), effect.note, ladder, effect.match_id))
-            if seq % every == 0:
-                self._snapshot(ladder, state)
-        # A removed match changes players no re-derived event names: compare everyone.
-        old_rungs = {p: i for i, p in enumerate(old.order)}
-        new_rungs = {p: i for i, p in enumerate(state.order)}
-        changed = [p for p, s in state.players.items()
-                   if s != old.players.get(p) or new_rungs.get(p) != old_rungs.get(p)]
+                return
+            if event is None:
+                touched.update(outcome[1:3])
+            else:
+                touched.update(outcome.players)
+                if isinstance(event, MatchConfirmed):  # the players of a voided match too
+                    touched.update(event.match.result.players)
+                elif outcome.kind in ("decay", "season", "none"):
+                    touched.update(state.players)
+            if not written:
+                if upto - seq > SYNC_RESTATE and at <= cutoff:
+                    return
+                written.append(seq)
+            _history_rows(ladder, seq, at, event, outcome, rows, effects)
+
+        journal = None if forward is not None else max(from_seq, upto - UNDO_EVENTS)
+        self._stream(ladder, state, upto, cached.corrections, visit, snapshots_from=from_seq,
+                     journal_from=journal)
+        start = written[0] if written else upto + 1
+        self._write_history(ladder, start, upto, rows, effects)
+        if start > from_seq:
+            self._mark_stale(ladder, from_seq, start)
+        if forward is not None:  # rolled back in place: compare with the states it replaced
+            changed = [p for p in touched | set(forward) if (s := state.players.get(p))
+                       is not None and s != forward.get(p, old.players.get(p))]
+        else:
+            old_rungs = {p: i for i, p in enumerate(old.order)}
+            new_rungs = {p: i for i, p in enumerate(state.order)}
+            if state.settings.is_position:  # a move shifts everyone between two rungs
+                touched.update(state.players)
+            changed = [p for p in touched if (s := state.players.get(p)) is not None
+                       and (s != old.players.get(p) or new_rungs.get(p) != old_rungs.get(p))]
         self._write_players(ladder, state, changed)
-        self.conn.execute("DELETE FROM seasons WHERE ladder=?", (ladder,))
-        for label, table in state.frozen.items():
-            self._write_season(ladder, label, table)
-        self.conn.execute("DELETE FROM hall_of_fame WHERE ladder=?", (ladder,))
-        self.conn.executemany(
-            "INSERT INTO hall_of_fame (ladder, pos, season, place, player, gain) "
-            "VALUES (?, ?, ?, ?, ?, ?)",
-            [(ladder, i, e.season, e.place, e.player, e.gain) for i, e in enumerate(state.hall)])
+        if state.frozen != old.frozen or state.hall != old.hall:
+            self.conn.execute("DELETE FROM seasons WHERE ladder=?", (ladder,))
+            for label, table in state.frozen.items():
+                self._write_season(ladder, label, table)
+            self.conn.execute("DELETE FROM hall_of_fame WHERE ladder=?", (ladder,))
+            self.conn.executemany(
+                "INSERT INTO hall_of_fame (ladder, pos, season, place, player, gain) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                [(ladder, i, e.season, e.place, e.player, e.gain)
+                 for i, e in enumerate(state.hall)])
         cached.state = state
-        return Rederived(from_seq, tuple(applied_all))
+        # Storage keeps no per-event effects of a re-derivation: the service reads the
+        # standings before and after instead, and a long one would hold millions.
+        return Rederived(from_seq, ())
+
+    def _write_history(self, ladder: int, start: int, upto: int, rows: list[tuple[Any, ...]],
+                       effects: list[tuple[Any, ...]]) -> None:
+        """Replace the changes of events [start, upto] and restate their matches' flags."""
+        self.conn.execute("DELETE FROM changes WHERE ladder=? AND seq >= ? AND seq <= ?",
+                          (ladder, start, upto))
+        self.conn.executemany(
+            "INSERT INTO changes (ladder, seq, player, at, before, after, kind, match, rated) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+        self.conn.executemany(
+            "UPDATE matches SET rated=?, note=? WHERE ladder=? AND id=? "
+            "AND confirmed_at IS NOT NULL", effects)
+
+    def _mark_stale(self, ladder: int, start: int, end: int) -> None:
+        """Per-match history of events [start, end) waits for `restate`."""
+        self.conn.execute(
+            "UPDATE ladders SET restate_from = min(coalesce(restate_from, ?), ?), "
+            "restate_to = max(coalesce(restate_to, ?), ?) WHERE id=?",
+            (start, start, end, end, ladder))
+
+    def restate(self, ladder: int, chunk: int = RESTATE_CHUNK) -> bool:
+        """Bring one chunk of stale per-match history up to date; True if more remains."""
+        row = self._one("SELECT restate_from, restate_to FROM ladders WHERE id=?", (ladder,))
+        if row is None or row[0] is None:
+            return False
+        start, end = row
+        stop = min(end, start + chunk)
+        cached = self._cached(ladder)
+        state = self._snapshot_before(ladder, start)
+        rows: list[tuple[Any, ...]] = []
+        effects: list[tuple[Any, ...]] = []
+
+        def visit(seq: int, at: int, event: Event | None, outcome: Any) -> None:
+            if seq >= start:
+                _history_rows(ladder, seq, at, event, outcome, rows, effects)
+
+        self._stream(ladder, state, stop - 1, cached.corrections, visit)
+        self._write_history(ladder, start, stop - 1, rows, effects)
+        if stop >= end:
+            self.conn.execute("UPDATE ladders SET restate_from=NULL, restate_to=NULL WHERE id=?",
+                              (ladder,))
+            return False
+        self.conn.execute("UPDATE ladders SET restate_from=? WHERE id=?", (stop, ladder))
+        return True
+
+    def stale_ladders(self) -> list[int]:
+        """Ladders whose per-match history waits for `restate`."""
+        return [r[0] for r in self._all("SELECT id FROM ladders WHERE restate_from IS NOT NULL")]
 
     # ---- matches
     def new_match_id(self, ladder: int) -> int:
@@ -738,9 +916,11 @@ class SqliteStore:
     """The database: one aiosqlite connection; each unit of work is atomic, in one
     transaction (shared with the units that queued up beside it)."""
 
-    def __init__(self, path: str | Path, *, snapshot_every: int = SNAPSHOT_EVERY) -> None:
+    def __init__(self, path: str | Path, *, snapshot_every: int = SNAPSHOT_EVERY,
+                 snapshot_per_player: int = SNAPSHOT_PER_PLAYER) -> None:
         self.path = str(path)
         self.snapshot_every = snapshot_every
+        self.snapshot_per_player = snapshot_per_player
         self.settings = _Settings()
         self._cache: OrderedDict[int, _Cached] = OrderedDict()
         self._db: aiosqlite.Connection | None = None
@@ -768,6 +948,19 @@ class SqliteStore:
 
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
+
+    def snapshot_interval(self, players: int) -> int:
+        """Events between stored snapshots of a ladder of this many players."""
+        return max(self.snapshot_every, self.snapshot_per_player * players)
+
+    async def restate_pending(self) -> int:
+        """Bring stale per-match history up to date, a chunk per transaction."""
+        done = 0
+        for ladder in await self.run(lambda repo: repo.stale_ladders()):
+            while await self.run(lambda repo, lad=ladder: repo.restate(lad)):
+                done += 1
+            done += 1
+        return done
 
     # ---- the standings cache
     def cache_get(self, ladder: int) -> _Cached | None:

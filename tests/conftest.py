@@ -19,7 +19,8 @@ async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator
     if request.param == "memory":
         yield MemoryStore(snapshot_every=5)
         return
-    async with SqliteStore(tmp_path / "ladder.db", snapshot_every=5) as sqlite:
+    async with SqliteStore(tmp_path / "ladder.db", snapshot_every=5,
+                           snapshot_per_player=0) as sqlite:
         yield sqlite
 
 

@@ -20,7 +20,7 @@ from core.events import (
 )
 from core.ledger import Ledger
 from core.model import Margin, Match, Result
-from core.settings import PRESETS, preset
+from core.settings import PRESETS, Settings, preset
 from core.state import LadderState, replay
 from tests.history import T0 as T0_FOR_TESTS
 
@@ -229,3 +229,57 @@ def test_the_duel_fast_path_equals_the_general_rules(
                            lambda self, match, note: self._elo_match(match, note)):
         general = replay(settings, events)
     assert fast.fingerprint() == general.fingerprint()
+
+
+def _lean_replay(settings: Settings, events: list[Event]) -> LadderState:
+    """Fold plain one-on-one matches through `apply_duel`, the rest through `apply`."""
+    from core.events import collect_corrections
+
+    corrections = collect_corrections(events)
+    state = LadderState(settings)
+    for e in events:
+        if isinstance(e, MatchConfirmed) and state.lean and e.match.id not in corrections \
+                and e.match.result.is_duel and e.match.result.margin is None \
+                and e.match.challenge_id is None and not e.match.forfeit:
+            r = e.match.result
+            state.apply_duel(e.at, r.sides[0][0], r.sides[1][0], r.draw, r.rated, r.moves,
+                             e.match.played_at)
+        else:
+            state.apply(e, corrections)
+    return state
+
+
+@FAST
+@given(histories(), st.sampled_from(["duel", "warlight", "fame", "dutch", "nhwc"]))
+def test_the_lean_fold_equals_the_fold(history: tuple[str, list[Event]], name: str) -> None:
+    _, events = history
+    settings = preset(name)
+    assert _lean_replay(settings, events).fingerprint() == replay(settings, events).fingerprint()
+
+
+@FAST
+@given(histories(), st.data())
+def test_rolling_back_equals_the_shorter_history(
+    history: tuple[str, list[Event]], data: st.DataObject
+) -> None:
+    from collections import deque
+
+    from core.events import collect_corrections
+
+    name, events = history
+    corrections = collect_corrections(events)
+    state = LadderState(preset(name))
+    state.undo = deque(maxlen=data.draw(st.integers(1, 60)))
+    for e in events:
+        state.apply(e, corrections)
+    target = data.draw(st.integers(1, len(events)))
+    forward = state.undo_to(target)
+    if forward is None:  # the journal does not reach back that far: nothing moved
+        assert state.fingerprint() == replay(preset(name), events, corrections).fingerprint()
+        return
+    assert state.seq == target - 1
+    assert state.fingerprint() == replay(preset(name), events[:target - 1],
+                                         corrections).fingerprint()
+    for e in events[target - 1:]:  # and forward again
+        state.apply(e, corrections)
+    assert state.fingerprint() == replay(preset(name), events, corrections).fingerprint()

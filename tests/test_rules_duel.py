@@ -211,3 +211,18 @@ def test_season_gain_is_the_sum_of_rating_changes_in_the_month() -> None:
     assert state.players[h.pid("a")].season_gain == 7
     assert state.players[h.pid("b")].season_gain == -7  # adjustments do not count
     assert state.players[h.pid("a")].season_games == 2
+
+
+def test_anti_farming_forgets_pairs_long_past(monkeypatch: pytest.MonkeyPatch) -> None:
+    import core.state
+
+    monkeypatch.setattr(core.state, "FARM_PRUNE_EVERY", 4)
+    h = History("duel").join("a", "b", "c")
+    h.win("a", "b")  # event 4
+    h.tick(60 * DAY)
+    h.win("a", "c")
+    h.win("c", "b")
+    assert set(h.state().farm) == {(1, 2), (1, 3), (2, 3)}
+    h.join("d")
+    h.join("e")  # event 8: pruning forgets the a-b pair, 60 days back
+    assert set(h.state().farm) == {(1, 3), (2, 3)}

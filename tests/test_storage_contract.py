@@ -232,7 +232,7 @@ async def test_both_stores_give_the_same_replies_and_export(
                                                 commands)
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "l.db"
-        async with SqliteStore(path, snapshot_every=3) as sqlite:
+        async with SqliteStore(path, snapshot_every=3, snapshot_per_player=0) as sqlite:
             sqlite_replies, sqlite_export = await _play(sqlite, preset_name, commands)
             state = await sqlite.run(lambda repo: repo.state(1))
             events = await sqlite.run(lambda repo: repo.events(1))
@@ -261,3 +261,66 @@ async def test_ranks_are_competition_ranks(store: Any) -> None:
     assert await store.run(ranks) == [None, 3, 2, 1]
     rows, total = await store.run(lambda repo: repo.standings(1, "rating", T0, 2))
     assert total == 3 and [r.player for r in rows] == [4, 3]
+
+
+async def test_history_of_an_old_correction_is_restated_after(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    """Far back, a correction rewrites standings at once and history in chunks after."""
+    import storage.sqlite as sqlite_module
+
+    monkeypatch.setattr(sqlite_module, "SYNC_RESTATE", 4)
+    script = [("a", "/report win @b"), ("b", "/report win @c"), ("c", "/report draw @a"),
+              ("a", "/report win @c"), ("b", "/report win @a"), ("c", "/report win @b")]
+
+    async def play(store: Any) -> Chat:
+        chat = Chat(store)
+        await chat.ladder("duel", "confirm=false", "calibration=0")
+        await chat.join("a", "b", "c")
+        for _ in range(3):
+            for name, text in script:
+                await chat.ok(name, text)
+                await chat.tick(DAY)
+        await chat.ok("mod", "/mod void 2 never played")
+        return chat
+
+    twin = await play(MemoryStore())
+    async with SqliteStore(tmp_path / "l.db", snapshot_every=4, snapshot_per_player=0) as store:
+        chat = await play(store)
+        assert await store.run(lambda repo: repo.stale_ladders()) == [1]
+        # the standings are right at once
+        assert await chat.export() == await twin.export()
+
+        def history(repo: Any) -> list[Any]:
+            return [(p, repo.changes(1, p)) for p in (1, 2, 3)] + \
+                [repo.match(1, m) for m in range(1, 19)]
+
+        assert await store.run(history) != await twin.store.run(history)
+        await store.restate_pending()
+        assert await store.run(lambda repo: repo.stale_ladders()) == []
+        assert await store.run(history) == await twin.store.run(history)
+
+
+async def test_bulk_decay_rebuilds_index_trigger_and_histogram(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    import sqlite3
+
+    import storage.sqlite as sqlite_module
+
+    monkeypatch.setattr(sqlite_module, "BULK_DECAY", 0)
+    db = tmp_path / "l.db"
+    async with SqliteStore(db) as store:
+        chat = Chat(store)
+        await chat.ladder("dutch", "start=1000", "confirm=false")
+        await chat.join("a", "b", "c")
+        await chat.ok("mod", "/mod adjust @a +500 up")
+        await chat.time("2026-01-08T00:00:00+00:00")
+        assert await chat.ratings() == {"a": 1500 - 18 - 17 - 17, "b": 1000 - 8 - 7 - 7,
+                                        "c": 1000 - 8 - 7 - 7}
+    with sqlite3.connect(db) as conn:
+        names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
+        counts = dict(conn.execute("SELECT bucket, n FROM rating_counts"))
+    conn.close()
+    assert {"players_by_rating", "rating_counts_update"} <= names
+    assert counts == {1448: 1, 978: 2}
