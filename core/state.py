@@ -154,6 +154,7 @@ class Undo:
     season: str | None
     players: list[tuple[PlayerId, PlayerState | None]]  # prior states (None: created by it)
     farm: tuple[tuple[PlayerId, PlayerId], tuple[Timestamp, ...] | None] | None = None
+    pruned: dict[tuple[PlayerId, PlayerId], list[Timestamp]] | None = None  # by this event
 
 
 @dataclass(slots=True)
@@ -232,6 +233,8 @@ class LadderState:
                     farm.pop(pair, None)
                 else:
                     farm[pair] = list(times)
+            if entry.pruned:
+                farm.update(entry.pruned)
             self.seq, self.at, self.season = entry.seq - 1, entry.at, entry.season
         return forward
 
@@ -376,8 +379,14 @@ class LadderState:
         for state in self.players.values():
             rating = state.rating
             if rating > bottom and state.member:
-                amount = max(least, floor(rating * rating / divisor))
-                state.rating = rating - min(amount, rating - bottom)
+                # max(least, floor(R*R/divisor)), at most down to the bottom (no builtins:
+                # this loop runs once per player per day)
+                amount: float = floor(rating * rating / divisor)
+                if amount < least:
+                    amount = least
+                if amount > rating - bottom:
+                    amount = rating - bottom
+                state.rating = rating - amount
         return Applied("decay")
 
     def _close_season(self, label: str) -> Applied:
@@ -624,12 +633,18 @@ class LadderState:
 
     def _prune_farm(self) -> None:
         """Forget pairs whose newest rated game is past the horizon (at fixed event
-        numbers, so every way of folding the log prunes alike)."""
-        if self.farm:
-            cutoff = self.at - self.settings.farm_days * DAY - FARM_SLACK
-            self.farm = {k: v for k, v in self.farm.items() if v[-1] > cutoff}
-        if self.undo is not None:
-            self.undo.clear()  # a barrier: the journal does not restore forgotten pairs
+        numbers, so every way of folding the log prunes alike). The journal keeps what
+        was forgotten, so a correction can still roll back across it."""
+        if not self.farm:
+            return
+        cutoff = self.at - self.settings.farm_days * DAY - FARM_SLACK
+        kept: dict[tuple[PlayerId, PlayerId], list[Timestamp]] = {}
+        gone: dict[tuple[PlayerId, PlayerId], list[Timestamp]] = {}
+        for pair, times in self.farm.items():
+            (kept if times[-1] > cutoff else gone)[pair] = times
+        self.farm = kept
+        if self.undo and self.undo[-1].seq == self.seq:
+            self.undo[-1].pruned = gone
 
     def _unrated_effect(self, match: Match, note: str) -> Applied:
         result = match.result

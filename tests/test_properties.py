@@ -263,23 +263,54 @@ def test_rolling_back_equals_the_shorter_history(
     history: tuple[str, list[Event]], data: st.DataObject
 ) -> None:
     from collections import deque
+    from unittest import mock
 
+    import core.state
     from core.events import collect_corrections
 
     name, events = history
     corrections = collect_corrections(events)
-    state = LadderState(preset(name))
-    state.undo = deque(maxlen=data.draw(st.integers(1, 60)))
-    for e in events:
-        state.apply(e, corrections)
-    target = data.draw(st.integers(1, len(events)))
-    forward = state.undo_to(target)
-    if forward is None:  # the journal does not reach back that far: nothing moved
+    # Prune anti-farming often, so that rolling back crosses pruning points.
+    every = data.draw(st.integers(2, 9))
+    with mock.patch.object(core.state, "FARM_PRUNE_EVERY", every), \
+            mock.patch.object(core.state, "FARM_SLACK", 0):
+        state = LadderState(preset(name))
+        state.undo = deque(maxlen=data.draw(st.integers(1, 60)))
+        for e in events:
+            state.apply(e, corrections)
+        target = data.draw(st.integers(1, len(events)))
+        forward = state.undo_to(target)
+        if forward is None:  # the journal does not reach back that far: nothing moved
+            assert state.fingerprint() == replay(preset(name), events,
+                                                 corrections).fingerprint()
+            return
+        assert state.seq == target - 1
+        assert state.fingerprint() == replay(preset(name), events[:target - 1],
+                                             corrections).fingerprint()
+        for e in events[target - 1:]:  # and forward again
+            state.apply(e, corrections)
         assert state.fingerprint() == replay(preset(name), events, corrections).fingerprint()
-        return
-    assert state.seq == target - 1
-    assert state.fingerprint() == replay(preset(name), events[:target - 1],
-                                         corrections).fingerprint()
-    for e in events[target - 1:]:  # and forward again
-        state.apply(e, corrections)
-    assert state.fingerprint() == replay(preset(name), events, corrections).fingerprint()
+
+
+@FAST
+@given(histories("duel"))
+def test_rolling_back_across_anti_farming_pruning(history: tuple[str, list[Event]]) -> None:
+    from collections import deque
+    from unittest import mock
+
+    import core.state
+    from core.events import collect_corrections
+
+    name, events = history
+    corrections = collect_corrections(events)
+    with mock.patch.object(core.state, "FARM_PRUNE_EVERY", 3), \
+            mock.patch.object(core.state, "FARM_SLACK", 0):
+        state = LadderState(preset(name))
+        state.undo = deque(maxlen=100)
+        for e in events:
+            state.apply(e, corrections)
+        prunes = [entry.seq for entry in state.undo if entry.pruned]
+        if not prunes or state.undo_to(prunes[0]) is None:
+            return
+        assert state.fingerprint() == replay(preset(name), events[:prunes[0] - 1],
+                                             corrections).fingerprint()
