@@ -9,14 +9,16 @@ Every message the bot sends is printed as lines starting with `bot: `.
 
 from __future__ import annotations
 
+import asyncio
 import re
 import sys
 import time
 from collections.abc import Iterable
+from pathlib import Path
 from typing import TextIO
 
 from core.calendar import parse_instant
-from core.records import Announcement, Context, Reply, UserRef
+from core.records import Announcement, ChartData, Context, Reply, UserRef
 from core.service import catch_up_chat, handle
 from core.settings import Policy
 from storage.sqlite import SqliteStore
@@ -80,9 +82,21 @@ class Console:
         if reply is not None:
             self.announce(reply.announcements)
             self.say(reply.text)
+            if reply.chart is not None:
+                self.say(f"[chart saved to {await self.save_chart(reply.chart)}]")
             await self.store.restate_pending()  # history a far-back correction left
-            for path in reply.attachments:
-                self.say(f"[chart saved to {path}]")
+
+    async def save_chart(self, chart: ChartData) -> str:
+        """Draw a chart (in a worker thread) into the charts folder beside the database."""
+        from bot.charts import render
+
+        folder = Path(self.store.path).parent / "charts"
+        safe = "".join(c if c.isalnum() or c in "-_" else "_" for c in chart.name)[:80]
+        path = folder / f"{safe or 'chart'}.png"
+        picture = await asyncio.to_thread(render, chart)
+        await asyncio.to_thread(folder.mkdir, exist_ok=True)
+        await asyncio.to_thread(path.write_bytes, picture)
+        return str(path)
 
     async def move_clock(self, text: str) -> None:
         """`!time ISO`: move the clock forward, running every job due on the way."""

@@ -8,6 +8,8 @@ bot asks for no gateway intents: slash commands and buttons need none.
 
 from __future__ import annotations
 
+import asyncio
+import io
 import logging
 import re
 import time
@@ -244,6 +246,12 @@ class DiscordPlatform:
         if embed and not reply.error:
             kwargs["embed"] = discord.Embed(title=title[:256], description=body[:4096] or None,
                                             colour=discord.Colour.blurple())
+            if reply.chart is not None:
+                from bot.charts import render
+
+                picture = await asyncio.to_thread(render, reply.chart)
+                kwargs["file"] = discord.File(io.BytesIO(picture), filename="chart.png")
+                kwargs["embed"].set_image(url="attachment://chart.png")
             await interaction.response.send_message(**kwargs)
         else:
             parts = chunks(reply.text)

@@ -9,6 +9,7 @@ a player.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import os
@@ -199,6 +200,11 @@ class TelegramPlatform:
         for i, part in enumerate(parts):
             markup = buttons(reply) if i == len(parts) - 1 else None
             await message.reply_text(part, reply_markup=markup)
+        if reply.chart is not None:
+            from bot.charts import render
+
+            picture = await asyncio.to_thread(render, reply.chart)
+            await message.reply_photo(picture, filename=f"{reply.chart.name}.png")
 
     # ---- receiving
     async def _is_admin(self, chat_id: int, user_id: int, chat_type: str) -> bool:

@@ -22,6 +22,7 @@ from core.model import Margin, Result, Timestamp
 from core.moderation import season_text
 from core.planning import Job, plan, schedule
 from core.ports import Repo
+from core.queries import main_table
 from core.records import Announcement, ChallengeRecord, Context, LadderInfo, MatchRecord, UserRef
 from core.reporting import confirm_match, effect_text
 from core.session import Session, signed
@@ -66,6 +67,9 @@ def _run(s: Session, job: Job) -> str:
         return _remind(s, job)
     if job.kind == "decay":
         s.append(DecayDay(job.at, job.label))
+        return ""
+    if job.kind == "ranks":
+        s.repo.keep_day_ranks(s.ladder.id, main_table(s.settings), job.at)
         return ""
     if job.kind == "season":
         applied = s.append(SeasonClosed(job.at, job.label))[0]

@@ -15,7 +15,8 @@ from core.ports import Repo
 from core.records import LadderInfo
 
 # Jobs due at the same instant run in this order.
-_ORDER = {"confirm": 0, "forfeit": 1, "remind": 2, "decay": 3, "season": 4, "summary": 5}
+_ORDER = {"confirm": 0, "forfeit": 1, "remind": 2, "decay": 3, "season": 4, "summary": 5,
+          "ranks": 6}
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +69,8 @@ def plan(repo: Repo, ladder: LadderInfo, now: Timestamp) -> list[Job]:
         for start, day in days:
             if day.weekday() == 0:
                 jobs.append(Job(start, "summary", label=day.isoformat()))
+    if days:  # where everyone stands as the newest day begins (after its decay)
+        jobs.append(Job(days[-1][0], "ranks", label=days[-1][1].isoformat()))
     jobs.sort(key=lambda j: j.key)
     return jobs
 
@@ -75,11 +78,10 @@ def plan(repo: Repo, ladder: LadderInfo, now: Timestamp) -> list[Job]:
 def next_due(repo: Repo, ladder: LadderInfo) -> Timestamp | None:
     """When this ladder next has a job due after its clock (None: nothing scheduled)."""
     settings = ladder.settings
-    found: list[Timestamp] = []
-    if (settings.decay and not settings.is_position) or "season" in settings.tables \
-            or settings.weekly_summary:
-        day = local(ladder.clock, settings.timezone).date()
-        found.append(day_start(day + timedelta(days=1), settings.timezone))
+    # Every ladder wakes at its midnight: the day's ranks are kept then (and decay, the
+    # season close and the weekly summary run then, where the ladder has them).
+    day = local(ladder.clock, settings.timezone).date()
+    found: list[Timestamp] = [day_start(day + timedelta(days=1), settings.timezone)]
     if settings.confirm:
         window = round(settings.confirm_hours * HOUR)
         found += [m.reported_at + window for m in repo.open_matches(ladder.id)

@@ -30,6 +30,7 @@ from core.tables import HallEntry, TableRow
 # Tables `standings` can read: a ladder's ranking by rating or rung, and the three
 # tables of RULES.md section 3.
 RANKINGS = ("rating", "rung", "season", "week", "ladder")
+DAY_RANKS = 1000  # how much of a table's top keeps its start-of-day positions
 
 
 class Repo(Protocol):
@@ -186,6 +187,18 @@ class Repo(Protocol):
     def rank(self, ladder: int, table: str, player: PlayerId, at: Timestamp) -> int | None:
         """A player's competition rank in a table (1 + those strictly ahead, so equal
         ratings share a rank; the rung on a position ladder), or None when not listed."""
+        ...
+
+    def keep_day_ranks(self, ladder: int, table: str, at: Timestamp) -> None:
+        """Remember the positions in `table` now (its top `DAY_RANKS`) as the day's start."""
+        ...
+
+    def day_ranks(self, ladder: int, players: Sequence[PlayerId]) -> dict[PlayerId, int]:
+        """Positions kept at the start of the day (players then outside the top: absent)."""
+        ...
+
+    def timeline(self, ladder: int) -> list[tuple[Timestamp, str, str]]:
+        """(instant, "decay" or "season", day or season) of the log's time-driven events."""
         ...
 
     def season_table(self, ladder: int, season: str) -> list[TableRow]:

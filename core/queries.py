@@ -5,6 +5,9 @@ They read stored projections through the repository and never replay the log.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from core.charts import chart_for
 from core.commands import HELP, USAGE, ShowHistory, ShowProfile, ShowStandings
 from core.errors import RuleViolation
 from core.model import PlayerId
@@ -72,6 +75,25 @@ def _empty(s: Session, table: str) -> str:
     return "No one has joined yet: /join"
 
 
+def _movement(s: Session, table: str, players: list[PlayerId]) -> Callable[[PlayerId, int], str]:
+    """` ▲2`, ` ▼1` or ` ▲` (new in the top) since the day began, in the main table."""
+    day = s.repo.day_ranks(s.ladder.id, players) if table == main_table(s.settings) else {}
+
+    def mark(player: PlayerId, place: int) -> str:
+        if not day:  # no day's start kept yet
+            return ""
+        before = day.get(player)
+        if before is None:
+            return " ▲"
+        if before > place:
+            return f" ▲{before - place}"
+        if before < place:
+            return f" ▼{place - before}"
+        return ""
+
+    return mark
+
+
 def standings(s: Session, cmd: ShowStandings) -> Reply:
     """Show a table of the ladder."""
     table = cmd.table or main_table(s.settings)
@@ -86,10 +108,11 @@ def standings(s: Session, cmd: ShowStandings) -> Reply:
                 if not info.available}
     else:
         away = set()
+    moved = _movement(s, table, [r.player for r in rows])
     for place, row in enumerate(rows, 1):
         mark = " (unavailable)" if row.player in away else ""
         lines.append(f"{place}. {s.name(row.player)}{_value(s, table, row.value, row.rated_games)}"
-                     f"{mark}")
+                     f"{mark}{moved(row.player, place)}")
     if not rows:
         lines.append(_empty(s, table))
     elif total > len(rows):
@@ -145,7 +168,8 @@ def profile(s: Session, cmd: ShowProfile) -> Reply:
     audit = s.repo.audit(s.ladder.id, player=player.id, limit=5)
     if audit:
         lines.append("Corrections: " + "; ".join(_audit_text(s, a) for a in audit) + ".")
-    return Reply("\n".join(lines))
+    chart = chart_for(s.repo, s.ladder, player.id, player.name, s.now)
+    return Reply("\n".join(lines), chart=chart)
 
 
 def _plural(n: int, word: str) -> str:

@@ -3,7 +3,7 @@ matches as reported, challenges, the audit trail, and who is asking."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from core.model import Match, PlayerId, Result, Timestamp
 from core.settings import Settings
@@ -163,6 +163,19 @@ class Announcement:
 
 
 @dataclass(frozen=True, slots=True)
+class ChartData:
+    """A player's line over time, with what happened along it (adapters draw it)."""
+
+    ylabel: str  # "rating" or "rung"
+    points: tuple[tuple[Timestamp, float], ...]  # the line
+    matches: tuple[tuple[Timestamp, float], ...]  # a marker per rated match
+    seasons: tuple[tuple[Timestamp, str], ...]  # season closes
+    corrections: tuple[tuple[Timestamp, str], ...]  # moderator actions about the player
+    inverted: bool = False  # rungs: 1 at the top
+    name: str = ""  # file name stem: ladder-player
+
+
+@dataclass(frozen=True, slots=True)
 class Reply:
     """What the bot answers: text, plus anything posted elsewhere and any buttons."""
 
@@ -173,4 +186,4 @@ class Reply:
     announcements: tuple[Announcement, ...] = ()
     confirm_match: int | None = None  # a pending report: adapters offer Confirm/Dispute
     ladder: str | None = None
-    attachments: tuple[str, ...] = field(default_factory=tuple)
+    chart: ChartData | None = None  # a picture to attach (adapters render it)

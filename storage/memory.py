@@ -15,9 +15,10 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from core.calendar import DAY
-from core.events import Event
+from core.events import DecayDay, Event, SeasonClosed
 from core.ledger import Ledger, Rederived
 from core.model import PlayerId, Timestamp
+from core.ports import DAY_RANKS
 from core.records import (
     AuditEntry,
     ChallengeRecord,
@@ -45,6 +46,7 @@ class _Data:
     audit: dict[int, list[AuditEntry]] = field(default_factory=dict)
     changes: dict[int, list[ChangeRecord]] = field(default_factory=dict)
     seen: dict[tuple[str, str], str] = field(default_factory=dict)
+    day_ranks: dict[int, dict[PlayerId, int]] = field(default_factory=dict)
     counters: dict[tuple[int, str], int] = field(default_factory=dict)
 
 
@@ -293,6 +295,23 @@ class MemoryRepo:
                   limit: int | None = None) -> tuple[list[TableRow], int]:
         rows = self._table(ladder, table, at)
         return (rows if limit is None else rows[:limit]), len(rows)
+
+    def keep_day_ranks(self, ladder: int, table: str, at: Timestamp) -> None:
+        rows = self._table(ladder, table, at)[:DAY_RANKS]
+        self.d.day_ranks[ladder] = {r.player: place for place, r in enumerate(rows, 1)}
+
+    def day_ranks(self, ladder: int, players: Sequence[PlayerId]) -> dict[PlayerId, int]:
+        kept = self.d.day_ranks.get(ladder, {})
+        return {p: kept[p] for p in players if p in kept}
+
+    def timeline(self, ladder: int) -> list[tuple[Timestamp, str, str]]:
+        found: list[tuple[Timestamp, str, str]] = []
+        for e in self.d.ledgers[ladder].events:
+            if isinstance(e, DecayDay):
+                found.append((e.at, "decay", e.day))
+            elif isinstance(e, SeasonClosed):
+                found.append((e.at, "season", e.season))
+        return found
 
     def rank(self, ladder: int, table: str, player: PlayerId, at: Timestamp) -> int | None:
         """Competition rank: 1 + how many listed are strictly ahead (ties share a rank)."""

@@ -26,6 +26,7 @@ from core.calendar import DAY
 from core.events import Event, MatchConfirmed, collect_corrections, correction_of
 from core.ledger import Rederived
 from core.model import Correction, Match, PlayerId, Result, Timestamp
+from core.ports import DAY_RANKS
 from core.records import (
     Announcement,
     AuditEntry,
@@ -839,6 +840,25 @@ class SqliteRepo:
         rows = self._gain_table(ladder, table, at, settings)
         mine = next((r for r in rows if r.player == player), None)
         return None if mine is None else 1 + sum(1 for r in rows if r.value > mine.value)
+
+    def keep_day_ranks(self, ladder: int, table: str, at: Timestamp) -> None:
+        rows, _ = self.standings(ladder, table, at, DAY_RANKS)
+        self.conn.execute("UPDATE players SET day_rank=NULL WHERE ladder=? AND day_rank IS NOT "
+                          "NULL", (ladder,))
+        self.conn.executemany("UPDATE players SET day_rank=? WHERE ladder=? AND id=?",
+                              [(place, ladder, r.player) for place, r in enumerate(rows, 1)])
+
+    def day_ranks(self, ladder: int, players: Sequence[PlayerId]) -> dict[PlayerId, int]:
+        marks = ",".join("?" * len(players))
+        return {p: r for p, r in self._all(
+            f"SELECT id, day_rank FROM players WHERE ladder=? AND day_rank IS NOT NULL "
+            f"AND id IN ({marks})", (ladder, *players))} if players else {}
+
+    def timeline(self, ladder: int) -> list[tuple[Timestamp, str, str]]:
+        return [(at, kind, json.loads(body)["d" if kind == "decay" else "s"])
+                for at, kind, body in self._all(
+                    "SELECT at, kind, body FROM events WHERE ladder=? AND kind IN "
+                    "('decay', 'season') ORDER BY seq", (ladder,))]
 
     def _rated_above(self, ladder: int, rating: float) -> int:
         """Members rated strictly higher: whole buckets above from the histogram, then the

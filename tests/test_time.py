@@ -120,26 +120,23 @@ async def test_weekly_summary_on_monday(chat: Chat) -> None:
 
 
 async def test_next_due_tells_the_scheduler_when_to_wake(chat: Chat) -> None:
-    await chat.ladder("duel")  # seasons: next midnight
+    await chat.ladder("warlight", "confirm_hours=1")  # every ladder wakes at its midnight
     await chat.join("A", "B")
-    ladder = await chat.store.run(lambda repo: repo.ladder("console", "main"))
-    assert ladder.next_due == parse_instant("2026-01-06T00:00:00+00:00")
-    await chat.ladder("warlight", name="plain")  # no daily job, nothing pending
-    plain = await chat.store.run(lambda repo: repo.ladder("console", "plain"))
-    assert plain.next_due is None
-    await chat.ok("A", "/join ladder=plain")
-    await chat.ok("B", "/join ladder=plain")
-    await chat.ok("A", "/report win @B ladder=plain")
-    plain = await chat.store.run(lambda repo: repo.ladder("console", "plain"))
-    assert plain.next_due == chat.at + 24 * HOUR
-    await chat.ok("B", "/confirm ladder=plain")
-    # A hint is never late, but may be early: nothing is due any more, and reaching it
-    # re-plans to nothing at all.
-    plain = await chat.store.run(lambda repo: repo.ladder("console", "plain"))
-    assert plain.next_due == chat.at + 24 * HOUR
-    assert await chat.time(chat.at + 24 * HOUR) == []
-    plain = await chat.store.run(lambda repo: repo.ladder("console", "plain"))
-    assert plain.next_due is None
+
+    async def due() -> int | None:
+        ladder = await chat.store.run(lambda repo: repo.ladder("console", "main"))
+        return ladder.next_due  # type: ignore[no-any-return]
+
+    midnight = parse_instant("2026-01-06T00:00:00+00:00")
+    assert await due() == midnight
+    await chat.ok("A", "/report win @B")  # confirmed automatically in an hour
+    assert await due() == chat.at + HOUR
+    await chat.ok("B", "/confirm")
+    # A hint is never late, but may be early: nothing is due at it any more, and
+    # reaching it re-plans to the midnight.
+    assert await due() == chat.at + HOUR
+    assert await chat.tick(HOUR) == []
+    assert await due() == midnight
 
 
 # ------------------------------------------------------------ the running bot's scheduler
