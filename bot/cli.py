@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import json
 import logging
+import signal
 import sys
 import time
 from collections.abc import Sequence
@@ -61,6 +62,13 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--config", help="config.toml")
     run.add_argument("--db", help="database file (default: the config's, else ladder.db)")
 
+    web = sub.add_parser("web", help="serve the public web pages of a database",
+                         description="Serve the public ladders' pages and JSON API (read "
+                                     "only) until Ctrl-C.")
+    web.add_argument("--db", help="database file (default: the config's, else ladder.db)")
+    web.add_argument("--config", help="config.toml")
+    web.add_argument("--listen", help="HOST:PORT (default: the config's, else 127.0.0.1:8080)")
+
     discord = sub.add_parser("discord", help="Discord tools")
     tools = discord.add_subparsers(dest="discord_command", metavar="TOOL", required=True)
     sync = tools.add_parser("sync", help="register the slash commands with Discord",
@@ -113,6 +121,29 @@ def platforms(config: configuration.Config, store: SqliteStore) -> list[Platform
     return found
 
 
+async def _web(args: argparse.Namespace) -> int:
+    from bot.web import Web
+
+    config, path = _database(args)
+    if not await asyncio.to_thread(Path(path).exists):
+        print(f"ladderbot web: there is no database at {path}", file=sys.stderr)
+        return 1
+    listen = args.listen or config.web_listen or "127.0.0.1:8080"
+    async with SqliteStore(path) as store:
+        site = Web(store)
+        address = await site.start(listen)
+        print(f"Serving public ladders at {address}/ (Ctrl-C stops)", flush=True)
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stop.set)
+        try:
+            await stop.wait()
+        finally:
+            await site.stop()
+    return 0
+
+
 async def _discord(args: argparse.Namespace) -> int:
     import discord
 
@@ -146,7 +177,7 @@ async def _run(args: argparse.Namespace) -> int:
     config, path = _database(args)
     logging.basicConfig(level=config.log_level,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    if not (config.telegram.token or config.discord.token):
+    if not (config.telegram.token or config.discord.token or config.web_listen):
         print(NO_PLATFORM, file=sys.stderr)
         return 2
     async with SqliteStore(path) as store:
@@ -160,7 +191,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 0
-    runners = {"console": _console, "export": _export, "run": _run, "discord": _discord}
+    runners = {"console": _console, "export": _export, "run": _run, "discord": _discord,
+               "web": _web}
     try:
         return asyncio.run(runners[args.command](args))
     except (configuration.ConfigError, SchemaTooNew, LadderError) as error:

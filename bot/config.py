@@ -46,6 +46,7 @@ class Config:
     telegram: TelegramConfig = field(default_factory=TelegramConfig)
     discord: DiscordConfig = field(default_factory=DiscordConfig)
     web_listen: str = ""
+    web_url: str = ""
     backup_dir: str = ""
     backup_keep: int = 7
     log_level: str = "INFO"
@@ -128,7 +129,9 @@ def load(path: str | Path | None, env: dict[str, str] | None = None) -> Config:
     return Config(
         database_path=str(database.get("path", "ladder.db")),
         database_url=str(database.get("url", "")),
-        policy=Policy(tuple(defaults.items()), tuple(presets)),
+        policy=Policy(tuple(defaults.items()), tuple(presets),
+                      str(web.get("url", "")) or (f"http://{web['listen']}"
+                                                   if web.get("listen") else "")),
         telegram=TelegramConfig(
             token=env.get("LADDERBOT_TELEGRAM_TOKEN") or str(telegram.get("token", "")),
             base_url=str(telegram.get("base_url", "")),
@@ -142,6 +145,7 @@ def load(path: str | Path | None, env: dict[str, str] | None = None) -> Config:
             moderator_role=role,
         ),
         web_listen=str(web.get("listen", "")),
+        web_url=str(web.get("url", "")),
         backup_dir=str(backup.get("dir", "")),
         backup_keep=int(backup.get("keep", 7)),
         log_level=str(log.get("level", "INFO")).upper(),

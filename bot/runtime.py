@@ -77,8 +77,14 @@ class Runtime:
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, self.stopping.set)
         started: list[Platform] = []
+        site = None
         try:
             await self.scheduler.start()
+            if self.config.web_listen:
+                from bot.web import Web
+
+                site = Web(self.store)
+                await site.start(self.config.web_listen)
             for platform in self.platforms:
                 await platform.start()
                 started.append(platform)
@@ -87,6 +93,8 @@ class Runtime:
             log.info("stopping")
         finally:
             self.scheduler.stop()
+            if site is not None:
+                await site.stop()
             for platform in reversed(started):
                 try:
                     await platform.stop()

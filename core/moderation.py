@@ -100,7 +100,8 @@ def change_settings(s: Session, cmd: ChangeSettings) -> Reply:
     text = ", ".join(texts)
     _audit(s, "settings", text, detail=text)
     s.refresh()
-    return Reply(f"{s.ladder.name}: {text}.")
+    link = f" Its public page: {s.page()}" if properties.get("public") and s.page() else ""
+    return Reply(f"{s.ladder.name}: {text}.{link}")
 
 
 def _audit(s: Session, action: str, reason: str, *, match: int | None = None,

@@ -276,6 +276,8 @@ def ladder_info(s: Session) -> Reply:
                                                   ("mod_role", s.ladder.mod_role)) if value]
     if shown:
         lines.append(f"In this chat: {', '.join(shown)}.")
+    if s.page():
+        lines.append(f"Public page: {s.page()}")
     lines.append(f"Time zone {settings.timezone}. {_plural(members, 'player')}."
                  + (f" Season {s.ladder.season} under way." if "season" in settings.tables
                     and s.ladder.season else ""))

@@ -106,7 +106,7 @@ def execute(repo: Repo, ctx: Context, parsed: Parsed, policy: Policy = DEFAULT_P
     announcements = catch_up(repo, ladder, ctx.at)
     if announcements:
         ladder = repo.ladder(ctx.chat, ladder.name) or ladder
-    session = Session(repo, ctx, ladder)
+    session = Session(repo, ctx, ladder, policy)
     reply = _guarded(repo, lambda: _ladder_command(session, cmd))
     if not reply.error and isinstance(cmd, ChangeSettings):  # time zone, windows, decay...
         schedule(repo, ladder.chat, ladder.name)

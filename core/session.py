@@ -13,7 +13,7 @@ from core.ledger import Rederived
 from core.model import PlayerId, Result, Timestamp
 from core.ports import Repo
 from core.records import Context, LadderInfo, PlayerInfo, UserRef
-from core.settings import Settings, fmt_number
+from core.settings import Policy, Settings, fmt_number
 from core.state import Applied, Change
 
 
@@ -24,6 +24,7 @@ class Session:
     repo: Repo
     ctx: Context
     ladder: LadderInfo
+    policy: Policy = field(default_factory=Policy)
     _names: dict[PlayerId, str] = field(default_factory=dict)
     _players: dict[str, PlayerInfo | None] = field(default_factory=dict)
 
@@ -70,6 +71,12 @@ class Session:
                 f"{user.name} has not joined {self.ladder.name}: ask @{user.name} to /join first."
             )
         return player
+
+    def page(self) -> str:
+        """The public page of the ladder, if it is public and pages are served."""
+        if self.ladder.public and self.policy.web_url:
+            return f"{self.policy.web_url.rstrip('/')}/ladders/{self.ladder.id}"
+        return ""
 
     def name(self, player: PlayerId) -> str:
         """Display name of a player id."""

@@ -471,6 +471,7 @@ class Policy:
 
     defaults: tuple[tuple[str, Any], ...] = ()
     presets: tuple[tuple[str, Settings], ...] = ()
+    web_url: str = ""  # where the public pages are served, for links in replies
 
     def settings_for(self, name: str) -> Settings:
         """The settings a new ladder of preset `name` starts from, defaults applied."""

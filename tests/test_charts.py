@@ -1,0 +1,90 @@
+"""Profile charts: the data come from stored history; the picture is a real PNG/SVG."""
+
+from __future__ import annotations
+
+import struct
+from typing import Any
+
+from bot.charts import render
+from core.calendar import DAY
+from core.charts import chart_for
+from core.records import ChartData
+from tests.chat import Chat
+
+
+async def chart(chat: Chat, name: str) -> ChartData:
+    def work(repo: Any) -> ChartData | None:
+        ladder = repo.ladder("console", "main")
+        player = repo.player_for(ladder.id, f"console:{name}")
+        return chart_for(repo, ladder, player.id, name, chat.at)
+
+    found = await chat.store.run(work, commit=False)
+    assert found is not None
+    return found
+
+
+async def test_a_point_for_each_rated_match(chat: Chat) -> None:
+    await chat.ladder("duel", "confirm=false")
+    await chat.join("a", "b")
+    for text in ("/report win @b", "/report loss @b", "/report win @b moves=1",
+                 "/report draw @b"):
+        await chat.ok("a", text)
+        await chat.tick(DAY)
+    await chat.ok("mod", "/mod adjust @a +10 bonus")
+    data = await chart(chat, "a")
+    # Three rated matches (the one-move game is unrated), at the rating after each:
+    # +16; b wins from 32 below: round(32 * 0.5459) = 17; the draw 2 apart moves 0.
+    assert [v for _, v in data.matches] == [1016.0, 999.0, 999.0]
+    assert data.points[0][1] == 1000.0 and data.points[-1][1] == 1009.0
+    assert len(data.corrections) == 1 and data.ylabel == "rating"
+
+
+async def test_decay_days_are_drawn_between_games(chat: Chat) -> None:
+    await chat.ladder("dutch", "confirm=false")
+    await chat.join("a")
+    await chat.ok("mod", "/mod adjust @a +1000 start")
+    await chat.time("2026-01-08T12:00:00+00:00")
+    data = await chart(chat, "a")
+    assert [v for _, v in data.points] == [0, 1000, 992, 985, 978, 978]
+
+
+async def test_a_rung_chart_is_upside_down(chat: Chat) -> None:
+    await chat.ladder("nhwc", "confirm=false")
+    await chat.join("p1", "p2", "p3")
+    await chat.ok("p3", "/challenge @p1")
+    await chat.ok("p1", "/accept")
+    await chat.ok("p3", "/report win @p1 overwhelming")
+    data = await chart(chat, "p3")
+    assert data.inverted and data.ylabel == "rung"
+    assert data.points[-1][1] == 1.0
+
+
+def png_size(picture: bytes) -> tuple[int, int]:
+    assert picture[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = struct.unpack(">II", picture[16:24])
+    return width, height
+
+
+async def test_png_and_svg(chat: Chat) -> None:
+    await chat.ladder("duel", "confirm=false")
+    await chat.join("a", "<b>")
+    await chat.ok("a", "/report win @<b>")
+    data = await chart(chat, "<b>")
+    assert png_size(render(data)) == (800, 400)
+    svg = render(data, "svg").decode()
+    assert "<svg" in svg and "<script" not in svg and "<b>" not in svg
+
+
+def test_the_console_saves_the_chart_beside_the_database(tmp_path: Any) -> None:
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    done = subprocess.run(
+        [sys.executable, "-m", "bot.cli", "console", "--db", str(tmp_path / "l.db"),
+         "--admin", "mod"], text=True, capture_output=True, timeout=120,
+        cwd=Path(__file__).resolve().parent.parent,
+        input="!time 2026-01-05T10:00:00+00:00\n@mod: /ladder create main preset=duel "
+              "confirm=false\n@a: /join\n@b: /join\n@a: /report win @b\n@a: /profile\n")
+    assert f"bot: [chart saved to {tmp_path / 'charts' / 'main-a.png'}]" in done.stdout
+    assert png_size((tmp_path / "charts" / "main-a.png").read_bytes()) == (800, 400)
