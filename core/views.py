@@ -18,8 +18,8 @@ from core.records import ChartData, LadderInfo, MatchRecord
 from core.settings import PRESETS
 from core.tables import calibrating, league
 
-TABLE_TITLES = {"rating": "Ratings", "rung": "Rungs", "ladder": "Ladder", "season": "Season",
-                "week": "Week"}
+TABLE_TITLES = {"rating": "All players", "rung": "Rungs", "ladder": "Ladder",
+                "season": "Season", "week": "Week"}
 LISTED = 100  # rows on a standings page
 
 
@@ -41,8 +41,12 @@ def _names(repo: Repo, ladder: LadderInfo, players: list[PlayerId]) -> dict[Play
 
 def _ladder_head(ladder: LadderInfo) -> dict[str, Any]:
     settings = ladder.settings
+    main = main_table(settings)
+    # Besides the ladder's own tables, every member by rating: calibrating players too,
+    # marked provisional (RULES.md keeps them out of the tables, not out of sight).
     tables = ["rung"] if settings.is_position else \
-        [main_table(settings)] + [t for t in ("season", "week") if t in settings.tables]
+        [main] + [t for t in ("season", "week") if t in settings.tables] + \
+        (["rating"] if main != "rating" else [])
     return {
         "id": ladder.id,
         "name": ladder.name,
