@@ -100,7 +100,10 @@ def change_settings(s: Session, cmd: ChangeSettings) -> Reply:
     text = ", ".join(texts)
     _audit(s, "settings", text, detail=text)
     s.refresh()
-    link = f" Its public page: {s.page()}" if properties.get("public") and s.page() else ""
+    link = ""
+    if properties.get("public"):
+        link = f" Its public page: {s.page()}" if s.page() else \
+            " `ladderbot web` serves its public page (or `ladderbot run` with [web] listen)."
     return Reply(f"{s.ladder.name}: {text}.{link}")
 
 
