@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import sqlite3
 from pathlib import Path
 
 import pytest
 
+from core.calendar import parse_instant
 from core.settings import preset
 from storage.codec import settings_to_json
 from storage.sqlite import SchemaTooNew, SqliteStore, migrations
@@ -57,3 +59,26 @@ async def test_a_newer_database_is_refused_and_not_changed(tmp_path: Path) -> No
 def test_migrations_are_numbered_without_gaps() -> None:
     numbers = [n for n, _ in migrations()]
     assert numbers == list(range(1, len(numbers) + 1))
+
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+async def test_a_database_made_by_the_first_release_keeps_every_standing(tmp_path: Path) -> None:
+    # schema1.db was written by commit 5f41862 (schema 1, before any migration existed):
+    # `ladderbot console --admin mod < schema1-script.txt` (three rulebooks, corrections,
+    # a challenge, a confirmation, decay); schema1-export.json is that version's
+    # `ladderbot export --at 2026-01-10T09:00:00+00:00` of each ladder.
+    db = tmp_path / "old.db"
+    db.write_bytes((FIXTURES / "schema1.db").read_bytes())
+    expected = json.loads((FIXTURES / "schema1-export.json").read_text(encoding="utf-8"))
+    at = parse_instant("2026-01-10T09:00:00+00:00")
+    async with SqliteStore(db) as store:
+        chat = Chat(store, at=at)
+        for ladder, old in expected.items():
+            assert await chat.export(ladder) == old
+        assert "Match #9: a beat c" in await chat.ok("a", "/report win @c ladder=main")
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == migrations()[-1][0]
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    conn.close()
