@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import logging
+import os
 import signal
 import sys
 import time
@@ -13,6 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from bot import config as configuration
+from bot.backup import BackupError, backup, restore, running
 from bot.console import Console, input_lines
 from bot.runtime import NO_PLATFORM, Platform, Runtime
 from core.calendar import parse_instant
@@ -69,6 +72,25 @@ def _parser() -> argparse.ArgumentParser:
     web.add_argument("--config", help="config.toml")
     web.add_argument("--listen", help="HOST:PORT (default: the config's, else 127.0.0.1:8080)")
 
+    backup = sub.add_parser("backup", help="copy the database, safely while the bot runs",
+                            description="Write a consistent copy of the database to PATH "
+                                        "(SQLite's online backup API; the bot may keep "
+                                        "running), then check the copy.")
+    backup.add_argument("path", metavar="PATH",
+                        help="the copy's file, or a folder to put a dated copy in")
+    backup.add_argument("--db", help="database file (default: the config's, else ladder.db)")
+    backup.add_argument("--config", help="config.toml")
+
+    restore = sub.add_parser("restore", help="put a backup in place of the database",
+                             description="Check the backup at PATH (integrity, a Ladderbot "
+                                         "database, not from a newer version), keep the "
+                                         "current database beside it as "
+                                         "DB.before-restore-STAMP, and swap the backup in. "
+                                         "Stop the bot first.")
+    restore.add_argument("path", metavar="PATH", help="the backup to restore")
+    restore.add_argument("--db", help="database file (default: the config's, else ladder.db)")
+    restore.add_argument("--config", help="config.toml")
+
     discord = sub.add_parser("discord", help="Discord tools")
     tools = discord.add_subparsers(dest="discord_command", metavar="TOOL", required=True)
     sync = tools.add_parser("sync", help="register the slash commands with Discord",
@@ -86,11 +108,17 @@ def _database(args: argparse.Namespace) -> tuple[configuration.Config, str]:
     return config, args.db or config.database_path
 
 
+def _in_use(path: str) -> contextlib.AbstractContextManager[None]:
+    """Mark the database as in use, so `ladderbot restore` refuses while we run."""
+    return contextlib.nullcontext() if path == ":memory:" else running(Path(path))
+
+
 async def _console(args: argparse.Namespace) -> int:
     config, path = _database(args)
-    async with SqliteStore(path) as store:
-        console = Console(store, args.admin, sys.stdout, sys.stderr, config.policy)
-        await console.run(input_lines(sys.stdin))
+    with _in_use(path):
+        async with SqliteStore(path) as store:
+            console = Console(store, args.admin, sys.stdout, sys.stderr, config.policy)
+            await console.run(input_lines(sys.stdin))
     return 0
 
 
@@ -129,18 +157,19 @@ async def _web(args: argparse.Namespace) -> int:
         print(f"ladderbot web: there is no database at {path}", file=sys.stderr)
         return 1
     listen = args.listen or config.web_listen or "127.0.0.1:8080"
-    async with SqliteStore(path) as store:
-        site = Web(store)
-        address = await site.start(listen)
-        print(f"Serving public ladders at {address}/ (Ctrl-C stops)", flush=True)
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(sig, stop.set)
-        try:
-            await stop.wait()
-        finally:
-            await site.stop()
+    with _in_use(path):
+        async with SqliteStore(path) as store:
+            site = Web(store)
+            address = await site.start(listen)
+            print(f"Serving public ladders at {address}/ (Ctrl-C stops)", flush=True)
+            stop = asyncio.Event()
+            loop = asyncio.get_running_loop()
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                loop.add_signal_handler(sig, stop.set)
+            try:
+                await stop.wait()
+            finally:
+                await site.stop()
     return 0
 
 
@@ -180,8 +209,25 @@ async def _run(args: argparse.Namespace) -> int:
     if not (config.telegram.token or config.discord.token or config.web_listen):
         print(NO_PLATFORM, file=sys.stderr)
         return 2
-    async with SqliteStore(path) as store:
-        return await Runtime(config, store, platforms(config, store)).run()
+    with _in_use(path):
+        async with SqliteStore(path) as store:
+            return await Runtime(config, store, platforms(config, store)).run()
+
+
+async def _backup(args: argparse.Namespace) -> int:
+    _, path = _database(args)
+    folder = args.path.endswith(("/", os.sep))
+    target = await asyncio.to_thread(backup, Path(path), Path(args.path), folder)
+    print(f"Backed up {path} to {target} (checked: integrity ok).")
+    return 0
+
+
+async def _restore(args: argparse.Namespace) -> int:
+    _, path = _database(args)
+    kept = await asyncio.to_thread(restore, Path(args.path), Path(path))
+    print(f"Restored {args.path} into {path}."
+          + (f" The database it replaced is kept at {kept}." if kept else ""))
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -192,10 +238,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 0
     runners = {"console": _console, "export": _export, "run": _run, "discord": _discord,
-               "web": _web}
+               "web": _web, "backup": _backup, "restore": _restore}
     try:
         return asyncio.run(runners[args.command](args))
-    except (configuration.ConfigError, SchemaTooNew, LadderError) as error:
+    except (configuration.ConfigError, SchemaTooNew, LadderError, BackupError) as error:
         print(f"ladderbot {args.command}: {error}", file=sys.stderr)
         return 1
     except ValueError as error:

@@ -125,6 +125,10 @@ def load(path: str | Path | None, env: dict[str, str] | None = None) -> Config:
                           "the role, Copy Role ID)")
     web = _section(data, "web")
     backup = _section(data, "backup")
+    keep = backup.get("keep", 7)
+    if not isinstance(keep, int) or isinstance(keep, bool) or keep < 1:
+        raise ConfigError("[backup] keep is how many daily backups to keep: a whole number, "
+                          "at least 1")
     log = _section(data, "log")
     return Config(
         database_path=str(database.get("path", "ladder.db")),
@@ -147,7 +151,7 @@ def load(path: str | Path | None, env: dict[str, str] | None = None) -> Config:
         web_listen=str(web.get("listen", "")),
         web_url=str(web.get("url", "")),
         backup_dir=str(backup.get("dir", "")),
-        backup_keep=int(backup.get("keep", 7)),
+        backup_keep=keep,
         log_level=str(log.get("level", "INFO")).upper(),
         source=str(path or ""),
     )

@@ -7,8 +7,13 @@ import logging
 import signal
 import time
 from collections.abc import Callable, Sequence
+from datetime import UTC
+from pathlib import Path
 from typing import Protocol
 
+from apscheduler.triggers.interval import IntervalTrigger
+
+from bot.backup import daily
 from bot.config import Config
 from bot.scheduler import Scheduler
 from core.records import Announcement
@@ -59,8 +64,22 @@ class Runtime:
         self.config = config
         self.store = store
         self.platforms = list(platforms)
+        self.clock = clock
         self.scheduler = Scheduler(store, self.post, clock)
+        if config.backup_dir:
+            self.scheduler.add("backup", self.backup, IntervalTrigger(hours=1, timezone=UTC))
         self.stopping = asyncio.Event()
+
+    async def backup(self) -> None:
+        """Take the daily backup if the newest is a day old (checked hourly)."""
+        try:
+            made = await daily(self.store, Path(self.config.backup_dir),
+                               self.config.backup_keep, self.clock())
+        except Exception:
+            log.exception("the daily backup failed; it is tried again within the hour")
+            return
+        if made is not None:
+            log.info("daily backup written to %s", made)
 
     async def post(self, announcement: Announcement) -> None:
         """Hand an announcement to the platform of its chat (raises to be retried)."""

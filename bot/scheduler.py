@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from datetime import UTC
+from datetime import UTC, datetime
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.interval import IntervalTrigger
@@ -72,14 +72,15 @@ class Scheduler:
         await self.store.restate_pending()  # history a correction left for later
         posted = await self.flush()
         self.apscheduler.add_job(self.tick, self.trigger, id="catch-up", replace_existing=True)
-        for job_id, func, trigger in self.extra:
-            self.apscheduler.add_job(func, trigger, id=job_id, replace_existing=True)
+        for job_id, func, trigger in self.extra:  # first run at once, then on the trigger
+            self.apscheduler.add_job(func, trigger, id=job_id, replace_existing=True,
+                                     next_run_time=datetime.now(UTC))
         self.apscheduler.start()
         return posted
 
     def add(self, job_id: str, func: Callable[[], Awaitable[None]],
             trigger: IntervalTrigger) -> None:
-        """Another periodic job (daily backups), started with the scheduler."""
+        """Another periodic job (the backup check), run at start and then on `trigger`."""
         self.extra.append((job_id, func, trigger))
 
     async def tick(self) -> list[Announcement]:

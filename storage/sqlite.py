@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import sqlite3
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -64,6 +65,20 @@ SYNC_RESTATE = 20_000  # a correction rewrites this much history at once; older,
 RESTATE_CHUNK = 50_000  # events of history restated per transaction
 CACHED_LADDERS = 32
 GROUP_LIMIT = 64  # units of work committed together at most
+
+
+def copy_database(source: sqlite3.Connection, target: Path) -> None:
+    """Copy a whole database into a new self-contained file, atomically (a temp file, then
+    a rename), with SQLite's backup API: one consistent snapshot even while others write."""
+    partial = target.with_name(f".{target.name}.partial")
+    partial.unlink(missing_ok=True)
+    dest = sqlite3.connect(partial)
+    try:
+        source.backup(dest)
+        dest.execute("PRAGMA journal_mode=DELETE")
+    finally:
+        dest.close()
+    os.replace(partial, target)
 
 
 def duel_columns(event: Event) -> tuple[int | None, ...]:
@@ -1081,13 +1096,8 @@ class SqliteStore:
                     future.set_result(outcome)
 
     async def backup(self, target: str | Path) -> None:
-        """A consistent online copy of the database (SQLite's backup API)."""
+        """A consistent online copy of the database (SQLite's backup API), taken on the
+        database thread between units of work."""
         if self._db is None:
             raise RuntimeError("the store is not open")
-
-        def copy(conn: sqlite3.Connection) -> None:
-            with sqlite3.connect(str(target)) as dest:
-                conn.backup(dest)
-            dest.close()
-
-        await dbthread.call(self._db, copy)
+        await dbthread.call(self._db, lambda conn: copy_database(conn, Path(target)))

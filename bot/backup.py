@@ -1,0 +1,135 @@
+"""Backups and restores of the SQLite database, safe while the bot runs.
+
+A backup is SQLite's online backup API: a consistent snapshot, taken while the bot
+keeps writing. A restore checks the copy first (integrity, schema version, that it is a
+Ladderbot database), keeps the current database beside it, and writes the copy into
+place through the same API: journaled by SQLite, so an interrupted restore leaves the
+old database, never half of each. A running bot holds `<db>.lock`; restore refuses then.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import calendar
+import contextlib
+import fcntl
+import sqlite3
+import time
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+from storage.sqlite import SqliteStore, configure, copy_database, migrations
+
+DAY = 86_400
+STAMP = "%Y%m%d-%H%M%S"  # in names of backups, UTC
+
+
+class BackupError(Exception):
+    """A backup or restore that cannot be done; the message says why."""
+
+
+def backup(db: Path, target: Path, folder: bool = False) -> Path:
+    """A consistent copy of `db` at `target` (into it, dated, if it is or is meant to be a
+    folder), taken online and checked; returns the copy's path."""
+    if not db.exists():
+        raise BackupError(f"there is no database at {db}")
+    if folder:
+        target.mkdir(parents=True, exist_ok=True)
+    if target.is_dir():
+        target = target / f"{db.stem}-{time.strftime(STAMP, time.gmtime())}.db"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with contextlib.closing(sqlite3.connect(db, timeout=30)) as source:
+        copy_database(source, target)
+    check(target)
+    return target
+
+
+def check(path: Path) -> int:
+    """Refuse a file that is not a sound Ladderbot database; return its schema version."""
+    if not path.exists():
+        raise BackupError(f"there is no file at {path}")
+    try:
+        with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as conn:
+            verdict = conn.execute("PRAGMA integrity_check").fetchone()[0]
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            tables = {r[0] for r in conn.execute(
+                "SELECT name FROM sqlite_master WHERE type='table'")}
+    except sqlite3.DatabaseError as error:
+        raise BackupError(f"{path} is not a readable SQLite database: {error}") from None
+    if verdict != "ok":
+        raise BackupError(f"{path} fails SQLite's integrity check: {verdict}")
+    latest = migrations()[-1][0]
+    if version > latest:
+        raise BackupError(f"{path} was made by a newer Ladderbot (schema {version}; this one "
+                          f"knows up to {latest})")
+    if not {"ladders", "events", "players"} <= tables:
+        raise BackupError(f"{path} is not a Ladderbot database")
+    return int(version)
+
+
+@contextlib.contextmanager
+def running(db: Path, exclusive: bool = False) -> Iterator[None]:
+    """Hold the database's lock file: shared while a bot runs (several may), exclusive
+    for a restore. The operating system releases it however the process ends."""
+    lock = open(Path(f"{db}.lock"), "a")  # noqa: SIM115 (held for the whole block)
+    try:
+        try:
+            fcntl.flock(lock, (fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH) | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise BackupError(f"a Ladderbot is running on {db}: stop it first" if exclusive
+                              else f"{db} is being restored") from None
+        yield
+    finally:
+        lock.close()
+
+
+def restore(source: Path, db: Path) -> Path | None:
+    """Put a checked backup in place of `db`; return where the replaced database is kept
+    (None when there was none)."""
+    check(source)
+    with running(db, exclusive=True):
+        if not db.exists():
+            with contextlib.closing(sqlite3.connect(f"file:{source}?mode=ro", uri=True)) as new:
+                copy_database(new, db)
+            return None
+        kept = db.with_name(f"{db.name}.before-restore-{time.strftime(STAMP, time.gmtime())}")
+        with contextlib.closing(sqlite3.connect(db, timeout=30)) as live:
+            copy_database(live, kept)
+            with contextlib.closing(sqlite3.connect(f"file:{source}?mode=ro", uri=True)) as new:
+                new.backup(live)  # SQLite journals the overwrite
+            configure(live)
+            verdict = live.execute("PRAGMA integrity_check").fetchone()[0]
+        if verdict != "ok":  # pragma: no cover - the backup API does not produce this
+            raise BackupError(f"the restored database fails its integrity check: {verdict}")
+    return kept
+
+
+def _taken(path: Path, stem: str) -> float | None:
+    """When a backup file of ours was taken, from its name (None for other files)."""
+    try:
+        return float(calendar.timegm(time.strptime(path.stem.removeprefix(f"{stem}-"), STAMP)))
+    except ValueError:
+        return None
+
+
+async def daily(store: SqliteStore, folder: Path, keep: int, now: float) -> Path | None:
+    """The scheduled backup: a new copy in `folder` unless one was taken in the last day,
+    then only the newest `keep` kept. Asking often is cheap, so restarts never skip a day
+    (an interval trigger would start counting again at every restart)."""
+    stem = Path(store.path).stem
+
+    def ours() -> list[tuple[float, Path]]:
+        folder.mkdir(parents=True, exist_ok=True)
+        found = ((_taken(p, stem), p) for p in folder.glob(f"{stem}-*.db"))
+        return sorted((t, p) for t, p in found if t is not None)
+
+    taken = await asyncio.to_thread(ours)
+    if taken and now - taken[-1][0] < DAY:
+        return None
+    target = folder / f"{stem}-{datetime.fromtimestamp(now, UTC).strftime(STAMP)}.db"
+    await store.backup(target)
+    await asyncio.to_thread(check, target)
+    for _, old in (await asyncio.to_thread(ours))[:-keep]:
+        await asyncio.to_thread(old.unlink)
+    return target
