@@ -21,6 +21,7 @@ import yarl
 from discord import app_commands
 
 from bot.config import Config
+from bot.limits import Limiter
 from bot.scheduler import Undeliverable
 from bot.text import split_text
 from core.commands import (
@@ -135,8 +136,10 @@ class DiscordPlatform:
 
     def __init__(self, config: Config, store: SqliteStore | None, *,
                  clock: Callable[[], float] = time.time,
-                 shard_ids: list[int] | None = None, shard_count: int | None = None) -> None:
+                 shard_ids: list[int] | None = None, shard_count: int | None = None,
+                 limiter: Limiter | None = None) -> None:
         self.config = config
+        self.limiter = limiter or Limiter()
         self._store = store  # None only to list the commands (`discord sync --dry-run`)
         self.clock = clock
         self.client = discord.AutoShardedClient(intents=discord.Intents.none(),
@@ -205,6 +208,10 @@ class DiscordPlatform:
         if interaction.guild_id is None:
             return Reply("I keep ladders in servers: use me in a server channel.", error=True)
         chat = chat_key(interaction.guild_id)
+        allowed, note = self.limiter.check(chat, user_ref(interaction.user).key)
+        if not allowed:  # an interaction must be answered: always say so, to the asker
+            return Reply(note or "Slow down a little, please: you are sending commands "
+                                 "faster than I can take them.", error=True)
         names = {u.id: u.display_name for u in _resolved_users(interaction)}
 
         def work(repo: SqliteRepo) -> Reply:

@@ -42,6 +42,7 @@ from telegram.ext import (
 from telegram.request import BaseRequest
 
 from bot.config import Config
+from bot.limits import Limiter
 from bot.scheduler import Undeliverable
 from bot.text import split_text as split_lines
 from core.commands import HELP, command_word
@@ -129,10 +130,12 @@ class TelegramPlatform:
     def __init__(self, config: Config, store: SqliteStore, *,
                  request: BaseRequest | None = None,
                  updates_request: BaseRequest | None = None,
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] = time.time,
+                 limiter: Limiter | None = None) -> None:
         self.config = config
         self.store = store
         self.clock = clock
+        self.limiter = limiter or Limiter()
         self._admins: dict[int, tuple[float, set[int]]] = {}
         self._learned: dict[int, str] = {}
         builder = ApplicationBuilder().token(config.telegram.token) \
@@ -251,6 +254,11 @@ class TelegramPlatform:
             return
         chat = message.chat
         author = user_ref(message.from_user)
+        allowed, note = self.limiter.check(chat_key(chat.id), author.key)
+        if not allowed:
+            if note is not None:
+                await message.reply_text(note)
+            return
         text, known = with_mentions(message)
         replied = message.reply_to_message
         reply_to = user_ref(replied.from_user) if replied is not None and \
@@ -313,6 +321,10 @@ class TelegramPlatform:
             await query.answer("This button is no longer valid.", show_alert=True)
             return
         chat = query.message.chat
+        allowed, note = self.limiter.check(chat_key(chat.id), user_ref(query.from_user).key)
+        if not allowed:
+            await query.answer(note or "Slow down a little, please.", show_alert=True)
+            return
         ctx = Context(chat_key(chat.id), user_ref(query.from_user), int(self.clock()))
         reply = await self._run(ctx, f"/{action} {match} ladder={ladder}", {})
         if reply is None or reply.error:

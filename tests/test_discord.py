@@ -17,6 +17,7 @@ import pytest
 
 from bot.config import Config, DiscordConfig
 from bot.discord import APOLOGY, DiscordPlatform
+from bot.limits import Limiter
 from core.export import export_ladder
 from storage.sqlite import SqliteStore
 from tests.discord_fake import (
@@ -271,3 +272,19 @@ def test_sync_dry_run_lists_every_command_without_a_token(tmp_path: Path) -> Non
     assert [c["value"] for c in names["report"]["options"][0]["choices"]] == [
         "win", "loss", "draw"]
     assert not (tmp_path / "ladder.db").exists()
+
+
+async def test_a_flooding_user_is_slowed_politely_without_slowing_others(dc: Harness) -> None:
+    await ladder(dc, "confirm=false")
+    now = [0.0]
+    dc.platform.limiter = Limiter(user_burst=3, user_rate=0.5, clock=lambda: now[0])
+    answers = [await dc.send(report(ALICE, "win", BOB)) for _ in range(5)]
+    assert [text(a).split(":")[0] for a in answers[:3]] == ["Match #1", "Match #2", "Match #3"]
+    assert ephemeral(answers[3]) and text(answers[3]) == (
+        "You are sending commands faster than I can take them: please wait 2 s.")
+    # an interaction must be answered, so the next one is too, briefly
+    assert ephemeral(answers[4]) and text(answers[4]).startswith("Slow down a little")
+    assert len((await dc.export())["matches"]) == 3
+    assert not ephemeral(await dc.send(command("standings", by=BOB)))
+    now[0] += 2
+    assert text(await dc.send(report(ALICE, "win", BOB))).startswith("Match #4")

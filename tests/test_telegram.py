@@ -15,6 +15,7 @@ from telegram import Update
 from telegram.ext import ContextTypes
 
 from bot.config import Config, TelegramConfig
+from bot.limits import Limiter
 from bot.scheduler import Scheduler
 from bot.telegram import APOLOGY, TelegramPlatform, split_text
 from core.export import export_ladder
@@ -275,3 +276,18 @@ def test_long_replies_are_split_at_line_breaks() -> None:
     parts = split_text(text)
     assert all(len(p) <= 4096 for p in parts) and len(parts) == 3
     assert "\n".join(parts) == text
+
+
+async def test_a_flooding_user_is_slowed_politely_without_slowing_others(tg: Harness) -> None:
+    await ladder(tg, "confirm=false")
+    now = [0.0]
+    tg.platform.limiter = Limiter(user_burst=3, user_rate=0.5, clock=lambda: now[0])
+    answers = [await tg.say(ALICE, "/report win @bob") for _ in range(5)]
+    assert [a[0].split(":")[0] for a in answers[:3]] == ["Match #1", "Match #2", "Match #3"]
+    assert answers[3] == ["You are sending commands faster than I can take them: please "
+                          "wait 2 s."]
+    assert answers[4] == []  # told once
+    assert len((await tg.export())["matches"]) == 3  # the slowed reports were not taken
+    assert (await tg.say(BOB, "/standings"))[0].startswith("main:")
+    now[0] += 2
+    assert (await tg.say(ALICE, "/report win @bob"))[0].startswith("Match #4")
