@@ -131,7 +131,8 @@ class TelegramPlatform:
                  request: BaseRequest | None = None,
                  updates_request: BaseRequest | None = None,
                  clock: Callable[[], float] = time.time,
-                 limiter: Limiter | None = None) -> None:
+                 limiter: Limiter | None = None,
+                 outgoing: AIORateLimiter | None = None) -> None:
         self.config = config
         self.store = store
         self.clock = clock
@@ -139,7 +140,7 @@ class TelegramPlatform:
         self._admins: dict[int, tuple[float, set[int]]] = {}
         self._learned: dict[int, str] = {}
         builder = ApplicationBuilder().token(config.telegram.token) \
-            .rate_limiter(AIORateLimiter(max_retries=3)).concurrent_updates(8)
+            .rate_limiter(outgoing or AIORateLimiter(max_retries=3)).concurrent_updates(8)
         if config.telegram.base_url:
             builder = builder.base_url(config.telegram.base_url)
         if request is not None:

@@ -12,20 +12,17 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-import discord
 import pytest
 
-from bot.config import Config, DiscordConfig
-from bot.discord import APOLOGY, DiscordPlatform
+from bot.discord import APOLOGY
 from bot.limits import Limiter
-from core.export import export_ladder
-from storage.sqlite import SqliteStore
+from tests.adapters import DiscordHarness as Harness
+from tests.adapters import discord_harness
 from tests.discord_fake import (
     CHANNEL,
     GUILD,
     MANAGE_GUILD,
     OTHER_CHANNEL,
-    FakeDiscord,
     button,
     command,
     member,
@@ -37,7 +34,6 @@ from tests.discord_fake import (
 from tests.discord_private import deliver_interaction
 
 ROOT = Path(__file__).resolve().parent.parent
-T0 = 1767607200
 MOD = member(person(1300000000000000101, "mod"), permissions=MANAGE_GUILD)
 ALICE = member(person(1300000000000000102, "alice"))
 BOB = member(person(1300000000000000103, "bob"))
@@ -45,40 +41,10 @@ DAVE = member(person(1300000000000000105, "dave"))
 EPHEMERAL = 64
 
 
-class Harness:
-    def __init__(self, platform: DiscordPlatform, fake: FakeDiscord, store: SqliteStore) -> None:
-        self.platform, self.fake, self.store = platform, fake, store
-
-    async def send(self, payload: dict[str, Any]) -> dict[str, Any]:
-        """Deliver an interaction; return the response discord.py sent for it."""
-        count = len(self.fake.responses())
-        await deliver_interaction(self.platform.client, payload)
-        return self.fake.responses()[count]
-
-    async def export(self) -> dict[str, Any]:
-        data: dict[str, Any] = await self.store.run(
-            lambda repo: export_ladder(repo, f"discord:{GUILD}", "main", T0 + 10_000),
-            commit=False)
-        return data
-
-
 @pytest.fixture
 async def dc(tmp_path: Path) -> AsyncIterator[Harness]:
-    fake = FakeDiscord()
-    runner = await fake.serve()
-    base = discord.http.Route.BASE
-    async with SqliteStore(tmp_path / "l.db") as store:
-        config = Config(discord=DiscordConfig(
-            token="test-token", api_base_url=f"http://127.0.0.1:{fake.port}/api/v10"))
-        platform = DiscordPlatform(config, store, clock=lambda: float(T0))
-        platform.use_servers()
-        await platform.client.login("test-token")
-        try:
-            yield Harness(platform, fake, store)
-        finally:
-            await platform.client.close()
-            discord.http.Route.BASE = base
-            await runner.cleanup()
+    async with discord_harness(tmp_path / "l.db") as harness:
+        yield harness
 
 
 def text(response: dict[str, Any]) -> str:

@@ -11,83 +11,25 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from telegram import Update
-from telegram.ext import ContextTypes
 
-from bot.config import Config, TelegramConfig
 from bot.limits import Limiter
 from bot.scheduler import Scheduler
-from bot.telegram import APOLOGY, TelegramPlatform, split_text
-from core.export import export_ladder
-from storage.sqlite import SqliteStore
-from tests.telegram_fake import BOT, GROUP, FakeRequest, FakeTelegram, message, person
+from bot.telegram import APOLOGY, split_text
+from tests.adapters import T0, telegram_harness
+from tests.adapters import TelegramHarness as Harness
+from tests.telegram_fake import GROUP, message, person
 
 MOD = person(101, "Mo", "mod")
 ALICE = person(102, "Alice", "alice")
 BOB = person(103, "Bob", "bob")
 CAROL = person(104, "Carol")  # no username
 DAVE = person(105, "Dave", "dave")
-T0 = 1767607200  # 2026-01-05 10:00 UTC
-
-
-class Harness:
-    def __init__(self, platform: TelegramPlatform, api: FakeTelegram, store: SqliteStore,
-                 errors: list[BaseException]) -> None:
-        self.platform, self.api, self.store, self.errors = platform, api, store, errors
-        self.next_message = 1
-
-    async def send(self, body: dict[str, Any]) -> list[str]:
-        """Deliver one update; return the texts the bot sent in answer."""
-        before = len(self.api.sent())
-        update = Update.de_json(self.api.push(body), self.platform.app.bot)
-        await self.platform.app.process_update(update)
-        return [p["text"] for p in self.api.sent()[before:]]
-
-    async def say(self, user: dict[str, Any], text: str, chat: dict[str, Any] | None = None,
-                  **kw: Any) -> list[str]:
-        self.next_message += 1
-        return await self.send(message(text, user, chat, message_id=self.next_message,
-                                       date=T0 + self.next_message, **kw))
-
-    async def press(self, user: dict[str, Any], data: str) -> list[str]:
-        pending = next(p for p in reversed(self.api.sent()) if "reply_markup" in p)
-        body = {"callback_query": {
-            "id": f"cb{self.next_message}", "from": user, "chat_instance": "1", "data": data,
-            "message": {"message_id": 9999, "date": T0, "chat": GROUP, "from": BOT,
-                        "text": pending["text"]}}}
-        self.next_message += 1
-        return await self.send(body)
-
-    def alerts(self) -> list[dict[str, Any]]:
-        return [p for m, p in self.api.calls if m == "answerCallbackQuery"]
-
-    async def export(self) -> dict[str, Any]:
-        at = T0 + 10_000
-        data: dict[str, Any] = await self.store.run(
-            lambda repo: export_ladder(repo, f"telegram:{GROUP['id']}", "main", at),
-            commit=False)
-        return data
 
 
 @pytest.fixture
 async def tg(tmp_path: Path) -> AsyncIterator[Harness]:
-    api = FakeTelegram(admins={GROUP["id"]: [MOD]})
-    errors: list[BaseException] = []
-    async with SqliteStore(tmp_path / "l.db") as store:
-        config = Config(telegram=TelegramConfig(token="123456:TEST"))
-        platform = TelegramPlatform(config, store, request=FakeRequest(api),
-                                    clock=lambda: float(T0 + 10_000))
-
-        async def collect(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
-            assert context.error is not None
-            errors.append(context.error)
-
-        platform.app.add_error_handler(collect)
-        await platform.app.initialize()
-        await platform.register_commands()
-        yield Harness(platform, api, store, errors)
-        await platform.app.shutdown()
-    assert errors == [], errors
+    async with telegram_harness(tmp_path / "l.db", [MOD]) as harness:
+        yield harness
 
 
 async def ladder(tg: Harness, *options: str) -> None:

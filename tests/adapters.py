@@ -1,0 +1,132 @@
+"""The Telegram and Discord adapters wired to their offline stand-ins, for tests that
+drive a platform as its users would (the fakes are in telegram_fake and discord_fake)."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import discord
+from telegram import Update
+from telegram.ext import AIORateLimiter, ContextTypes
+
+from bot.config import Config, DiscordConfig, TelegramConfig
+from bot.discord import DiscordPlatform
+from bot.limits import Limiter
+from bot.telegram import TelegramPlatform
+from core.export import export_ladder
+from storage.sqlite import SqliteStore
+from tests.discord_fake import GUILD, FakeDiscord
+from tests.discord_private import deliver_interaction
+from tests.telegram_fake import BOT, GROUP, FakeRequest, FakeTelegram, message
+
+T0 = 1767607200  # 2026-01-05 10:00 UTC
+UNLIMITED = Limiter(enabled=False)  # the flood tests put in their own, on a fake clock
+
+
+class TelegramHarness:
+    """A TelegramPlatform on a recording stand-in of the Bot API, in one group."""
+
+    def __init__(self, platform: TelegramPlatform, api: FakeTelegram, store: SqliteStore,
+                 errors: list[BaseException]) -> None:
+        self.platform, self.api, self.store, self.errors = platform, api, store, errors
+        self.next_message = 1
+
+    async def send(self, body: dict[str, Any]) -> list[str]:
+        """Deliver one update; return the texts the bot sent in answer."""
+        before = len(self.api.sent())
+        update = Update.de_json(self.api.push(body), self.platform.app.bot)
+        await self.platform.app.process_update(update)
+        return [p["text"] for p in self.api.sent()[before:]]
+
+    async def say(self, user: dict[str, Any], text: str, chat: dict[str, Any] | None = None,
+                  **kw: Any) -> list[str]:
+        self.next_message += 1
+        return await self.send(message(text, user, chat, message_id=self.next_message,
+                                       date=T0 + self.next_message, **kw))
+
+    async def press(self, user: dict[str, Any], data: str) -> list[str]:
+        pending = next(p for p in reversed(self.api.sent()) if "reply_markup" in p)
+        body = {"callback_query": {
+            "id": f"cb{self.next_message}", "from": user, "chat_instance": "1", "data": data,
+            "message": {"message_id": 9999, "date": T0, "chat": GROUP, "from": BOT,
+                        "text": pending["text"]}}}
+        self.next_message += 1
+        return await self.send(body)
+
+    def alerts(self) -> list[dict[str, Any]]:
+        return [p for m, p in self.api.calls if m == "answerCallbackQuery"]
+
+    async def export(self) -> dict[str, Any]:
+        at = T0 + 10_000
+        data: dict[str, Any] = await self.store.run(
+            lambda repo: export_ladder(repo, f"telegram:{GROUP['id']}", "main", at),
+            commit=False)
+        return data
+
+
+@contextlib.asynccontextmanager
+async def telegram_harness(db: Path, admins: list[dict[str, Any]]) -> AsyncIterator[
+        TelegramHarness]:
+    """A started Telegram adapter whose group is administered by `admins`."""
+    api = FakeTelegram(admins={GROUP["id"]: admins})
+    errors: list[BaseException] = []
+    async with SqliteStore(db) as store:
+        config = Config(telegram=TelegramConfig(token="123456:TEST"))
+        platform = TelegramPlatform(config, store, request=FakeRequest(api),
+                                    clock=lambda: float(T0 + 10_000), limiter=UNLIMITED,
+                                    # Telegram's own pace (20 a minute to a group) in real
+                                    # time would make a long test wait; retries stay on.
+                                    outgoing=AIORateLimiter(0, 0, 0, 0, max_retries=3))
+
+        async def collect(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+            assert context.error is not None
+            errors.append(context.error)
+
+        platform.app.add_error_handler(collect)
+        await platform.app.initialize()
+        await platform.register_commands()
+        yield TelegramHarness(platform, api, store, errors)
+        await platform.app.shutdown()
+    assert errors == [], errors
+
+
+class DiscordHarness:
+    """A DiscordPlatform on a loopback stand-in of Discord's HTTP API, in one server."""
+
+    def __init__(self, platform: DiscordPlatform, fake: FakeDiscord, store: SqliteStore) -> None:
+        self.platform, self.fake, self.store = platform, fake, store
+
+    async def send(self, payload: dict[str, Any]) -> dict[str, Any]:
+        """Deliver an interaction; return the response discord.py sent for it."""
+        count = len(self.fake.responses())
+        await deliver_interaction(self.platform.client, payload)
+        return self.fake.responses()[count]
+
+    async def export(self) -> dict[str, Any]:
+        data: dict[str, Any] = await self.store.run(
+            lambda repo: export_ladder(repo, f"discord:{GUILD}", "main", T0 + 10_000),
+            commit=False)
+        return data
+
+
+@contextlib.asynccontextmanager
+async def discord_harness(db: Path) -> AsyncIterator[DiscordHarness]:
+    """A logged-in Discord adapter (members with Manage Server moderate)."""
+    fake = FakeDiscord()
+    runner = await fake.serve()
+    base = discord.http.Route.BASE
+    async with SqliteStore(db) as store:
+        config = Config(discord=DiscordConfig(
+            token="test-token", api_base_url=f"http://127.0.0.1:{fake.port}/api/v10"))
+        platform = DiscordPlatform(config, store, clock=lambda: float(T0), limiter=UNLIMITED)
+        platform.use_servers()
+        await platform.client.login("test-token")
+        try:
+            yield DiscordHarness(platform, fake, store)
+        finally:
+            await platform.client.close()
+            discord.http.Route.BASE = base
+            await runner.cleanup()
