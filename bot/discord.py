@@ -19,6 +19,7 @@ from typing import Any
 import discord
 import yarl
 from discord import app_commands
+from discord.utils import escape_markdown
 
 from bot.config import Config
 from bot.limits import Limiter
@@ -142,8 +143,11 @@ class DiscordPlatform:
         self.limiter = limiter or Limiter()
         self._store = store  # None only to list the commands (`discord sync --dry-run`)
         self.clock = clock
-        self.client = discord.AutoShardedClient(intents=discord.Intents.none(),
-                                                shard_ids=shard_ids, shard_count=shard_count)
+        # Names are the players' own text: a player called "@everyone" must not ping the
+        # server when a reply names them. Only users the bot means to mention are pinged.
+        self.client = discord.AutoShardedClient(
+            intents=discord.Intents.none(), shard_ids=shard_ids, shard_count=shard_count,
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True))
         self.client.ladderbot = self  # type: ignore[attr-defined]
         self.tree: app_commands.CommandTree[discord.AutoShardedClient] = \
             app_commands.CommandTree(self.client)
@@ -186,7 +190,7 @@ class DiscordPlatform:
             raise Undeliverable(f"{announcement.ladder} has no announcement channel")
         channel = self.client.get_partial_messageable(int(announcement.channel))
         try:
-            for part in chunks(announcement.text):
+            for part in chunks(escape_markdown(announcement.text)):
                 await channel.send(part)
         except (discord.Forbidden, discord.NotFound) as error:
             raise Undeliverable(str(error)) from error
@@ -249,7 +253,10 @@ class DiscordPlatform:
         kwargs: dict[str, Any] = {"ephemeral": ephemeral}
         if reply.confirm_match is not None and reply.ladder is not None:
             kwargs["view"] = report_view(reply.ladder, reply.confirm_match)
-        title, _, body = reply.text.partition("\n")
+        # Replies carry players' own names and reasons: shown as typed, never as Discord
+        # formatting or masked links (the core's texts use no markdown of their own).
+        shown = escape_markdown(reply.text)
+        title, _, body = shown.partition("\n")
         if embed and not reply.error:
             kwargs["embed"] = discord.Embed(title=title[:256], description=body[:4096] or None,
                                             colour=discord.Colour.blurple())
@@ -261,7 +268,7 @@ class DiscordPlatform:
                 kwargs["embed"].set_image(url="attachment://chart.png")
             await interaction.response.send_message(**kwargs)
         else:
-            parts = chunks(reply.text)
+            parts = chunks(shown)
             await interaction.response.send_message(parts[0], **kwargs)
             for part in parts[1:]:
                 await interaction.followup.send(part, ephemeral=ephemeral)
@@ -286,9 +293,9 @@ class DiscordPlatform:
             DisputeResult(match, "disputed with the button")
         reply = await self.run(interaction, command, ladder)
         if reply.error:
-            await interaction.response.send_message(reply.text, ephemeral=True)
+            await interaction.response.send_message(escape_markdown(reply.text), ephemeral=True)
             return
-        await interaction.response.send_message(reply.text)
+        await interaction.response.send_message(escape_markdown(reply.text))
         if interaction.message is not None:
             try:
                 await interaction.message.edit(view=None)

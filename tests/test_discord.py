@@ -254,3 +254,16 @@ async def test_a_flooding_user_is_slowed_politely_without_slowing_others(dc: Har
     assert not ephemeral(await dc.send(command("standings", by=BOB)))
     now[0] += 2
     assert text(await dc.send(report(ALICE, "win", BOB))).startswith("Match #4")
+
+
+async def test_names_ping_nobody_and_format_nothing(dc: Harness) -> None:
+    await ladder(dc)
+    prankster = member(person(1300000000000000107, "@everyone"))
+    joined = await dc.send(command("join", by=prankster))
+    assert "@everyone joined main" in text(joined)
+    # Discord parses only user mentions in what the bot sends: not @everyone, not roles.
+    assert joined["allowed_mentions"]["parse"] == ["users"]
+    # and names are shown as typed, not as formatting or a disguised link
+    phisher = member(person(1300000000000000108, "**[free nitro](https://x.example)**"))
+    joined = await dc.send(command("join", by=phisher))
+    assert joined["content"].startswith(r"\*\*\[free nitro](https://x.example)\*\* joined")
