@@ -1,0 +1,67 @@
+"""A bot process for the crash tests, killed with SIGKILL by them at random moments.
+
+`python -m tests.crash_worker load DB PLAN.json`: send the plan's commands (a queue per
+user, the users concurrently), printing `ACK <message id> <reply as JSON>` once each is
+committed. `python -m tests.crash_worker jobs DB NOW [hang]`: start the scheduler as
+`ladderbot run` does at NOW, printing `POSTED <text as JSON>` for each announcement;
+with `hang`, stop dead inside the catch-up transaction (after the jobs are applied,
+before it commits) and say `MID-JOB`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import sys
+import time
+from pathlib import Path
+
+from bot.scheduler import Scheduler
+from core.records import Announcement
+from storage import sqlite
+from tests.load import T0, Clock, run_command
+
+
+async def load(db: str, plan: dict[str, list[tuple[str, str]]]) -> None:
+    async with sqlite.SqliteStore(db) as store:
+        last = await store.run(lambda repo: repo.conn.execute(
+            "SELECT max(at) FROM events").fetchone()[0], commit=False)
+        clock = Clock(max(last or 0, T0 + 3600))  # time never runs back across restarts
+
+        async def player(who: str, commands: list[tuple[str, str]]) -> None:
+            for message_id, text in commands:
+                reply = await store.run(
+                    lambda repo, m=message_id, t=text: run_command(repo, clock.tick, who, t, m))
+                answer = "" if reply is None else reply.text
+                # Sending the reply takes a moment, as over a network: a kill can fall
+                # between the commit and the answer, and the user then sends it again.
+                await asyncio.sleep(random.uniform(0, 0.01))
+                print(f"ACK {message_id} {json.dumps(answer)}", flush=True)
+
+        await asyncio.gather(*(player(who, cmds) for who, cmds in plan.items()))
+
+
+async def jobs(db: str, now: int, hang: bool) -> None:
+    if hang:
+        def enqueue_then_hang(self: sqlite.SqliteRepo, *args: object) -> None:
+            print("MID-JOB", flush=True)
+            time.sleep(600)
+
+        sqlite.SqliteRepo.enqueue = enqueue_then_hang  # type: ignore[method-assign,assignment]
+
+    async def post(announcement: Announcement) -> None:
+        print(f"POSTED {json.dumps(announcement.text)}", flush=True)
+
+    async with sqlite.SqliteStore(db) as store:
+        scheduler = Scheduler(store, post, clock=lambda: float(now))
+        await scheduler.start()
+        scheduler.stop()
+
+
+if __name__ == "__main__":
+    mode, path = sys.argv[1], sys.argv[2]
+    if mode == "load":
+        asyncio.run(load(path, json.loads(Path(sys.argv[3]).read_text())))
+    else:
+        asyncio.run(jobs(path, int(sys.argv[3]), sys.argv[4:] == ["hang"]))

@@ -1,0 +1,119 @@
+"""Simulated players for the load and crash tests: what they send, and what must hold after.
+
+Every user sends a fixed, seeded stream of commands on two ladders of one chat: `main`
+(duel, reports wait for /confirm) and `pos` (nhwc, challenges). Many are refused (a
+/confirm with nothing to confirm, a challenge out of range); that is part of the load.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from core.records import Context, Reply, UserRef
+from core.service import handle
+from storage.sqlite import SqliteRepo
+
+CHAT = "console"
+T0 = 1767607200  # 2026-01-05 10:00 UTC
+REPORTED = re.compile(r"^Match #(\d+)(?: reported)?:")  # pending, or at once on pos
+CONFIRMED = re.compile(r"^(?:Match #(\d+) confirmed|That matches #(\d+), which is now "
+                       r"confirmed)")  # by /confirm, or by the opponent's matching report
+
+
+def user(name: str) -> UserRef:
+    return UserRef(f"{CHAT}:{name}", name)
+
+
+def names(users: int) -> list[str]:
+    return [f"u{i:02d}" for i in range(users)]
+
+
+def setup_commands(users: int) -> list[tuple[str, str]]:
+    """(who, text): the two ladders, everyone on both."""
+    found = [("mod", "/ladder create main preset=duel"),
+             ("mod", "/ladder create pos preset=nhwc")]
+    for name in names(users):
+        found += [(name, "/join"), (name, "/join ladder=pos")]
+    return found
+
+
+def stream(users: int, index: int, count: int, seed: int = 7) -> list[str]:
+    """The commands user `index` sends, in order."""
+    rng = random.Random(seed * 1000 + index)
+    others = [n for i, n in enumerate(names(users)) if i != index]
+    texts = []
+    for _ in range(count):
+        them = rng.choice(others)
+        texts.append(rng.choices([
+            f"/report win @{them}", f"/report loss @{them}", f"/report draw @{them}",
+            "/confirm", "/standings", "/standings week", f"/profile @{them}",
+            f"/challenge @{them} ladder=pos", "/accept ladder=pos",
+            f"/report win @{them} minor ladder=pos", f"/report loss @{them} major ladder=pos",
+        ], weights=[10, 5, 2, 12, 6, 2, 4, 5, 5, 3, 2])[0])
+    return texts
+
+
+@dataclass
+class Clock:
+    """Seconds that move on by one for every command the store runs: runs are serial, so
+    time in the log follows the order of the transactions, as it would live."""
+
+    now: int = T0 + 3600
+
+    def tick(self) -> int:
+        self.now += 1
+        return self.now
+
+
+@dataclass
+class Outcomes:
+    """What the commands got back, for the checks."""
+
+    reported: dict[str, list[int]] = field(default_factory=lambda: {"main": [], "pos": []})
+    confirmed: list[int] = field(default_factory=list)
+
+    def note(self, text: str, reply: Reply) -> None:
+        if reply.error:
+            return
+        if (found := CONFIRMED.match(reply.text)) is not None:
+            self.confirmed.append(int(found.group(1) or found.group(2)))
+        elif (found := REPORTED.match(reply.text)) is not None:
+            self.reported["pos" if "ladder=pos" in text else "main"].append(int(found.group(1)))
+
+
+def run_command(repo: SqliteRepo, clock: Callable[[], int], who: str, text: str,
+                message_id: str | None = None) -> Reply | None:
+    """One command as a chat would send it, at the moment the store runs it."""
+    ctx = Context(CHAT, user(who), clock(), moderator=who == "mod", message_id=message_id)
+    return handle(repo, ctx, text, user)
+
+
+def check_matches(db: Path, outcomes: Outcomes) -> dict[str, int]:
+    """No lost and no doubled match: the matches in the database are exactly those whose
+    report was answered with its number, each confirmed once, each once in the log."""
+    counts = {}
+    with sqlite3.connect(db) as conn:
+        for name, numbers in outcomes.reported.items():
+            ladder = conn.execute("SELECT id FROM ladders WHERE name=?", (name,)).fetchone()[0]
+            stored = [r[0] for r in conn.execute(
+                "SELECT id FROM matches WHERE ladder=? ORDER BY id", (ladder,))]
+            assert sorted(numbers) == stored, f"{name}: replies and stored matches differ"
+            assert stored == list(range(1, len(stored) + 1))
+            logged = conn.execute(
+                "SELECT match, count(*) FROM events WHERE ladder=? AND kind='match' "
+                "GROUP BY match", (ladder,)).fetchall()
+            assert all(n == 1 for _, n in logged), f"{name}: a match is in the log twice"
+            confirmed = {r[0] for r in conn.execute(
+                "SELECT id FROM matches WHERE ladder=? AND status='confirmed'", (ladder,))}
+            assert confirmed == {m for m, _ in logged}
+            if name == "main":
+                assert sorted(outcomes.confirmed) == sorted(set(outcomes.confirmed))
+                assert set(outcomes.confirmed) == confirmed
+            counts[name] = len(stored)
+    conn.close()
+    return counts
