@@ -68,7 +68,10 @@ class Scheduler:
     async def start(self) -> list[Announcement]:
         """Catch up on downtime (before any command is handled), then start ticking."""
         now = int(self.clock())
-        await self.store.run(lambda repo: start_up(repo, now))
+        applied = await self.store.run(lambda repo: start_up(repo, now))
+        if applied:
+            log.info("applied the jobs that fell due while stopped: %d announcements",
+                     applied)
         await self.store.restate_pending()  # history a correction left for later
         posted = await self.flush()
         self.apscheduler.add_job(self.tick, self.trigger, id="catch-up", replace_existing=True)

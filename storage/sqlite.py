@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import os
 import sqlite3
 from collections import OrderedDict, deque
@@ -56,6 +57,8 @@ from storage.codec import (
 from storage.projection import change_rows
 
 T = TypeVar("T")
+
+log = logging.getLogger(__name__)
 
 SNAPSHOT_EVERY = 1000  # events between stored snapshots at the least...
 SNAPSHOT_PER_PLAYER = 5  # ...and more for big ladders: a snapshot holds every player
@@ -149,6 +152,8 @@ def migrate(conn: sqlite3.Connection, version: int, known: list[tuple[int, str]]
     for number, sql in known:
         if number <= version:
             continue
+        if version:  # a new database is simply created; an upgrade is worth a line
+            log.info("upgrading the database schema from version %d to %d", number - 1, number)
         try:
             conn.executescript(f"BEGIN IMMEDIATE;\n{sql}\nPRAGMA user_version = {number};\nCOMMIT;")
         except BaseException:
