@@ -343,6 +343,11 @@ class SqliteRepo:
         return [decode_event(k, at, json.loads(b)) for k, at, b in self._all(sql + " ORDER BY seq",
                                                                            args)]
 
+    # Without statistics SQLite reads the whole ladder's log by its primary key here;
+    # the partial index finds the one event (`match IS NOT NULL` makes it usable).
+    _MATCH_EVENT = ("SELECT seq FROM events INDEXED BY events_match WHERE ladder=? AND match=? "
+                    "AND match IS NOT NULL AND kind='match'")
+
     def _cached(self, ladder: int) -> _Cached:
         # Another process may have written since: the log's length tells.
         stored_seq = self._one("SELECT coalesce(max(seq), 0) FROM events WHERE ladder=?",
@@ -353,10 +358,15 @@ class SqliteRepo:
         state = self._snapshot_before(ladder, stored_seq + 1)
         corrections = collect_corrections(
             decode_event(k, at, json.loads(b)) for k, at, b in self._all(
-                "SELECT kind, at, body FROM events WHERE ladder=? AND kind IN ('void', 'result') "
-                "ORDER BY seq", (ladder,)))
-        self._stream(ladder, state, stored_seq, corrections)
-        state.undo = deque(maxlen=UNDO_EVENTS)
+                "SELECT kind, at, body FROM events INDEXED BY events_corrections WHERE ladder=? "
+                "AND kind IN ('void', 'result') ORDER BY seq", (ladder,)))
+        # Journal the newest events as they are folded, so that a recent correction
+        # right after a restart rolls back instead of replaying from a snapshot.
+        state.undo = None
+        self._stream(ladder, state, stored_seq, corrections,
+                     journal_from=max(state.seq + 1, stored_seq - UNDO_EVENTS + 1))
+        if state.undo is None:
+            state.undo = deque(maxlen=UNDO_EVENTS)
         cached = _Cached(state, corrections)
         self.store.cache_put(ladder, cached)
         return cached
@@ -428,8 +438,7 @@ class SqliteRepo:
             found = correction_of(event)
             if found is not None:
                 cached.corrections[found[0]] = found[1]
-                row = self._one("SELECT seq FROM events WHERE ladder=? AND match=? AND "
-                                "kind='match'", (ladder, found[0]))
+                row = self._one(self._MATCH_EVENT, (ladder, found[0]))
                 if row is not None:
                     results.append(self._rederive(ladder, cached, row[0]))
                     continue
@@ -559,7 +568,7 @@ class SqliteRepo:
                 touched.update(outcome.players)
                 if isinstance(event, MatchConfirmed):  # the players of a voided match too
                     touched.update(event.match.result.players)
-                elif outcome.kind in ("decay", "season", "none"):
+                elif outcome.kind in ("decay", "season"):  # the others name their players
                     touched.update(state.players)
             if not written:
                 if upto - seq > SYNC_RESTATE and at <= cutoff:
@@ -602,12 +611,23 @@ class SqliteRepo:
 
     def _write_history(self, ladder: int, start: int, upto: int, rows: list[tuple[Any, ...]],
                        effects: list[tuple[Any, ...]]) -> None:
-        """Replace the changes of events [start, upto] and restate their matches' flags."""
-        self.conn.execute("DELETE FROM changes WHERE ladder=? AND seq >= ? AND seq <= ?",
-                          (ladder, start, upto))
+        """Replace the changes of events [start, upto] and restate their matches' flags.
+
+        Most later matches are of players the correction did not reach: their rows stay
+        as they are, and only the rows that differ are rewritten.
+        """
+        stored = {(r[1], r[2]): r for r in self._all(
+            "SELECT ladder, seq, player, at, before, after, kind, match, rated FROM changes "
+            "WHERE ladder=? AND seq >= ? AND seq <= ?", (ladder, start, upto))}
+        fresh = {(r[1], r[2]): r for r in rows}
+        self.conn.executemany(
+            "DELETE FROM changes WHERE ladder=? AND seq=? AND player=?",
+            [(ladder, seq, player) for (seq, player), row in stored.items()
+             if fresh.get((seq, player)) != row])
         self.conn.executemany(
             "INSERT INTO changes (ladder, seq, player, at, before, after, kind, match, rated) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [row for key, row in fresh.items() if stored.get(key) != row])
         self.conn.executemany(
             "UPDATE matches SET rated=?, note=? WHERE ladder=? AND id=? "
             "AND confirmed_at IS NOT NULL", effects)
@@ -784,9 +804,8 @@ class SqliteRepo:
 
     def match_changes(self, ladder: int, match_id: int) -> list[ChangeRecord]:
         return [self._change(r) for r in self._all(
-            f"{self._CHANGE} WHERE ladder=? AND seq IN (SELECT seq FROM events WHERE ladder=? "
-            "AND match=? AND kind='match') AND kind='match' ORDER BY seq, player",
-            (ladder, ladder, match_id))]
+            f"{self._CHANGE} WHERE ladder=? AND seq IN ({self._MATCH_EVENT}) AND kind='match' "
+            "ORDER BY seq, player", (ladder, ladder, match_id))]
 
     def week_sums(self, ladder: int, since: Timestamp,
                   until: Timestamp) -> dict[PlayerId, tuple[float, int]]:
@@ -877,8 +896,11 @@ class SqliteRepo:
     def timeline(self, ladder: int) -> list[tuple[Timestamp, str, str]]:
         return [(at, kind, json.loads(body)["d" if kind == "decay" else "s"])
                 for at, kind, body in self._all(
-                    "SELECT at, kind, body FROM events WHERE ladder=? AND kind IN "
-                    "('decay', 'season') ORDER BY seq", (ladder,))]
+                    # Days and months are job events, keyed: read through the job index,
+                    # not by scanning the whole log for two kinds.
+                    "SELECT at, kind, body FROM events INDEXED BY events_job_key "
+                    "WHERE ladder=? AND key IS NOT NULL "
+                    "AND kind IN ('decay', 'season') ORDER BY seq", (ladder,))]
 
     def _rated_above(self, ladder: int, rating: float) -> int:
         """Members rated strictly higher: whole buckets above from the histogram, then the
