@@ -64,16 +64,14 @@ class Scheduler:
             job_defaults={"coalesce": True, "misfire_grace_time": None, "max_instances": 1},
         )
         self.extra: list[tuple[str, Callable[[], Awaitable[None]], IntervalTrigger]] = []
+        self.leading = False
 
     async def start(self) -> list[Announcement]:
         """Catch up on downtime (before any command is handled), then start ticking."""
-        now = int(self.clock())
-        applied = await self.store.run(lambda repo: start_up(repo, now))
-        if applied:
-            log.info("applied the jobs that fell due while stopped: %d announcements",
-                     applied)
-        await self.store.restate_pending()  # history a correction left for later
-        posted = await self.flush()
+        self.leading = await self.store.leads_jobs()
+        if not self.leading:
+            log.info("another process runs the scheduled jobs; this one takes over if it stops")
+        posted = await self._catch_up() if self.leading else []
         self.apscheduler.add_job(self.tick, self.trigger, id="catch-up", replace_existing=True)
         for job_id, func, trigger in self.extra:  # first run at once, then on the trigger
             self.apscheduler.add_job(func, trigger, id=job_id, replace_existing=True,
@@ -86,8 +84,25 @@ class Scheduler:
         """Another periodic job (the backup check), run at start and then on `trigger`."""
         self.extra.append((job_id, func, trigger))
 
+    async def _catch_up(self) -> list[Announcement]:
+        now = int(self.clock())
+        applied = await self.store.run(lambda repo: start_up(repo, now))
+        if applied:
+            log.info("applied the jobs that fell due while stopped: %d announcements",
+                     applied)
+        await self.store.restate_pending()  # history a correction left for later
+        return await self.flush()
+
     async def tick(self) -> list[Announcement]:
-        """Run every job due by now, then post what waits in the outbox."""
+        """Run every job due by now, then post what waits in the outbox. With several
+        processes on one database, only the one that leads the jobs does; another takes
+        over within a tick if it stops. (Commands still catch up their own ladder.)"""
+        if not self.leading:
+            if not await self.store.leads_jobs():
+                return []
+            self.leading = True
+            log.info("this process now runs the scheduled jobs")
+            return await self._catch_up()
         now = int(self.clock())
         try:
             await self.store.run(lambda repo: due_now(repo, now))

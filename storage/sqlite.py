@@ -10,17 +10,20 @@ touched from memory.
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import json
 import logging
 import os
+import random
 import sqlite3
+import time
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TextIO, TypeVar
 
 import aiosqlite
 
@@ -68,6 +71,8 @@ SYNC_RESTATE = 20_000  # a correction rewrites this much history at once; older,
 RESTATE_CHUNK = 50_000  # events of history restated per transaction
 CACHED_LADDERS = 32
 GROUP_LIMIT = 64  # units of work committed together at most
+TRIES = 6  # attempts at a transaction that failed for a transient reason
+ALL_ROWS = 1 << 62  # LIMIT meaning none, in both SQLite (-1) and PostgreSQL (no negatives)
 
 
 def copy_database(source: sqlite3.Connection, target: Path) -> None:
@@ -199,6 +204,7 @@ class SqliteRepo:
         self.conn = conn
         self.store = store
         self.touched: set[int] = set()
+        self.locked: set[int] = set()  # ladders this transaction holds (PostgreSQL)
         self._savepoints = 0
 
     # ---- transactions
@@ -234,8 +240,11 @@ class SqliteRepo:
                           bool(row[6]), row[7], bool(row[8]), row[9], row[10], row[11], row[12])
 
     def due_ladders(self, now: Timestamp) -> list[LadderInfo]:
-        return [self._ladder(r) for r in self._all(
-            f"{self._LADDER} WHERE next_due IS NOT NULL AND next_due <= ? ORDER BY id", (now,))]
+        sql = f"{self._LADDER} WHERE next_due IS NOT NULL AND next_due <= ? ORDER BY id"
+        rows = self._all(sql, (now,))
+        if [r for r in rows if self.store.lock_ladder(self, r[0])]:  # in id order: no deadlock
+            rows = self._all(sql, (now,))
+        return [self._ladder(r) for r in rows]
 
     def every_ladder(self) -> list[LadderInfo]:
         return [self._ladder(r) for r in self._all(f"{self._LADDER} ORDER BY id")]
@@ -249,6 +258,9 @@ class SqliteRepo:
             row = self._one(f"{self._LADDER} WHERE chat=? AND is_default=1", (chat,))
         else:
             row = self._one(f"{self._LADDER} WHERE chat=? AND name=?", (chat, name))
+        if row is not None and self.store.lock_ladder(self, row[0]):
+            # Another process may have changed it while we waited for the lock.
+            row = self._one(f"{self._LADDER} WHERE id=?", (row[0],))
         return self._ladder(row) if row is not None else None
 
     def add_ladder(self, chat: str, name: str, settings: Settings, at: Timestamp,
@@ -280,14 +292,15 @@ class SqliteRepo:
                               (mod_role or None, ladder))
 
     # ---- players
-    _PLAYER = "SELECT ladder, id, user, name, member, available FROM players"
+    # "user" is quoted: a reserved word in PostgreSQL, an ordinary name in SQLite.
+    _PLAYER = 'SELECT ladder, id, "user", name, member, available FROM players'
 
     @staticmethod
     def _player(row: Any) -> PlayerInfo:
         return PlayerInfo(row[0], row[1], row[2], row[3], bool(row[4]), bool(row[5]))
 
     def player_for(self, ladder: int, user: str) -> PlayerInfo | None:
-        row = self._one(f"{self._PLAYER} WHERE ladder=? AND user=?", (ladder, user))
+        row = self._one(f'{self._PLAYER} WHERE ladder=? AND "user"=?', (ladder, user))
         return self._player(row) if row is not None else None
 
     def players(self, ladder: int,
@@ -309,7 +322,7 @@ class SqliteRepo:
                         (ladder,))[0]
         start = self._ladder_settings(ladder).start
         self.conn.execute(
-            "INSERT INTO players (ladder, id, user, name, member, rating) "
+            'INSERT INTO players (ladder, id, "user", name, member, rating) '
             "VALUES (?, ?, ?, ?, 0, ?)",
             (ladder, pid, user.key, user.name, start),
         )
@@ -349,6 +362,7 @@ class SqliteRepo:
                     "AND match IS NOT NULL AND kind='match'")
 
     def _cached(self, ladder: int) -> _Cached:
+        self.store.lock_ladder(self, ladder)
         # Another process may have written since: the log's length tells.
         stored_seq = self._one("SELECT coalesce(max(seq), 0) FROM events WHERE ladder=?",
                                (ladder,))[0]
@@ -456,7 +470,8 @@ class SqliteRepo:
         return results
 
     def _snapshot(self, ladder: int, state: LadderState) -> None:
-        self.conn.execute("INSERT OR REPLACE INTO snapshots (ladder, seq, body) VALUES (?, ?, ?)",
+        self.conn.execute("INSERT INTO snapshots (ladder, seq, body) VALUES (?, ?, ?) "
+                          "ON CONFLICT (ladder, seq) DO UPDATE SET body=excluded.body",
                           (ladder, state.seq, state_to_json(state)))
 
     def _project(self, ladder: int, state: LadderState, seq: int, event: Event,
@@ -494,10 +509,9 @@ class SqliteRepo:
         if not settings.decay or settings.is_position:
             return
         bottom = settings.floor if settings.floor is not None else 0.0
-        statement = ("UPDATE players SET rating = rating - min(rating - ?, max(?, CAST(rating "
-                     "* rating / ? AS INTEGER))) WHERE ladder=? AND member=1 AND rating > ?")
+        statement = self.store.DECAY
         args = (bottom, settings.decay_min, float(settings.decay_divisor), ladder, bottom)
-        if len(state.players) < BULK_DECAY:
+        if not self.store.BULK_DECAY or len(state.players) < self.store.BULK_DECAY:
             self.conn.execute(statement, args)
             return
         names = ("players_by_rating", "rating_counts_update")
@@ -635,12 +649,14 @@ class SqliteRepo:
     def _mark_stale(self, ladder: int, start: int, end: int) -> None:
         """Per-match history of events [start, end) waits for `restate`."""
         self.conn.execute(
-            "UPDATE ladders SET restate_from = min(coalesce(restate_from, ?), ?), "
-            "restate_to = max(coalesce(restate_to, ?), ?) WHERE id=?",
+            "UPDATE ladders SET "
+            "restate_from = CASE WHEN restate_from < ? THEN restate_from ELSE ? END, "
+            "restate_to = CASE WHEN restate_to > ? THEN restate_to ELSE ? END WHERE id=?",
             (start, start, end, end, ladder))
 
     def restate(self, ladder: int, chunk: int = RESTATE_CHUNK) -> bool:
         """Bring one chunk of stale per-match history up to date; True if more remains."""
+        self.store.lock_ladder(self, ladder)
         row = self._one("SELECT restate_from, restate_to FROM ladders WHERE id=?", (ladder,))
         if row is None or row[0] is None:
             return False
@@ -687,16 +703,23 @@ class SqliteRepo:
 
     def save_match(self, record: MatchRecord) -> None:
         self.conn.execute(
-            "INSERT OR REPLACE INTO matches (ladder, id, status, reporter, reported_at, result, "
+            "INSERT INTO matches (ladder, id, status, reporter, reported_at, result, "
             "challenge, forfeit, confirmed_at, disputed_at, voided_at, note, rated, "
-            "players_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "players_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (ladder, id) DO UPDATE SET status=excluded.status, "
+            "reporter=excluded.reporter, reported_at=excluded.reported_at, "
+            "result=excluded.result, challenge=excluded.challenge, forfeit=excluded.forfeit, "
+            "confirmed_at=excluded.confirmed_at, disputed_at=excluded.disputed_at, "
+            "voided_at=excluded.voided_at, note=excluded.note, rated=excluded.rated, "
+            "players_key=excluded.players_key",
             (record.ladder, record.id, record.status, record.reporter, record.reported_at,
              dumps(result_to_json(record.result)), record.challenge, int(record.forfeit),
              record.confirmed_at, record.disputed_at, record.voided_at, record.note,
              None if record.rated is None else int(record.rated),
              players_key(record.result.players)))
         self.conn.executemany(
-            "INSERT OR IGNORE INTO match_players (ladder, player, match) VALUES (?, ?, ?)",
+            "INSERT INTO match_players (ladder, player, match) VALUES (?, ?, ?) "
+            "ON CONFLICT DO NOTHING",
             [(record.ladder, p, record.id) for p in record.result.players])
 
     def match(self, ladder: int, match_id: int) -> MatchRecord | None:
@@ -718,7 +741,7 @@ class SqliteRepo:
 
     def matches(self, ladder: int, player: PlayerId | None = None,
                 limit: int | None = None) -> list[MatchRecord]:
-        cap = -1 if limit is None else limit
+        cap = ALL_ROWS if limit is None else limit
         if player is None:
             rows = self._all(f"{self._MATCH} WHERE ladder=? ORDER BY id DESC LIMIT ?",
                              (ladder, cap))
@@ -737,9 +760,13 @@ class SqliteRepo:
 
     def save_challenge(self, record: ChallengeRecord) -> None:
         self.conn.execute(
-            "INSERT OR REPLACE INTO challenges (ladder, id, challenger, challenged, status, "
+            "INSERT INTO challenges (ladder, id, challenger, challenged, status, "
             "issued_at, answered_at, reminded, match, reason) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (ladder, id) DO UPDATE SET challenger=excluded.challenger, "
+            "challenged=excluded.challenged, status=excluded.status, "
+            "issued_at=excluded.issued_at, answered_at=excluded.answered_at, "
+            "reminded=excluded.reminded, match=excluded.match, reason=excluded.reason",
             (record.ladder, record.id, record.challenger, record.challenged, record.status,
              record.issued_at, record.answered_at, int(record.reminded), record.match,
              record.reason))
@@ -799,7 +826,7 @@ class SqliteRepo:
     def changes(self, ladder: int, player: PlayerId,
                 limit: int | None = None) -> list[ChangeRecord]:
         rows = self._all(f"{self._CHANGE} WHERE ladder=? AND player=? ORDER BY seq DESC LIMIT ?",
-                         (ladder, player, -1 if limit is None else limit))
+                         (ladder, player, ALL_ROWS if limit is None else limit))
         return [self._change(r) for r in reversed(rows)]
 
     def match_changes(self, ladder: int, match_id: int) -> list[ChangeRecord]:
@@ -850,11 +877,11 @@ class SqliteRepo:
             return (rows if limit is None else rows[:limit]), len(rows)
         sql, args = self._table_sql(ladder, table, at, settings)
         if table == "rating":  # the histogram knows how many members there are
-            total = self._one("SELECT coalesce(sum(n), 0) FROM rating_counts WHERE ladder=?",
-                              (ladder,))[0]
+            total = self._one("SELECT CAST(coalesce(sum(n), 0) AS BIGINT) FROM rating_counts "
+                              "WHERE ladder=?", (ladder,))[0]
         else:
-            total = self._one(f"SELECT count(*) FROM ({sql})", args)[0]
-        listed = self._all(f"{sql} LIMIT ?", (*args, -1 if limit is None else limit))
+            total = self._one(f"SELECT count(*) FROM ({sql}) AS t", args)[0]
+        listed = self._all(f"{sql} LIMIT ?", (*args, ALL_ROWS if limit is None else limit))
         return [TableRow(*r) for r in listed], total
 
     def rank(self, ladder: int, table: str, player: PlayerId, at: Timestamp) -> int | None:
@@ -906,8 +933,8 @@ class SqliteRepo:
         """Members rated strictly higher: whole buckets above from the histogram, then the
         few in the player's own bucket, from the index."""
         bucket = int(rating)  # truncates toward zero, as CAST(... AS INTEGER) does
-        above: int = self._one("SELECT coalesce(sum(n), 0) FROM rating_counts WHERE ladder=? "
-                               "AND bucket > ?", (ladder, bucket))[0]
+        above: int = self._one("SELECT CAST(coalesce(sum(n), 0) AS BIGINT) FROM rating_counts "
+                               "WHERE ladder=? AND bucket > ?", (ladder, bucket))[0]
         # The bucket holds [b, b+1) for b > 0, (-1, 1) for b = 0 and (b-1, b] for b < 0.
         top = "rating < ?" if bucket >= 0 else "rating <= ?"
         within: int = self._one(
@@ -919,21 +946,21 @@ class SqliteRepo:
     def learn_handle(self, platform: str, handle: str, user: UserRef, at: Timestamp) -> None:
         """Remember which user a @handle names on a platform."""
         self.conn.execute(
-            "INSERT INTO handles (platform, handle, user, name, seen_at) VALUES (?, ?, ?, ?, ?) "
-            "ON CONFLICT (platform, handle) DO UPDATE SET user=excluded.user, "
+            'INSERT INTO handles (platform, handle, "user", name, seen_at) VALUES (?, ?, ?, ?, ?) '
+            'ON CONFLICT (platform, handle) DO UPDATE SET "user"=excluded."user", '
             "name=excluded.name, seen_at=excluded.seen_at",
             (platform, handle.lower(), user.key, user.name, at))
 
     def find_handle(self, platform: str, handle: str) -> UserRef | None:
         """The user a @handle names, if the bot has seen it."""
-        row = self._one("SELECT user, name FROM handles WHERE platform=? AND handle=?",
+        row = self._one('SELECT "user", name FROM handles WHERE platform=? AND handle=?',
                         (platform, handle.lower()))
         return UserRef(row[0], row[1]) if row is not None else None
 
     def user_ladders(self, user: str) -> list[LadderInfo]:
         """Ladders of every chat the user is a member of."""
         return [self._ladder(r) for r in self._all(
-            f"{self._LADDER} WHERE id IN (SELECT ladder FROM players WHERE user=? AND member=1) "
+            f'{self._LADDER} WHERE id IN (SELECT ladder FROM players WHERE "user"=? AND member=1) '
             "ORDER BY id", (user,))]
 
     def enqueue(self, announcements: Sequence[Announcement], at: Timestamp) -> None:
@@ -960,13 +987,16 @@ class SqliteRepo:
 
     # ---- redelivered messages
     def seen(self, chat: str, message_id: str) -> str | None:
+        # A message redelivered to another process waits here for the first to finish.
+        self.store.lock_message(self, chat, message_id)
         row = self._one("SELECT reply FROM seen_messages WHERE chat=? AND message=?",
                         (chat, message_id))
         return row[0] if row is not None else None
 
     def remember(self, chat: str, message_id: str, reply: str, at: Timestamp) -> None:
-        self.conn.execute("INSERT OR REPLACE INTO seen_messages (chat, message, reply, at) "
-                          "VALUES (?, ?, ?, ?)", (chat, message_id, reply, at))
+        self.conn.execute("INSERT INTO seen_messages (chat, message, reply, at) "
+                          "VALUES (?, ?, ?, ?) ON CONFLICT (chat, message) DO UPDATE SET "
+                          "reply=excluded.reply, at=excluded.at", (chat, message_id, reply, at))
 
 
 @dataclass(frozen=True)
@@ -978,7 +1008,20 @@ class _Failed:
 
 class SqliteStore:
     """The database: one aiosqlite connection; each unit of work is atomic, in one
-    transaction (shared with the units that queued up beside it)."""
+    transaction (shared with the units that queued up beside it).
+
+    Several processes may share the file: SQLite serializes their transactions
+    (BEGIN IMMEDIATE), a ladder's cached standings are checked against the log's length
+    before use, and one process at a time runs the scheduled jobs (`leads_jobs`).
+    """
+
+    # What PostgreSQL does differently (storage/postgres.py) is in these few names.
+    BEGIN = "BEGIN IMMEDIATE"
+    # A decay day for every member, the formula of core.elo.decay_amount (CAST truncates).
+    DECAY = ("UPDATE players SET rating = rating - min(rating - ?, max(?, CAST(rating * rating "
+             "/ ? AS INTEGER))) WHERE ladder=? AND member=1 AND rating > ?")
+    BULK_DECAY: int | None = BULK_DECAY  # see _decay_players
+    group_limit = GROUP_LIMIT
 
     def __init__(self, path: str | Path, *, snapshot_every: int = SNAPSHOT_EVERY,
                  snapshot_per_player: int = SNAPSHOT_PER_PLAYER) -> None:
@@ -990,6 +1033,43 @@ class SqliteStore:
         self._db: aiosqlite.Connection | None = None
         self._waiting: list[tuple[Callable[[SqliteRepo], Any], asyncio.Future[Any]]] = []
         self._drainer: asyncio.Task[None] | None = None
+        self._jobs_lock: TextIO | None = None
+
+    @property
+    def home(self) -> Path:
+        """The folder for files that belong with the database (the console's charts)."""
+        return Path(self.path).parent
+
+    # ---- what other processes on the same database need
+    def lock_ladder(self, repo: SqliteRepo, ladder: int) -> bool:
+        """Serialize the ladder's units of work across processes; True if the lock was
+        just taken (rows read before it may be stale). SQLite's write lock already does."""
+        return False
+
+    def lock_message(self, repo: SqliteRepo, chat: str, message: str) -> None:
+        """Serialize the handling of one chat message across processes (no-op here)."""
+
+    def transient(self, error: BaseException) -> bool:
+        """Whether a failed transaction should simply be tried again."""
+        return False
+
+    async def leads_jobs(self) -> bool:
+        """Whether this process runs the scheduled jobs: one process per database at a
+        time, held until it exits (a lock file beside the database)."""
+        if self.path == ":memory:" or self._jobs_lock is not None:
+            return True
+
+        def take() -> TextIO | None:
+            lock = open(f"{self.path}.jobs", "a")  # noqa: SIM115 (held while we run)
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                lock.close()
+                return None
+            return lock
+
+        self._jobs_lock = await asyncio.to_thread(take)
+        return self._jobs_lock is not None
 
     async def open(self) -> SqliteStore:
         """Connect, configure and migrate."""
@@ -1003,6 +1083,9 @@ class SqliteStore:
 
     async def close(self) -> None:
         """Close the connection (the WAL is checkpointed by SQLite)."""
+        if self._jobs_lock is not None:
+            self._jobs_lock.close()
+            self._jobs_lock = None
         if self._db is not None:
             db, self._db = self._db, None
             await db.close()
@@ -1045,14 +1128,28 @@ class SqliteStore:
             self._cache.pop(ladder, None)
 
     # ---- units of work
-    def _unit(self, conn: sqlite3.Connection, work: Callable[[SqliteRepo], T], commit: bool) -> T:
+    def _unit(self, conn: Any, work: Callable[[SqliteRepo], T], commit: bool) -> T:
         """One unit of work alone in its own transaction."""
-        outcome = self._group(conn, [work], commit)[0]
+        outcome = self._attempts(conn, [work], commit)[0]
         if isinstance(outcome, _Failed):
             raise outcome.error
         return outcome  # type: ignore[no-any-return]
 
-    def _group(self, conn: sqlite3.Connection, works: Sequence[Callable[[SqliteRepo], Any]],
+    def _attempts(self, conn: Any, works: Sequence[Callable[[SqliteRepo], Any]],
+                  commit: bool = True) -> list[Any]:
+        """`_group`, tried again after a transient failure (PostgreSQL: a deadlock between
+        processes, a lost race for a new row): the transaction was rolled back whole."""
+        for attempt in range(TRIES):
+            try:
+                return self._group(conn, works, commit)
+            except Exception as error:
+                if not self.transient(error) or attempt == TRIES - 1:
+                    raise
+                log.info("transaction tried again after: %s", error)
+                time.sleep(random.uniform(0, 0.005 * 2 ** attempt))  # on the database thread
+        raise AssertionError("unreachable")
+
+    def _group(self, conn: Any, works: Sequence[Callable[[SqliteRepo], Any]],
                commit: bool = True) -> list[Any]:
         """Units of work in one transaction, each in its own savepoint.
 
@@ -1060,7 +1157,7 @@ class SqliteStore:
         together. Nothing is acknowledged before COMMIT, so a crash at any point leaves
         the database as before every unit of the group.
         """
-        conn.execute("BEGIN IMMEDIATE")
+        conn.execute(self.BEGIN)
         outcomes: list[Any] = []
         touched: set[int] = set()
         try:
@@ -1072,6 +1169,8 @@ class SqliteStore:
                 except Exception as error:
                     conn.execute("ROLLBACK TO unit")
                     self.forget(repo.touched)
+                    if self.transient(error):  # the whole transaction is tried again
+                        raise
                     outcomes.append(_Failed(error))
                 else:
                     touched |= repo.touched
@@ -1095,7 +1194,7 @@ class SqliteStore:
         if self._db is None:
             raise RuntimeError("the store is not open")
         if not commit:
-            return await dbthread.call(self._db, lambda conn: self._unit(conn, work, False))
+            return await self._call(lambda conn: self._unit(conn, work, False))
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._waiting.append((work, future))
         if self._drainer is None or self._drainer.done():
@@ -1107,20 +1206,24 @@ class SqliteStore:
 
     async def _drain(self) -> None:
         """Run waiting units of work, as many per transaction as have queued up."""
-        assert self._db is not None
         while self._waiting:
-            batch = self._waiting[:GROUP_LIMIT]
-            del self._waiting[:GROUP_LIMIT]
+            batch = self._waiting[:self.group_limit]
+            del self._waiting[:self.group_limit]
             works = [work for work, _ in batch]
             try:
-                outcomes = await dbthread.call(self._db,
-                                               lambda conn, w=works: self._group(conn, w))
+                outcomes = await self._call(lambda conn, w=works: self._attempts(conn, w))
             except BaseException as error:  # the transaction itself failed: all of them did
                 outcomes = [_Failed(error if isinstance(error, Exception)
                                     else RuntimeError(repr(error)))] * len(batch)
             for (_, future), outcome in zip(batch, outcomes, strict=True):
                 if not future.done():
                     future.set_result(outcome)
+
+    async def _call(self, fn: Callable[[Any], T]) -> T:
+        """Run `fn(connection)` on the database thread."""
+        if self._db is None:
+            raise RuntimeError("the store is not open")
+        return await dbthread.call(self._db, fn)
 
     async def backup(self, target: str | Path) -> None:
         """A consistent online copy of the database (SQLite's backup API), taken on the

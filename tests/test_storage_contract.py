@@ -306,9 +306,7 @@ async def test_bulk_decay_rebuilds_index_trigger_and_histogram(
 ) -> None:
     import sqlite3
 
-    import storage.sqlite as sqlite_module
-
-    monkeypatch.setattr(sqlite_module, "BULK_DECAY", 0)
+    monkeypatch.setattr(SqliteStore, "BULK_DECAY", 1)
     db = tmp_path / "l.db"
     async with SqliteStore(db) as store:
         chat = Chat(store)
