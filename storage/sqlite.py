@@ -409,8 +409,8 @@ class SqliteRepo:
         from `journal_from` on, the standings journal what they fold (see `undo_to`).
         """
         every = self.store.snapshot_interval(len(state.players))
-        for seq, at, kind, body, match, a, b, flags, moves, played in self.conn.execute(
-                self._STREAM, (ladder, state.seq, upto)):
+        for seq, at, kind, body, match, a, b, flags, moves, played in self.store.stream(
+                self.conn, self._STREAM, (ladder, state.seq, upto)):
             if seq == journal_from:
                 state.undo = deque(maxlen=UNDO_EVENTS)
             if a is not None and state.lean and match not in corrections:
@@ -1036,6 +1036,10 @@ class SqliteStore:
         self._jobs_lock: TextIO | None = None
 
     @property
+    def is_open(self) -> bool:
+        return self._db is not None
+
+    @property
     def home(self) -> Path:
         """The folder for files that belong with the database (the console's charts)."""
         return Path(self.path).parent
@@ -1052,6 +1056,10 @@ class SqliteStore:
     def transient(self, error: BaseException) -> bool:
         """Whether a failed transaction should simply be tried again."""
         return False
+
+    def stream(self, conn: Any, sql: str, args: Sequence[Any]) -> Iterator[Any]:
+        """The rows of a long read, as the caller consumes them."""
+        return iter(conn.execute(sql, args))
 
     async def leads_jobs(self) -> bool:
         """Whether this process runs the scheduled jobs: one process per database at a
@@ -1191,7 +1199,7 @@ class SqliteStore:
         Units of work that arrive while the database thread is busy wait in a queue and
         then run together, as one group commit (see `_group`).
         """
-        if self._db is None:
+        if not self.is_open:
             raise RuntimeError("the store is not open")
         if not commit:
             return await self._call(lambda conn: self._unit(conn, work, False))

@@ -1,23 +1,62 @@
-"""Shared fixtures: every service test runs on the SQLite store and its in-memory twin."""
+"""Shared fixtures: every service test runs on the SQLite store, on PostgreSQL (a
+throwaway server, tests/postgres.py) and on the in-memory twin."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import itertools
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
+import asyncpg
 import pytest
 
 from storage.memory import MemoryStore
+from storage.postgres import PgStore
 from storage.sqlite import SqliteStore
+from tests import postgres
 from tests.chat import Chat
 
+_schemas = itertools.count(1)
 
-@pytest.fixture(params=["memory", "sqlite"])
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[str]:
+    """One PostgreSQL server for the whole run, started when a test first needs it."""
+    if postgres.binaries() is None:
+        pytest.fail("PostgreSQL is not installed: run `python -m tests.postgres --install` "
+                    "(README's test command does)")
+    with postgres.cluster() as url:
+        yield url
+
+
+async def fresh_database(server: str) -> str:
+    """A database of its own for one test: a new schema on the shared server."""
+    schema = f"t{next(_schemas)}"
+    admin = await asyncpg.connect(server)
+    try:
+        await admin.execute(f"CREATE SCHEMA {schema}")
+    finally:
+        await admin.close()
+    return f"{server}?search_path={schema}"
+
+
+@pytest.fixture
+async def postgres_url(postgres_server: str) -> str:
+    """The URL of a fresh PostgreSQL database (schema) for this test."""
+    return await fresh_database(postgres_server)
+
+
+@pytest.fixture(params=["memory", "sqlite", "postgres"])
 async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Any]:
     """A fresh store of each kind."""
     if request.param == "memory":
         yield MemoryStore(snapshot_every=5)
+        return
+    if request.param == "postgres":
+        url = await fresh_database(request.getfixturevalue("postgres_server"))
+        async with PgStore(url, snapshot_every=5, snapshot_per_player=0) as pg:
+            yield pg
         return
     async with SqliteStore(tmp_path / "ladder.db", snapshot_every=5,
                            snapshot_per_player=0) as sqlite:

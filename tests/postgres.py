@@ -1,0 +1,103 @@
+"""A throwaway PostgreSQL server for the tests: Debian's `postgresql` package, a new
+cluster in a temporary folder, listening on a free loopback port, gone afterwards.
+
+`python -m tests.postgres --install` installs the package when it is missing (README's
+test command runs it, so CI has the server). `python -m tests.postgres` starts a
+cluster and prints its URL until Ctrl-C, to try the bot on PostgreSQL by hand.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pwd
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+
+def binaries() -> Path | None:
+    """The folder of initdb and pg_ctl (the newest installed version), if any."""
+    found = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"),
+                   key=lambda p: int(p.parent.parent.name) if p.parent.parent.name.isdigit()
+                   else 0)
+    if found:
+        return found[-1].parent
+    initdb = shutil.which("initdb")
+    return Path(initdb).parent if initdb else None
+
+
+def install() -> int:
+    """Install Debian's postgresql package unless it is there already."""
+    if binaries():
+        return 0
+    apt = shutil.which("apt-get")
+    if apt is None:
+        print("tests.postgres: no PostgreSQL and no apt-get; install PostgreSQL by hand",
+              file=sys.stderr)
+        return 1
+    sudo = [] if os.geteuid() == 0 else ["sudo"]
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    print("tests.postgres: installing Debian's postgresql for the PostgreSQL tests ...",
+          flush=True)
+    for command in ([*sudo, apt, "update", "-qq"],
+                    [*sudo, apt, "install", "-y", "-qq", "postgresql"]):
+        done = subprocess.run(command, env=env, stdout=subprocess.DEVNULL)
+        if done.returncode != 0:
+            return done.returncode
+    return 0 if binaries() else 1
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@contextlib.contextmanager
+def cluster() -> Iterator[str]:
+    """A running server; yields the URL of its `postgres` database (user `ladder`)."""
+    folder = binaries()
+    if folder is None:
+        raise RuntimeError("PostgreSQL is not installed: python -m tests.postgres --install")
+    root = Path(tempfile.mkdtemp(prefix="ladderbot-pg-"))
+    # PostgreSQL will not run as root: then the cluster belongs to the postgres user.
+    as_user: list[str] = []
+    if os.geteuid() == 0:
+        owner = pwd.getpwnam("postgres")
+        os.chown(root, owner.pw_uid, owner.pw_gid)
+        as_user = ["runuser", "-u", "postgres", "--"]
+    data, port = root / "data", _free_port()
+
+    def run(*command: str) -> None:
+        subprocess.run([*as_user, *command], check=True, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.PIPE, timeout=120)
+
+    run(str(folder / "initdb"), "-D", str(data), "-U", "ladder", "-A", "trust", "-E", "UTF8",
+        "--locale=C", "--no-sync")
+    # A throwaway server: durability is not what these tests are about, speed helps.
+    options = (f"-p {port} -k {root} -c listen_addresses=127.0.0.1 -c fsync=off "
+               "-c synchronous_commit=off -c full_page_writes=off -c max_connections=50")
+    run(str(folder / "pg_ctl"), "-D", str(data), "-l", str(root / "log"), "-o", options, "-w",
+        "start")
+    try:
+        yield f"postgresql://ladder@127.0.0.1:{port}/postgres"
+    finally:
+        subprocess.run([*as_user, str(folder / "pg_ctl"), "-D", str(data), "-m", "immediate",
+                        "stop"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                       timeout=60)
+        shutil.rmtree(root, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    if "--install" in sys.argv:
+        sys.exit(install())
+    with cluster() as url:
+        print(url, flush=True)
+        with contextlib.suppress(KeyboardInterrupt):
+            signal_wait = __import__("signal").pause
+            signal_wait()
