@@ -13,6 +13,9 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
+
+import asyncpg
 
 from bot import config as configuration
 from bot.backup import BackupError, backup, restore, running
@@ -21,7 +24,9 @@ from bot.runtime import NO_PLATFORM, Platform, Runtime
 from core.calendar import parse_instant
 from core.errors import LadderError
 from core.export import export_ladder
+from storage.postgres import is_url, store_for
 from storage.sqlite import SchemaTooNew, SqliteStore
+from storage.transfer import TransferError, copy_database
 
 DESCRIPTION = """\
 Ladderbot runs competitive ladders on Discord, Telegram and a console chat.
@@ -30,6 +35,10 @@ Try it without any token:   ladderbot console --admin mod
 Then type lines like:       @mod: /ladder create main preset=duel
                             @alice: /join
 """
+
+
+DB_HELP = ("database: a SQLite file or a postgresql:// URL (default: the config's, else "
+           "ladder.db)")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -43,7 +52,7 @@ def _parser() -> argparse.ArgumentParser:
                              description="Read '@NAME: TEXT' and '!time ISO' lines from "
                                          "standard input; print the bot's messages as 'bot: ' "
                                          "lines.")
-    console.add_argument("--db", help="database file (default: the config's, else ladder.db)")
+    console.add_argument("--db", help=DB_HELP)
     console.add_argument("--config", help="config.toml")
     console.add_argument("--admin", action="append", default=[], metavar="NAME",
                          help="make NAME a chat administrator (repeatable)")
@@ -51,7 +60,7 @@ def _parser() -> argparse.ArgumentParser:
     export = sub.add_parser("export", help="print a ladder as JSON",
                             description="Print one JSON object describing the ladder as it "
                                         "stands at --at (default: now).")
-    export.add_argument("--db", help="database file (default: the config's, else ladder.db)")
+    export.add_argument("--db", help=DB_HELP)
     export.add_argument("--config", help="config.toml")
     export.add_argument("--chat", default="console",
                         help="chat key: console, telegram:CHAT_ID or discord:GUILD_ID")
@@ -63,12 +72,17 @@ def _parser() -> argparse.ArgumentParser:
                                      "configured, with the scheduler; stop with Ctrl-C or "
                                      "SIGTERM.")
     run.add_argument("--config", help="config.toml")
-    run.add_argument("--db", help="database file (default: the config's, else ladder.db)")
+    run.add_argument("--db", help=DB_HELP)
+    run.add_argument("--shards", type=_shard_range, metavar="FIRST-LAST",
+                     help="run only these Discord shards (e.g. 0-3), so several processes "
+                          "share one bot; needs --shard-count")
+    run.add_argument("--shard-count", type=int, metavar="N",
+                     help="how many shards the whole bot has")
 
     web = sub.add_parser("web", help="serve the public web pages of a database",
                          description="Serve the public ladders' pages and JSON API (read "
                                      "only) until Ctrl-C.")
-    web.add_argument("--db", help="database file (default: the config's, else ladder.db)")
+    web.add_argument("--db", help=DB_HELP)
     web.add_argument("--config", help="config.toml")
     web.add_argument("--listen", help="HOST:PORT (default: the config's, else 127.0.0.1:8080)")
 
@@ -78,7 +92,7 @@ def _parser() -> argparse.ArgumentParser:
                                         "running), then check the copy.")
     backup.add_argument("path", metavar="PATH",
                         help="the copy's file, or a folder to put a dated copy in")
-    backup.add_argument("--db", help="database file (default: the config's, else ladder.db)")
+    backup.add_argument("--db", help=DB_HELP)
     backup.add_argument("--config", help="config.toml")
 
     restore = sub.add_parser("restore", help="put a backup in place of the database",
@@ -88,8 +102,18 @@ def _parser() -> argparse.ArgumentParser:
                                          "DB.before-restore-STAMP, and swap the backup in. "
                                          "Stop the bot first.")
     restore.add_argument("path", metavar="PATH", help="the backup to restore")
-    restore.add_argument("--db", help="database file (default: the config's, else ladder.db)")
+    restore.add_argument("--db", help=DB_HELP)
     restore.add_argument("--config", help="config.toml")
+
+    move = sub.add_parser("migrate-db", help="copy every ladder to another database",
+                          description="Copy a whole database (every ladder, its log, standings "
+                                      "and history) into an empty one: SQLite to PostgreSQL or "
+                                      "back. Stop the bot first. Every ladder's export is "
+                                      "compared before and after.")
+    move.add_argument("--from", dest="source", required=True, metavar="DB",
+                      help="the database now: a SQLite file or a postgresql:// URL")
+    move.add_argument("--to", dest="target", required=True, metavar="DB",
+                      help="the new, empty database")
 
     discord = sub.add_parser("discord", help="Discord tools")
     tools = discord.add_subparsers(dest="discord_command", metavar="TOOL", required=True)
@@ -103,20 +127,36 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _shard_range(text: str) -> list[int]:
+    first, _, last = text.partition("-")
+    if not (first.isdigit() and (last or first).isdigit()) or int(last or first) < int(first):
+        raise argparse.ArgumentTypeError("write shards as FIRST-LAST, e.g. 0-3")
+    return list(range(int(first), int(last or first) + 1))
+
+
 def _database(args: argparse.Namespace) -> tuple[configuration.Config, str]:
+    """The config, and the database it names: --db, else [database] url, else path."""
     config = configuration.load(args.config)
-    return config, args.db or config.database_path
+    return config, args.db or config.database_url or config.database_path
 
 
-def _in_use(path: str) -> contextlib.AbstractContextManager[None]:
-    """Mark the database as in use, so `ladderbot restore` refuses while we run."""
-    return contextlib.nullcontext() if path == ":memory:" else running(Path(path))
+def _in_use(target: str, exclusive: bool = False) -> contextlib.AbstractContextManager[None]:
+    """Mark a SQLite file as in use, so `ladderbot restore` refuses while we run (or, with
+    `exclusive`, refuse if anything runs on it)."""
+    if target == ":memory:" or is_url(target):
+        return contextlib.nullcontext()
+    return running(Path(target), exclusive)
+
+
+async def _missing(target: str) -> bool:
+    """A SQLite file that is not there (a server's database is the server's to know)."""
+    return not is_url(target) and not await asyncio.to_thread(Path(target).exists)
 
 
 async def _console(args: argparse.Namespace) -> int:
     config, path = _database(args)
     with _in_use(path):
-        async with SqliteStore(path) as store:
+        async with store_for(path) as store:
             console = Console(store, args.admin, sys.stdout, sys.stderr, config.policy)
             await console.run(input_lines(sys.stdin))
     return 0
@@ -124,18 +164,20 @@ async def _console(args: argparse.Namespace) -> int:
 
 async def _export(args: argparse.Namespace) -> int:
     _, path = _database(args)
-    if not await asyncio.to_thread(Path(path).exists):
+    if await _missing(path):
         print(f"ladderbot export: there is no database at {path}", file=sys.stderr)
         return 1
     at = parse_instant(args.at) if args.at else int(time.time())
-    async with SqliteStore(path) as store:
+    async with store_for(path) as store:
         data = await store.run(lambda repo: export_ladder(repo, args.chat, args.ladder, at),
                                commit=False)
     print(json.dumps(data, indent=2, ensure_ascii=False))
     return 0
 
 
-def platforms(config: configuration.Config, store: SqliteStore) -> list[Platform]:
+def platforms(config: configuration.Config, store: SqliteStore,
+              shards: list[int] | None = None, shard_count: int | None = None
+              ) -> list[Platform]:
     """The platforms whose tokens are configured."""
     found: list[Platform] = []
     if config.telegram.token:
@@ -145,7 +187,7 @@ def platforms(config: configuration.Config, store: SqliteStore) -> list[Platform
     if config.discord.token:
         from bot.discord import DiscordPlatform
 
-        found.append(DiscordPlatform(config, store))
+        found.append(DiscordPlatform(config, store, shard_ids=shards, shard_count=shard_count))
     return found
 
 
@@ -153,12 +195,12 @@ async def _web(args: argparse.Namespace) -> int:
     from bot.web import Web
 
     config, path = _database(args)
-    if not await asyncio.to_thread(Path(path).exists):
+    if await _missing(path):
         print(f"ladderbot web: there is no database at {path}", file=sys.stderr)
         return 1
     listen = args.listen or config.web_listen or "127.0.0.1:8080"
     with _in_use(path):
-        async with SqliteStore(path) as store:
+        async with store_for(path) as store:
             site = Web(store)
             address = await site.start(listen)
             print(f"Serving public ladders at {address}/ (Ctrl-C stops)", flush=True)
@@ -209,13 +251,26 @@ async def _run(args: argparse.Namespace) -> int:
     if not (config.telegram.token or config.discord.token or config.web_listen):
         print(NO_PLATFORM, file=sys.stderr)
         return 2
+    if (args.shards is None) != (args.shard_count is None) or \
+            (args.shards and args.shards[-1] >= args.shard_count):
+        print("ladderbot run: --shards FIRST-LAST and --shard-count N go together, with "
+              "LAST below N (shards are numbered from 0)", file=sys.stderr)
+        return 2
     with _in_use(path):
-        async with SqliteStore(path) as store:
-            return await Runtime(config, store, platforms(config, store)).run()
+        async with store_for(path) as store:
+            found = platforms(config, store, args.shards, args.shard_count)
+            return await Runtime(config, store, found).run()
+
+
+def _sqlite_only(command: str, target: str) -> None:
+    if is_url(target):
+        raise BackupError(f"{target} is a PostgreSQL database: back it up with pg_dump and "
+                          f"pg_restore, the server's own tools ({command} is for SQLite files)")
 
 
 async def _backup(args: argparse.Namespace) -> int:
     _, path = _database(args)
+    _sqlite_only("backup", path)
     folder = args.path.endswith(("/", os.sep))
     target = await asyncio.to_thread(backup, Path(path), Path(args.path), folder)
     print(f"Backed up {path} to {target} (checked: integrity ok).")
@@ -224,9 +279,37 @@ async def _backup(args: argparse.Namespace) -> int:
 
 async def _restore(args: argparse.Namespace) -> int:
     _, path = _database(args)
+    _sqlite_only("restore", path)
     kept = await asyncio.to_thread(restore, Path(args.path), Path(path))
     print(f"Restored {args.path} into {path}."
           + (f" The database it replaced is kept at {kept}." if kept else ""))
+    return 0
+
+
+async def _migrate(args: argparse.Namespace) -> int:
+    if await _missing(args.source):
+        raise TransferError(f"there is no database at {args.source}")
+    with _in_use(args.source, exclusive=True), _in_use(args.target, exclusive=True):
+        async with store_for(args.source) as source, store_for(args.target) as target:
+            def said(table: str, rows: int) -> None:
+                if rows % 50_000 == 0:
+                    print(f"  {table}: {rows:,} rows", flush=True)
+
+            copied = await copy_database(source, target, said)
+            print("Copied " + ", ".join(f"{t} {n:,}" for t, n in copied.items() if n) + ".")
+            # The proof that nothing was lost: every ladder exports the same from both.
+            at = int(time.time())
+            ladders = await source.run(lambda repo: repo.every_ladder(), commit=False)
+            for ladder in ladders:
+                def export(repo: Any, c: str = ladder.chat, n: str = ladder.name) -> Any:
+                    return export_ladder(repo, c, n, at)
+
+                if await source.run(export, commit=False) != \
+                        await target.run(export, commit=False):
+                    raise TransferError(f"{ladder.chat} {ladder.name} exports differently "
+                                        f"after the copy; {args.target} is incomplete")
+    print(f"Every ladder ({len(ladders)}) exports the same from {args.target}. Point the "
+          "config's [database] at it and start the bot.")
     return 0
 
 
@@ -238,10 +321,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 0
     runners = {"console": _console, "export": _export, "run": _run, "discord": _discord,
-               "web": _web, "backup": _backup, "restore": _restore}
+               "web": _web, "backup": _backup, "restore": _restore, "migrate-db": _migrate}
     try:
         return asyncio.run(runners[args.command](args))
-    except (configuration.ConfigError, SchemaTooNew, LadderError, BackupError) as error:
+    except (configuration.ConfigError, SchemaTooNew, LadderError, BackupError,
+            TransferError, OSError, asyncpg.PostgresError) as error:
         print(f"ladderbot {args.command}: {error}", file=sys.stderr)
         return 1
     except ValueError as error:

@@ -132,7 +132,7 @@ def load(path: str | Path | None, env: dict[str, str] | None = None) -> Config:
     log = _section(data, "log")
     return Config(
         database_path=str(database.get("path", "ladder.db")),
-        database_url=str(database.get("url", "")),
+        database_url=env.get("LADDERBOT_DATABASE_URL") or str(database.get("url", "")),
         policy=Policy(tuple(defaults.items()), tuple(presets),
                       str(web.get("url", "")) or (f"http://{web['listen']}"
                                                    if web.get("listen") else "")),

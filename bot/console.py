@@ -14,7 +14,6 @@ import re
 import sys
 import time
 from collections.abc import Iterable
-from pathlib import Path
 from typing import TextIO
 
 from core.calendar import parse_instant
@@ -90,7 +89,7 @@ class Console:
         """Draw a chart (in a worker thread) into the charts folder beside the database."""
         from bot.charts import render
 
-        folder = Path(self.store.path).parent / "charts"
+        folder = self.store.home / "charts"
         safe = "".join(c if c.isalnum() or c in "-_" else "_" for c in chart.name)[:80]
         path = folder / f"{safe or 'chart'}.png"
         picture = await asyncio.to_thread(render, chart)

@@ -66,7 +66,9 @@ class Runtime:
         self.platforms = list(platforms)
         self.clock = clock
         self.scheduler = Scheduler(store, self.post, clock)
-        if config.backup_dir:
+        if config.backup_dir and store.DIALECT != "sqlite":
+            log.warning("[backup] dir is for SQLite files; back PostgreSQL up with pg_dump")
+        elif config.backup_dir:
             self.scheduler.add("backup", self.backup, IntervalTrigger(hours=1, timezone=UTC))
         self.stopping = asyncio.Event()
 

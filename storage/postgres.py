@@ -201,6 +201,7 @@ def prepare(conn: Connection) -> int:
 class PgStore(SqliteStore):
     """The store on a PostgreSQL server: `PgStore("postgresql://user@host/db")`."""
 
+    DIALECT = "postgresql"
     BEGIN = "BEGIN"
     DECAY = ("UPDATE players SET rating = rating - LEAST(rating - ?, GREATEST(?, trunc(rating "
              "* rating / ?))) WHERE ladder=? AND member=1 AND rating > ?")

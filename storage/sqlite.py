@@ -1016,6 +1016,7 @@ class SqliteStore:
     """
 
     # What PostgreSQL does differently (storage/postgres.py) is in these few names.
+    DIALECT = "sqlite"
     BEGIN = "BEGIN IMMEDIATE"
     # A decay day for every member, the formula of core.elo.decay_amount (CAST truncates).
     DECAY = ("UPDATE players SET rating = rating - min(rating - ?, max(?, CAST(rating * rating "
