@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from core.state import replay
-from storage.sqlite import SqliteRepo, SqliteStore
+from storage.postgres import is_url, store_for
+from storage.sqlite import SqliteRepo
 
 
 def integrity(path: Path) -> str:
@@ -41,11 +42,12 @@ def _ladder_audit(repo: SqliteRepo, ladder: int) -> tuple[int, str]:
     return int(matches), ""
 
 
-async def audit(path: Path) -> dict[int, int]:
-    """Fail unless the file is sound and every ladder's standings equal a replay of its
-    log; returns the confirmed matches per ladder id."""
-    assert integrity(path) == "ok"
-    async with SqliteStore(path) as store:  # a fresh store: nothing cached from before
+async def audit(target: Path | str) -> dict[int, int]:
+    """Fail unless the database is sound (a SQLite file: SQLite's integrity check) and
+    every ladder's standings equal a replay of its log; returns the matches per ladder."""
+    if not is_url(str(target)):
+        assert integrity(Path(target)) == "ok"
+    async with store_for(str(target)) as store:  # a fresh store: nothing cached from before
         await store.restate_pending()
 
         def every(repo: SqliteRepo) -> dict[int, int]:

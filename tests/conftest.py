@@ -3,12 +3,10 @@ throwaway server, tests/postgres.py) and on the in-memory twin."""
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
-import asyncpg
 import pytest
 
 from storage.memory import MemoryStore
@@ -16,8 +14,6 @@ from storage.postgres import PgStore
 from storage.sqlite import SqliteStore
 from tests import postgres
 from tests.chat import Chat
-
-_schemas = itertools.count(1)
 
 
 @pytest.fixture(scope="session")
@@ -30,21 +26,10 @@ def postgres_server() -> Iterator[str]:
         yield url
 
 
-async def fresh_database(server: str) -> str:
-    """A database of its own for one test: a new schema on the shared server."""
-    schema = f"t{next(_schemas)}"
-    admin = await asyncpg.connect(server)
-    try:
-        await admin.execute(f"CREATE SCHEMA {schema}")
-    finally:
-        await admin.close()
-    return f"{server}?search_path={schema}"
-
-
 @pytest.fixture
 async def postgres_url(postgres_server: str) -> str:
     """The URL of a fresh PostgreSQL database (schema) for this test."""
-    return await fresh_database(postgres_server)
+    return await postgres.fresh_database(postgres_server)
 
 
 @pytest.fixture(params=["memory", "sqlite", "postgres"])
@@ -54,7 +39,7 @@ async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator
         yield MemoryStore(snapshot_every=5)
         return
     if request.param == "postgres":
-        url = await fresh_database(request.getfixturevalue("postgres_server"))
+        url = await postgres.fresh_database(request.getfixturevalue("postgres_server"))
         async with PgStore(url, snapshot_every=5, snapshot_per_player=0) as pg:
             yield pg
         return

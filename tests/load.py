@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import random
 import re
-import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from core.records import Context, Reply, UserRef
 from core.service import handle
+from storage.postgres import store_for
 from storage.sqlite import SqliteRepo
 
 CHAT = "console"
@@ -93,27 +93,36 @@ def run_command(repo: SqliteRepo, clock: Callable[[], int], who: str, text: str,
     return handle(repo, ctx, text, user)
 
 
-def check_matches(db: Path, outcomes: Outcomes) -> dict[str, int]:
+async def check_matches(target: Path | str, outcomes: Outcomes) -> dict[str, int]:
     """No lost and no doubled match: the matches in the database are exactly those whose
     report was answered with its number, each confirmed once, each once in the log."""
-    counts = {}
-    with sqlite3.connect(db) as conn:
-        for name, numbers in outcomes.reported.items():
-            ladder = conn.execute("SELECT id FROM ladders WHERE name=?", (name,)).fetchone()[0]
-            stored = [r[0] for r in conn.execute(
-                "SELECT id FROM matches WHERE ladder=? ORDER BY id", (ladder,))]
-            assert sorted(numbers) == stored, f"{name}: replies and stored matches differ"
-            assert stored == list(range(1, len(stored) + 1))
-            logged = conn.execute(
+    def read(repo: SqliteRepo) -> dict[str, tuple[list[int], list[tuple[int, int]], set[int]]]:
+        found = {}
+        for name in outcomes.reported:
+            ladder = repo.conn.execute("SELECT id FROM ladders WHERE name=?",
+                                       (name,)).fetchone()[0]
+            stored = [r[0] for r in repo.conn.execute(
+                "SELECT id FROM matches WHERE ladder=? ORDER BY id", (ladder,)).fetchall()]
+            logged = [(r[0], r[1]) for r in repo.conn.execute(
                 "SELECT match, count(*) FROM events WHERE ladder=? AND kind='match' "
-                "GROUP BY match", (ladder,)).fetchall()
-            assert all(n == 1 for _, n in logged), f"{name}: a match is in the log twice"
-            confirmed = {r[0] for r in conn.execute(
-                "SELECT id FROM matches WHERE ladder=? AND status='confirmed'", (ladder,))}
-            assert confirmed == {m for m, _ in logged}
-            if name == "main":
-                assert sorted(outcomes.confirmed) == sorted(set(outcomes.confirmed))
-                assert set(outcomes.confirmed) == confirmed
-            counts[name] = len(stored)
-    conn.close()
+                "GROUP BY match", (ladder,)).fetchall()]
+            confirmed = {r[0] for r in repo.conn.execute(
+                "SELECT id FROM matches WHERE ladder=? AND status='confirmed'",
+                (ladder,)).fetchall()}
+            found[name] = (stored, logged, confirmed)
+        return found
+
+    async with store_for(str(target)) as store:
+        found = await store.run(read, commit=False)
+    counts = {}
+    for name, numbers in outcomes.reported.items():
+        stored, logged, confirmed = found[name]
+        assert sorted(numbers) == stored, f"{name}: replies and stored matches differ"
+        assert stored == list(range(1, len(stored) + 1))
+        assert all(n == 1 for _, n in logged), f"{name}: a match is in the log twice"
+        assert confirmed == {m for m, _ in logged}
+        if name == "main":
+            assert sorted(outcomes.confirmed) == sorted(set(outcomes.confirmed))
+            assert set(outcomes.confirmed) == confirmed
+        counts[name] = len(stored)
     return counts

@@ -9,6 +9,7 @@ cluster and prints its URL until Ctrl-C, to try the bot on PostgreSQL by hand.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import pwd
 import shutil
@@ -50,6 +51,23 @@ def install() -> int:
         if done.returncode != 0:
             return done.returncode
     return 0 if binaries() else 1
+
+
+_schemas = itertools.count(1)
+
+
+async def fresh_database(server: str) -> str:
+    """A database of its own for one test: a new schema on the shared server, named in
+    the URL (asyncpg passes `search_path` on to the server)."""
+    import asyncpg
+
+    schema = f"t{os.getpid()}_{next(_schemas)}"
+    admin = await asyncpg.connect(server)
+    try:
+        await admin.execute(f"CREATE SCHEMA {schema}")
+    finally:
+        await admin.close()
+    return f"{server}?search_path={schema}"
 
 
 def _free_port() -> int:

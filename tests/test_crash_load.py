@@ -92,7 +92,7 @@ async def test_sigkill_at_random_moments_under_load(tmp_path: Path) -> None:
             # a refusal is never remembered, so a re-sent one is simply refused again
             outcomes.note(text, Reply(answer, error=not re.match(r"(Match|That matches) #",
                                                                  answer)))
-    counts = check_matches(db, outcomes)  # nothing lost, nothing doubled
+    counts = await check_matches(db, outcomes)  # nothing lost, nothing doubled
     assert counts["main"] > 1000
     await audit(db)  # nothing half-applied: standings equal a replay of the log
     print(f"\ncrashes: {kills} SIGKILLs in {USERS * EACH} commands, "

@@ -48,7 +48,7 @@ async def test_fifty_users_ten_thousand_commands(tmp_path: Path) -> None:
         wall = time.perf_counter() - began
     assert unanswered == []
     assert len(latencies) == USERS * EACH
-    counts = check_matches(db, outcomes)
+    counts = await check_matches(db, outcomes)
     assert counts["main"] > 1000 and counts["pos"] > 50  # the load did play (not all refused)
     await audit(db)  # final standings equal a replay of the accepted events, from scratch
     p99 = statistics.quantiles(latencies, n=100)[98]

@@ -1,0 +1,170 @@
+"""Scale-out: the same bot on PostgreSQL, several processes on one database, and moving
+a community from SQLite to PostgreSQL and back."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from core.records import Reply
+from storage.postgres import PgStore, store_for
+from storage.sqlite import SqliteStore
+from tests import postgres
+from tests.audit import audit
+from tests.load import T0, Clock, Outcomes, check_matches, run_command, setup_commands, stream
+from tests.test_console import DUEL, DUTCH, FAME, NHWC, WARLIGHT, export, ladderbot, scripts
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = Path(__file__).parent / "fixtures"
+SCRIPTS = {name: scripts(lines)[0] for name, lines in
+           [("duel", DUEL), ("nhwc", NHWC), ("dutch", DUTCH), ("fame", FAME),
+            ("warlight", WARLIGHT)]}
+SCRIPTS["three-ladders"] = (FIXTURES / "schema1-script.txt").read_text()
+
+
+def console(db: str, script: str) -> str:
+    done = ladderbot("console", "--db", db, "--admin", "mod", stdin=script)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+@pytest.mark.parametrize("name", sorted(SCRIPTS))
+def test_console_scripts_give_the_same_bytes_on_sqlite_and_postgresql(
+    tmp_path: Path, postgres_url: str, name: str
+) -> None:
+    on_sqlite = console(str(tmp_path / "l.db"), SCRIPTS[name])
+    on_postgres = console(postgres_url, SCRIPTS[name])
+    assert on_postgres == on_sqlite
+    assert on_sqlite.count("bot: ") > 10
+    assert export(postgres_url, "2026-02-01T00:00:00+00:00") == \
+        export(str(tmp_path / "l.db"), "2026-02-01T00:00:00+00:00")
+
+
+def test_migrate_db_to_postgresql_and_back_keeps_every_ladder(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    old = tmp_path / "old.db"
+    old.write_bytes((FIXTURES / "schema1.db").read_bytes())  # written by the first release
+    at = "2026-01-10T09:00:00+00:00"
+    before = {name: export(str(old), at, name) for name in ("main", "pos", "nl")}
+    done = ladderbot("migrate-db", "--from", str(old), "--to", postgres_url)
+    assert done.returncode == 0, done.stderr
+    assert "Every ladder (3) exports the same" in done.stdout
+    assert {name: export(postgres_url, at, name) for name in before} == before
+    # a new ladder on PostgreSQL numbers on from the copied ones
+    assert "Ladder fresh created" in console(postgres_url, "@mod: /ladder create fresh "
+                                                           "preset=duel\n")
+    again = ladderbot("migrate-db", "--from", str(old), "--to", postgres_url)
+    assert again.returncode == 1 and "already has ladders" in again.stderr
+    back = tmp_path / "back.db"
+    done = ladderbot("migrate-db", "--from", postgres_url, "--to", str(back))
+    assert done.returncode == 0, done.stderr
+    assert {name: export(str(back), at, name) for name in before} == before
+    assert export(str(back), at, "fresh")["ladder"] == "fresh"
+
+
+async def test_one_process_at_a_time_runs_the_jobs(tmp_path: Path, postgres_url: str) -> None:
+    for target in (str(tmp_path / "l.db"), postgres_url):
+        first, second = store_for(target), store_for(target)
+        async with first, second:
+            assert await first.leads_jobs() is True
+            assert await second.leads_jobs() is False
+            await first.close()  # the leader stops (or dies): the lead passes on
+            assert await second.leads_jobs() is True
+
+
+def test_a_postgresql_url_is_not_a_file_to_back_up(postgres_url: str, tmp_path: Path) -> None:
+    done = ladderbot("backup", str(tmp_path / "b.db"), "--db", postgres_url)
+    assert done.returncode == 1 and "pg_dump" in done.stderr
+
+
+def worker(*args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen([sys.executable, "-m", "tests.crash_worker", *args], cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+async def finish(proc: subprocess.Popen[str]) -> list[str]:
+    out, err = await asyncio.to_thread(proc.communicate, timeout=600)
+    assert proc.returncode == 0, err
+    return out.splitlines()
+
+
+async def seed(target: str, commands: list[tuple[str, str]]) -> None:
+    clock = Clock()
+    async with store_for(target) as store:
+        for who, text in commands:
+            reply = await store.run(lambda repo, w=who, t=text: run_command(repo, clock.tick,
+                                                                            w, t))
+            assert reply is not None and not reply.error, reply
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+async def test_each_job_once_across_processes(tmp_path: Path, backend: str,
+                                              request: pytest.FixtureRequest) -> None:
+    target = str(tmp_path / "l.db") if backend == "sqlite" else \
+        await postgres.fresh_database(request.getfixturevalue("postgres_server"))
+    players = [f"u{i:02d}" for i in range(20)]
+    await seed(target, [("mod", "/ladder create main preset=duel"),
+                        *[(p, "/join") for p in players],
+                        *[(players[i], f"/report win @{players[(i + 1) % 20]}")
+                          for i in range(20)]])
+    later = str(T0 + 3 * 86_400)  # twenty automatic confirmations are due
+    # One process starts its scheduler while in another twenty commands arrive at once,
+    # each catching the ladder up first: every confirmation happens, and only once.
+    scheduler, commands = worker("jobs", target, later), worker("touch", target, later, "20")
+    posted = [json.loads(line.split(" ", 1)[1])
+              for proc in (scheduler, commands) for line in await finish(proc)]
+    confirmed = [int(m) for text in posted
+                 for m in re.findall(r"Match #(\d+) \([^)]*\) is confirmed", text)]
+    assert sorted(confirmed) == list(range(1, 21))
+    assert await audit(target) == {1: 20}
+
+
+@pytest.mark.slow
+async def test_two_processes_under_load_on_postgresql(postgres_url: str,
+                                                      tmp_path: Path) -> None:
+    users, each = 50, 200
+    await seed(postgres_url, setup_commands(users))
+    texts = {f"u{i:02d}": stream(users, i, each, seed=5) for i in range(users)}
+    halves: list[dict[str, Any]] = [{}, {}]
+    for i, (who, commands) in enumerate(texts.items()):
+        halves[i % 2][who] = [(f"{who}-{n}", t) for n, t in enumerate(commands)]
+    procs = []
+    began = time.perf_counter()
+    for i, half in enumerate(halves):
+        plan = tmp_path / f"plan{i}.json"
+        plan.write_text(json.dumps(half))
+        procs.append(worker("load", postgres_url, str(plan)))
+    answers: dict[str, str] = {}
+    for proc in procs:
+        for line in await finish(proc):
+            _, message_id, answer = line.split(" ", 2)
+            answers[message_id] = json.loads(answer)
+    wall = time.perf_counter() - began
+    assert len(answers) == users * each and all(a.strip() for a in answers.values())
+    outcomes = Outcomes()
+    for who, commands in texts.items():
+        for n, text in enumerate(commands):
+            answer = answers[f"{who}-{n}"]
+            outcomes.note(text, Reply(answer, error=not re.match(r"(Match|That matches) #",
+                                                                 answer)))
+    counts = await check_matches(postgres_url, outcomes)  # nothing lost, nothing doubled
+    assert counts["main"] > 1000
+    await audit(postgres_url)  # standings equal a replay of the log
+    print(f"\ntwo processes on PostgreSQL: {users * each} commands in {wall:.1f} s "
+          f"({users * each / wall:,.0f}/s, every command on one ladder's lock); matches "
+          f"main={counts['main']} pos={counts['pos']}, none lost or doubled")
+
+
+def test_stores_for_targets(tmp_path: Path) -> None:
+    assert isinstance(store_for("postgresql://u@h/db"), PgStore)
+    assert isinstance(store_for("postgres://u@h/db"), PgStore)
+    assert type(store_for(str(tmp_path / "x.db"))) is SqliteStore
