@@ -123,6 +123,12 @@ def load(path: str | Path | None, env: dict[str, str] | None = None) -> Config:
     if role and not role.isdigit():
         raise ConfigError("[discord] moderator_role is a role id (digits; in Discord: right-click "
                           "the role, Copy Role ID)")
+    webhook, listen = str(telegram.get("webhook_url", "")), str(telegram.get("listen", ""))
+    if webhook and not webhook.startswith("https://"):
+        raise ConfigError("[telegram] webhook_url must be an https:// address: Telegram only "
+                          "delivers to HTTPS (a proxy in front may end TLS and pass to listen)")
+    if listen and not listen.rpartition(":")[2].isdigit():
+        raise ConfigError(f"[telegram] listen is HOST:PORT, e.g. 0.0.0.0:8443 (not {listen!r})")
     web = _section(data, "web")
     backup = _section(data, "backup")
     keep = backup.get("keep", 7)
@@ -139,8 +145,8 @@ def load(path: str | Path | None, env: dict[str, str] | None = None) -> Config:
         telegram=TelegramConfig(
             token=env.get("LADDERBOT_TELEGRAM_TOKEN") or str(telegram.get("token", "")),
             base_url=str(telegram.get("base_url", "")),
-            webhook_url=str(telegram.get("webhook_url", "")),
-            listen=str(telegram.get("listen", "")),
+            webhook_url=webhook,
+            listen=listen,
         ),
         discord=DiscordConfig(
             token=env.get("LADDERBOT_DISCORD_TOKEN") or str(discord.get("token", "")),

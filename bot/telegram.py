@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
 import os
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
+from urllib.parse import urlsplit
 
 from telegram import (
     BotCommand,
@@ -158,13 +160,35 @@ class TelegramPlatform:
         return chat.startswith(f"{PLATFORM}:")
 
     async def start(self) -> None:
-        """Connect, register the command list, start polling."""
+        """Connect, register the command list, start receiving: by long polling, or by
+        webhook when `[telegram] webhook_url` is set."""
         await self.app.initialize()
         await self.register_commands()
         await self.app.start()
-        if self.app.updater is not None:
-            await self.app.updater.start_polling(
-                allowed_updates=["message", "callback_query"], drop_pending_updates=False)
+        if self.app.updater is None:
+            return
+        allowed = ["message", "callback_query"]
+        if not self.config.telegram.webhook_url:
+            await self.app.updater.start_polling(allowed_updates=allowed,
+                                                 drop_pending_updates=False)
+            return
+        # Several workers may run behind one URL (a load balancer): each sets the same
+        # webhook, which is idempotent, and checks the same secret, made from the token.
+        # Telegram sends an update again until it is answered, and the message id makes
+        # a second delivery answer as the first did.
+        url = self.config.telegram.webhook_url
+        host, _, port = (self.config.telegram.listen or "0.0.0.0:8443").rpartition(":")
+        await self.app.updater.start_webhook(
+            listen=host or "0.0.0.0", port=int(port), url_path=urlsplit(url).path.lstrip("/"),
+            webhook_url=url, allowed_updates=allowed, drop_pending_updates=False,
+            secret_token=self.webhook_secret)
+
+    @property
+    def webhook_secret(self) -> str:
+        """The secret Telegram sends with each webhook request (the same for every worker
+        of one bot, and not the token itself)."""
+        return hashlib.sha256(b"ladderbot webhook " + self.config.telegram.token.encode()
+                              ).hexdigest()
 
     async def stop(self) -> None:
         """Stop polling, then the application."""

@@ -59,19 +59,19 @@ def user_option(name: str, user: dict[str, Any]) -> dict[str, Any]:
 
 
 def command(name: str, *options: dict[str, Any], by: dict[str, Any],
-            group: str | None = None) -> dict[str, Any]:
+            group: str | None = None, guild: int = GUILD) -> dict[str, Any]:
     """An INTERACTION_CREATE payload for a slash command (`group` for /ladder, /mod)."""
     users = {o["value"]: o.pop("user") for o in options if o.get("type") == 6 and "user" in o}
     opts: list[dict[str, Any]] = list(options)
     data: dict[str, Any] = {"id": snowflake(), "name": group or name, "type": 1,
-                            "guild_id": str(GUILD)}
+                            "guild_id": str(guild)}
     data["options"] = [{"name": name, "type": 1, "options": opts}] if group else opts
     if users:
         data["resolved"] = {"users": users,
                             "members": {k: {**member(v), "user": None} for k, v in users.items()}}
         for m in data["resolved"]["members"].values():
             m.pop("user")
-    return _interaction(2, data, by)
+    return _interaction(2, data, by, guild)
 
 
 def button(custom_id: str, by: dict[str, Any]) -> dict[str, Any]:
@@ -83,16 +83,17 @@ def button(custom_id: str, by: dict[str, Any]) -> dict[str, Any]:
     return payload
 
 
-def _interaction(kind: int, data: dict[str, Any], by: dict[str, Any]) -> dict[str, Any]:
+def _interaction(kind: int, data: dict[str, Any], by: dict[str, Any],
+                 guild: int = GUILD) -> dict[str, Any]:
     return {
         "id": snowflake(), "application_id": str(APP), "type": kind, "token": f"tok{snowflake()}",
-        "version": 1, "guild_id": str(GUILD), "channel_id": str(CHANNEL),
-        "channel": {"id": str(CHANNEL), "type": 0, "guild_id": str(GUILD), "name": "ladder",
+        "version": 1, "guild_id": str(guild), "channel_id": str(CHANNEL),
+        "channel": {"id": str(CHANNEL), "type": 0, "guild_id": str(guild), "name": "ladder",
                     "position": 0, "permission_overwrites": [], "nsfw": False,
                     "parent_id": None},
         "member": by, "data": data, "locale": "en-US", "guild_locale": "en-US",
         "app_permissions": "2147483647", "entitlements": [],
-        "authorizing_integration_owners": {"0": str(GUILD)}, "context": 0,
+        "authorizing_integration_owners": {"0": str(guild)}, "context": 0,
         "attachment_size_limit": 8388608,
     }
 
@@ -103,13 +104,15 @@ def with_user(opt: dict[str, Any], user: dict[str, Any]) -> dict[str, Any]:
 
 
 class FakeDiscord:
-    """Records every request; answers like Discord; runs a gateway for one shard."""
+    """Records every request; answers like Discord; runs a gateway for any shards, and
+    sends a guild's events only to the shard that owns the guild, as Discord does."""
 
     def __init__(self) -> None:
         self.requests: list[tuple[str, str, Any]] = []
         self.changed = asyncio.Event()
         self.sockets: list[web.WebSocketResponse] = []
         self.identified = asyncio.Event()
+        self.shards: dict[web.WebSocketResponse, tuple[int, int]] = {}  # socket -> shard
         self.seq = 0
         self.port = 0
 
@@ -208,20 +211,28 @@ class FakeDiscord:
             if data["op"] == 1:
                 await ws.send_str(json.dumps({"op": 11}))
             elif data["op"] == 2:
-                await self.dispatch("READY", {
+                shard = data["d"].get("shard", [0, 1])
+                self.shards[ws] = (shard[0], shard[1])
+                await self._send(ws, "READY", {
                     "v": 10, "user": BOT_USER, "guilds": [], "session_id": "session",
                     "resume_gateway_url": f"ws://127.0.0.1:{self.port}/gateway",
-                    "shard": data["d"].get("shard", [0, 1]),
+                    "shard": shard,
                     "application": {"id": str(APP), "flags": 0}})
                 self.identified.set()
         return ws
 
-    async def dispatch(self, event: str, payload: dict[str, Any]) -> None:
+    async def _send(self, ws: web.WebSocketResponse, event: str,
+                    payload: dict[str, Any]) -> None:
         self.seq += 1
-        frame = json.dumps({"op": 0, "t": event, "s": self.seq, "d": payload})
+        await ws.send_str(json.dumps({"op": 0, "t": event, "s": self.seq, "d": payload}))
+
+    async def dispatch(self, event: str, payload: dict[str, Any]) -> None:
+        """Send an event to the shard of its guild: (guild_id >> 22) % shard count."""
+        guild = payload.get("guild_id")
         for ws in self.sockets:
-            if not ws.closed:
-                await ws.send_str(frame)
+            shard, count = self.shards.get(ws, (0, 1))
+            if not ws.closed and (guild is None or (int(guild) >> 22) % count == shard):
+                await self._send(ws, event, payload)
 
     async def serve(self) -> web.AppRunner:
         app = web.Application()

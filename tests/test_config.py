@@ -72,6 +72,8 @@ def test_environment_tokens_override_the_file(tmp_path: Path) -> None:
     path.write_text('[telegram]\ntoken = "from-file"\n')
     assert load(path, env={}).telegram.token == "from-file"
     assert load(path, env={"LADDERBOT_TELEGRAM_TOKEN": "from-env"}).telegram.token == "from-env"
+    url = "postgresql://ladder@db/ladder"
+    assert load(path, env={"LADDERBOT_DATABASE_URL": url}).database_url == url
 
 
 @pytest.mark.parametrize(
@@ -81,7 +83,10 @@ def test_environment_tokens_override_the_file(tmp_path: Path) -> None:
      ("[presets.x]\nk = 3", "needs base = one of the five rulebooks"),
      ("[presets.x]\nbase = 'chess'", "there is no preset called 'chess'"),
      ("[ladder]\ncolour = 'red'", "no setting called 'colour'"),
-     ("[discord]\nmoderator_role = 'Mods'", "moderator_role is a role id")],
+     ("[discord]\nmoderator_role = 'Mods'", "moderator_role is a role id"),
+     ("[telegram]\nwebhook_url = 'http://x/hook'", "must be an https:// address"),
+     ("[telegram]\nlisten = '0.0.0.0'", "listen is HOST:PORT"),
+     ("[backup]\nkeep = 0", "at least 1")],
 )
 def test_bad_configuration_is_explained(tmp_path: Path, text: str, message: str) -> None:
     path = tmp_path / "c.toml"

@@ -1,12 +1,15 @@
 """End to end: `ladderbot run` connects to a loopback stand-in of Discord's REST API and
 gateway (`api_base_url`, `gateway_url`) and plays a duel ladder from `/ladder create` to
-the Confirm button; then it stops on SIGTERM."""
+the Confirm button; then it stops on SIGTERM. And two such processes split the shards of
+one bot over one PostgreSQL database."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import os
 import signal
+import subprocess
 import sys
 from pathlib import Path
 
@@ -72,3 +75,69 @@ async def test_ladderbot_run_plays_a_duel_over_the_gateway(tmp_path: Path) -> No
         "--ladder", "main", cwd=ROOT, stdout=asyncio.subprocess.PIPE)
     data = json.loads((await export.communicate())[0])
     assert {p["name"]: p["rating"] for p in data["players"]} == {"alice": 1016, "bob": 984}
+
+
+async def test_two_processes_split_the_shards_over_one_postgresql_database(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    fake = FakeDiscord()
+    runner = await fake.serve()
+    config = tmp_path / "config.toml"
+    config.write_text(
+        f'[database]\nurl = "{postgres_url}"\n\n[discord]\ntoken = "test-token"\n'
+        f'api_base_url = "http://127.0.0.1:{fake.port}/api/v10"\n'
+        f'gateway_url = "ws://127.0.0.1:{fake.port}/gateway"\n')
+    bots = [await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot.cli", "run", "--config", str(config), "--shards", f"{n}-{n}",
+        "--shard-count", "2", cwd=ROOT, stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE) for n in (0, 1)]
+    other = GUILD + (1 << 22)  # Discord's rule: shard = (guild_id >> 22) % shard count
+    try:
+        async def both_connected() -> None:
+            while len(fake.shards) < 2:
+                fake.identified.clear()
+                await fake.identified.wait()
+
+        await asyncio.wait_for(both_connected(), 60)
+        assert sorted(fake.shards.values()) == [(0, 2), (1, 2)]
+        done = 0
+        for guild in (GUILD, other):  # one server on each shard, so on each process
+            for payload in [
+                command("create", option("name", "main"), option("preset", "duel"),
+                        option("options", "confirm=false"), by=MOD, group="ladder",
+                        guild=guild),
+                command("join", by=ALICE, guild=guild),
+                command("join", by=BOB, guild=guild),
+                command("report", option("result", "win"),
+                        with_user(user_option("opponent", BOB["user"]), BOB["user"]),
+                        by=ALICE, guild=guild),
+            ]:
+                await fake.dispatch("INTERACTION_CREATE", payload)
+                done += 1
+                await fake.wait_responses(done)
+            assert fake.texts()[-1].startswith("Match #1: alice beat bob")
+        await asyncio.sleep(0.3)
+        assert len(fake.responses()) == done  # each interaction answered once, by one shard
+    finally:
+        for bot in bots:
+            if bot.returncode is None:
+                bot.send_signal(signal.SIGTERM)
+        errors = [(await asyncio.wait_for(bot.communicate(), 30))[1].decode() for bot in bots]
+        await runner.cleanup()
+    assert [bot.returncode for bot in bots] == [0, 0], errors
+    for guild in (GUILD, other):
+        export = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot.cli", "export", "--db", postgres_url, "--chat",
+            f"discord:{guild}", "--ladder", "main", cwd=ROOT, stdout=asyncio.subprocess.PIPE)
+        data = json.loads((await export.communicate())[0])
+        assert {p["name"]: p["rating"] for p in data["players"]} == {"alice": 1016, "bob": 984}
+
+
+def test_shard_options_are_checked() -> None:
+    for args in (["--shards", "0-3"], ["--shards", "2-1", "--shard-count", "4"],
+                 ["--shards", "0-4", "--shard-count", "4"]):
+        done = subprocess.run([sys.executable, "-m", "bot.cli", "run", *args], cwd=ROOT,
+                              capture_output=True, text=True, timeout=60,
+                              env={**os.environ, "LADDERBOT_DISCORD_TOKEN": "x"})
+        assert done.returncode == 2, (args, done.stderr)
+        assert "shard" in done.stderr, done.stderr

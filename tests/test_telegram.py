@@ -6,18 +6,25 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import socket
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import pytest
+from telegram.ext import AIORateLimiter
 
+from bot.config import Config, TelegramConfig
 from bot.limits import Limiter
 from bot.scheduler import Scheduler
-from bot.telegram import APOLOGY, split_text
+from bot.telegram import APOLOGY, TelegramPlatform, split_text
+from core.export import export_ladder
+from storage.sqlite import SqliteStore
 from tests.adapters import T0, telegram_harness
 from tests.adapters import TelegramHarness as Harness
-from tests.telegram_fake import GROUP, message, person
+from tests.telegram_fake import GROUP, FakeRequest, FakeTelegram, message, person
 
 MOD = person(101, "Mo", "mod")
 ALICE = person(102, "Alice", "alice")
@@ -233,3 +240,63 @@ async def test_a_flooding_user_is_slowed_politely_without_slowing_others(tg: Har
     assert (await tg.say(BOB, "/standings"))[0].startswith("main:")
     now[0] += 2
     assert (await tg.say(ALICE, "/report win @bob"))[0].startswith("Match #4")
+
+
+async def test_webhook_workers_share_one_url_and_one_database(tmp_path: Path) -> None:
+    api = FakeTelegram(admins={GROUP["id"]: [MOD]})
+    url = "https://bot.example/telegram/hook"
+    workers = []
+    async with SqliteStore(tmp_path / "l.db") as first, SqliteStore(tmp_path / "l.db") as second:
+        for store in (first, second):  # two processes' worth: a store and a port each
+            with socket.socket() as probe:
+                probe.bind(("127.0.0.1", 0))
+                port = probe.getsockname()[1]
+            config = Config(telegram=TelegramConfig(token="123456:TEST", webhook_url=url,
+                                                    listen=f"127.0.0.1:{port}"))
+            platform = TelegramPlatform(config, store, request=FakeRequest(api),
+                                        limiter=Limiter(enabled=False),
+                                        outgoing=AIORateLimiter(0, 0, 0, 0))
+            await platform.start()
+            workers.append((platform, port))
+        try:
+            hooks = [p for m, p in api.calls if m == "setWebhook"]
+            assert [h["url"] for h in hooks] == [url, url]
+            secret = workers[0][0].webhook_secret
+            assert {h["secret_token"] for h in hooks} == {secret} and "TEST" not in secret
+
+            async def deliver(port: int, body: dict[str, Any], token: str = secret) -> int:
+                async with aiohttp.ClientSession() as http, http.post(
+                        f"http://127.0.0.1:{port}/telegram/hook", json=api.push(body),
+                        headers={"X-Telegram-Bot-Api-Secret-Token": token}) as answer:
+                    return answer.status
+
+            async def reply_to(port: int, body: dict[str, Any]) -> str:
+                api.answered.clear()
+                assert await deliver(port, body) == 200
+                await asyncio.wait_for(api.answered.wait(), 10)
+                return str(api.sent()[-1]["text"])
+
+            ports = [port for _, port in workers]
+            assert (await reply_to(ports[0], message(
+                "/ladder create main preset=duel confirm=false", MOD, message_id=11))
+            ).startswith("Ladder main created")
+            await reply_to(ports[1], message("/join", ALICE, message_id=12))
+            await reply_to(ports[0], message("/join", BOB, message_id=13))
+            report = message("/report win @bob", ALICE, message_id=14)
+            assert (await reply_to(ports[1], report)).startswith("Match #1: alice beat bob")
+            # Telegram delivers it again (no answer seen in time), to the other worker:
+            # the same answer, and still one match.
+            assert (await reply_to(ports[0], report)).startswith("Match #1: alice beat bob")
+            now = int(time.time()) + 60  # these workers run on the real clock
+            export = await first.run(lambda repo: export_ladder(
+                repo, f"telegram:{GROUP['id']}", "main", now), commit=False)
+            assert len(export["matches"]) == 1
+            # A request without the secret is not Telegram's: refused, not handled.
+            count = len(api.sent())
+            assert await deliver(ports[0], message("/standings", BOB, message_id=15),
+                                 token="guess") == 403
+            await asyncio.sleep(0.2)
+            assert len(api.sent()) == count
+        finally:
+            for platform, _ in workers:
+                await platform.stop()
