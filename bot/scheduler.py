@@ -97,9 +97,10 @@ class Scheduler:
         """Run every job due by now, then post what waits in the outbox. With several
         processes on one database, only the one that leads the jobs does; another takes
         over within a tick if it stops. (Commands still catch up their own ladder.)"""
+        if not await self.store.leads_jobs():  # cheap while held; lost with a connection
+            self.leading = False
+            return []
         if not self.leading:
-            if not await self.store.leads_jobs():
-                return []
             self.leading = True
             log.info("this process now runs the scheduled jobs")
             return await self._catch_up()

@@ -260,6 +260,15 @@ class PgStore(SqliteStore):
         repo.conn.execute("SELECT pg_advisory_xact_lock(?, hashtext(?))",
                           (MESSAGES, f"{chat}\n{message}"))
 
+    def recover(self, conn: Any) -> None:
+        # The server closed the connection (a restart, a failover): connect again. The
+        # unit of work that saw it fails rather than being tried again, since its
+        # COMMIT may have reached the server; the session's job lead is gone with it.
+        if conn.raw.is_closed():
+            self._leader = False
+            conn.raw = conn.loop.run_until_complete(
+                asyncpg.connect(self.url, statement_cache_size=1024))
+
     def transient(self, error: BaseException) -> bool:
         return isinstance(error, (asyncpg.DeadlockDetectedError, asyncpg.SerializationError,
                                   asyncpg.UniqueViolationError))

@@ -1058,6 +1058,10 @@ class SqliteStore:
         """Whether a failed transaction should simply be tried again."""
         return False
 
+    def recover(self, conn: Any) -> None:
+        """After a failed transaction, make the connection usable again (a server's
+        connection may have been lost); on the database thread."""
+
     def stream(self, conn: Any, sql: str, args: Sequence[Any]) -> Iterator[Any]:
         """The rows of a long read, as the caller consumes them."""
         return iter(conn.execute(sql, args))
@@ -1152,6 +1156,7 @@ class SqliteStore:
             try:
                 return self._group(conn, works, commit)
             except Exception as error:
+                self.recover(conn)
                 if not self.transient(error) or attempt == TRIES - 1:
                     raise
                 log.info("transaction tried again after: %s", error)

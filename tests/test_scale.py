@@ -19,6 +19,7 @@ from storage.postgres import PgStore, store_for
 from storage.sqlite import SqliteStore
 from tests import postgres
 from tests.audit import audit
+from tests.chat import Chat
 from tests.load import T0, Clock, Outcomes, check_matches, run_command, setup_commands, stream
 from tests.test_console import DUEL, DUTCH, FAME, NHWC, WARLIGHT, export, ladderbot, scripts
 
@@ -168,3 +169,24 @@ def test_stores_for_targets(tmp_path: Path) -> None:
     assert isinstance(store_for("postgresql://u@h/db"), PgStore)
     assert isinstance(store_for("postgres://u@h/db"), PgStore)
     assert type(store_for(str(tmp_path / "x.db"))) is SqliteStore
+
+
+async def test_a_lost_server_connection_is_made_again(postgres_url: str) -> None:
+    import asyncpg
+
+    async with PgStore(postgres_url) as store:
+        chat = Chat(store)
+        await chat.ladder("duel", "confirm=false")
+        await chat.join("alice", "bob")
+        assert await store.leads_jobs()
+        pid = await store.run(lambda repo: repo.conn.execute(
+            "SELECT pg_backend_pid()").fetchone()[0], commit=False)
+        admin = await asyncpg.connect(postgres_url)
+        try:  # the server ends the session, as a restart or a failover would
+            await admin.execute("SELECT pg_terminate_backend($1)", pid)
+        finally:
+            await admin.close()
+        with pytest.raises((asyncpg.PostgresError, asyncpg.InterfaceError, OSError)):
+            await chat.say("alice", "/report win @bob")  # this one may have been lost...
+        assert "Match #1" in await chat.ok("alice", "/report win @bob")  # ...then it works
+        assert await store.leads_jobs()  # the lead is taken again on the new connection
