@@ -86,6 +86,30 @@ class Outcomes:
             self.reported["pos" if "ladder=pos" in text else "main"].append(int(found.group(1)))
 
 
+async def seed(target: Path | str, commands: list[tuple[str, str]]) -> None:
+    """Set a database up with commands that must all succeed, one transaction each."""
+    clock = Clock()
+    async with store_for(str(target)) as store:
+        for who, text in commands:
+            reply = await store.run(lambda repo, w=who, t=text: run_command(repo, clock.tick,
+                                                                            w, t))
+            assert reply is not None and not reply.error, reply
+
+
+def outcomes_from(texts: dict[str, list[str]], answers: dict[str, str]) -> Outcomes:
+    """The outcomes of every user's commands from the answers worker processes printed
+    (message ids `WHO-N`). Only an accepted report or confirmation starts with its match
+    number, so that is what tells them from refusals: a refusal is never remembered, and
+    a re-sent refused command is simply refused again."""
+    outcomes = Outcomes()
+    for who, commands in texts.items():
+        for n, text in enumerate(commands):
+            answer = answers[f"{who}-{n}"]
+            accepted = re.match(r"(Match|That matches) #", answer) is not None
+            outcomes.note(text, Reply(answer, error=not accepted))
+    return outcomes
+
+
 def run_command(repo: SqliteRepo, clock: Callable[[], int], who: str, text: str,
                 message_id: str | None = None) -> Reply | None:
     """One command as a chat would send it, at the moment the store runs it."""

@@ -13,12 +13,15 @@ import itertools
 import os
 import pwd
 import shutil
+import signal
 import socket
 import subprocess
 import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+
+from tests import debian
 
 
 def binaries() -> Path | None:
@@ -34,23 +37,7 @@ def binaries() -> Path | None:
 
 def install() -> int:
     """Install Debian's postgresql package unless it is there already."""
-    if binaries():
-        return 0
-    apt = shutil.which("apt-get")
-    if apt is None:
-        print("tests.postgres: no PostgreSQL and no apt-get; install PostgreSQL by hand",
-              file=sys.stderr)
-        return 1
-    sudo = [] if os.geteuid() == 0 else ["sudo"]
-    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    print("tests.postgres: installing Debian's postgresql for the PostgreSQL tests ...",
-          flush=True)
-    for command in ([*sudo, apt, "update", "-qq"],
-                    [*sudo, apt, "install", "-y", "-qq", "postgresql"]):
-        done = subprocess.run(command, env=env, stdout=subprocess.DEVNULL)
-        if done.returncode != 0:
-            return done.returncode
-    return 0 if binaries() else 1
+    return debian.install("postgresql", binaries, "the PostgreSQL tests")
 
 
 _schemas = itertools.count(1)
@@ -117,5 +104,4 @@ if __name__ == "__main__":
     with cluster() as url:
         print(url, flush=True)
         with contextlib.suppress(KeyboardInterrupt):
-            signal_wait = __import__("signal").pause
-            signal_wait()
+            signal.pause()

@@ -18,10 +18,15 @@ from pathlib import Path
 
 import pytest
 
-from core.records import Reply
-from storage.sqlite import SqliteStore
 from tests.audit import audit, integrity
-from tests.load import T0, Clock, Outcomes, check_matches, run_command, setup_commands, stream
+from tests.load import (
+    T0,
+    check_matches,
+    outcomes_from,
+    seed,
+    setup_commands,
+    stream,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 USERS = 50
@@ -31,15 +36,6 @@ EACH = 200
 def worker(*args: str) -> subprocess.Popen[str]:
     return subprocess.Popen([sys.executable, "-m", "tests.crash_worker", *args], cwd=ROOT,
                             stdout=subprocess.PIPE, text=True)
-
-
-async def seed(db: Path, commands: list[tuple[str, str]]) -> None:
-    clock = Clock()
-    async with SqliteStore(db) as store:
-        for who, text in commands:
-            reply = await store.run(lambda repo, w=who, t=text: run_command(repo, clock.tick,
-                                                                            w, t))
-            assert reply is not None and not reply.error, reply
 
 
 @pytest.mark.slow
@@ -85,13 +81,7 @@ async def test_sigkill_at_random_moments_under_load(tmp_path: Path) -> None:
                  for who, cmds in queue.items()}
     assert kills >= 3 and unanswered_but_done > 0  # the case idempotency is for did occur
     assert len(answers) == USERS * EACH and all(a.strip() for a in answers.values())
-    outcomes = Outcomes()
-    for who, commands in texts.items():
-        for n, text in enumerate(commands):
-            answer = answers[f"{who}-{n}"]
-            # a refusal is never remembered, so a re-sent one is simply refused again
-            outcomes.note(text, Reply(answer, error=not re.match(r"(Match|That matches) #",
-                                                                 answer)))
+    outcomes = outcomes_from(texts, answers)
     counts = await check_matches(db, outcomes)  # nothing lost, nothing doubled
     assert counts["main"] > 1000
     await audit(db)  # nothing half-applied: standings equal a replay of the log

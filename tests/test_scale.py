@@ -14,13 +14,19 @@ from typing import Any
 
 import pytest
 
-from core.records import Reply
 from storage.postgres import PgStore, store_for
 from storage.sqlite import SqliteStore
 from tests import postgres
 from tests.audit import audit
 from tests.chat import Chat
-from tests.load import T0, Clock, Outcomes, check_matches, run_command, setup_commands, stream
+from tests.load import (
+    T0,
+    check_matches,
+    outcomes_from,
+    seed,
+    setup_commands,
+    stream,
+)
 from tests.test_console import DUEL, DUTCH, FAME, NHWC, WARLIGHT, export, ladderbot, scripts
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -98,15 +104,6 @@ async def finish(proc: subprocess.Popen[str]) -> list[str]:
     return out.splitlines()
 
 
-async def seed(target: str, commands: list[tuple[str, str]]) -> None:
-    clock = Clock()
-    async with store_for(target) as store:
-        for who, text in commands:
-            reply = await store.run(lambda repo, w=who, t=text: run_command(repo, clock.tick,
-                                                                            w, t))
-            assert reply is not None and not reply.error, reply
-
-
 @pytest.mark.parametrize("backend", ["sqlite", "postgres"])
 async def test_each_job_once_across_processes(tmp_path: Path, backend: str,
                                               request: pytest.FixtureRequest) -> None:
@@ -151,12 +148,7 @@ async def test_two_processes_under_load_on_postgresql(postgres_url: str,
             answers[message_id] = json.loads(answer)
     wall = time.perf_counter() - began
     assert len(answers) == users * each and all(a.strip() for a in answers.values())
-    outcomes = Outcomes()
-    for who, commands in texts.items():
-        for n, text in enumerate(commands):
-            answer = answers[f"{who}-{n}"]
-            outcomes.note(text, Reply(answer, error=not re.match(r"(Match|That matches) #",
-                                                                 answer)))
+    outcomes = outcomes_from(texts, answers)
     counts = await check_matches(postgres_url, outcomes)  # nothing lost, nothing doubled
     assert counts["main"] > 1000
     await audit(postgres_url)  # standings equal a replay of the log
