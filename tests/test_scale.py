@@ -182,3 +182,22 @@ async def test_a_lost_server_connection_is_made_again(postgres_url: str) -> None
             await chat.say("alice", "/report win @bob")  # this one may have been lost...
         assert "Match #1" in await chat.ok("alice", "/report win @bob")  # ...then it works
         assert await store.leads_jobs()  # the lead is taken again on the new connection
+
+
+async def test_a_newer_postgresql_database_is_refused_untouched(postgres_url: str) -> None:
+    import asyncpg
+
+    from storage.sqlite import SchemaTooNew
+
+    async with PgStore(postgres_url):
+        pass  # made by this version: schema 9
+    admin = await asyncpg.connect(postgres_url)
+    try:
+        await admin.execute("UPDATE ladderbot_schema SET version = 999")
+        with pytest.raises(SchemaTooNew, match=r"schema version 999.*was not changed"):
+            async with PgStore(postgres_url):
+                pass
+        assert await admin.fetchval("SELECT version FROM ladderbot_schema") == 999
+        assert await admin.fetchval("SELECT count(*) FROM ladders") == 0
+    finally:
+        await admin.close()
