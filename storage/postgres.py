@@ -24,13 +24,12 @@ import functools
 import itertools
 import re
 from collections.abc import Callable, Iterator, Sequence
-from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar
 
 import asyncpg
 
-from storage.sqlite import SchemaTooNew, SqliteRepo, SqliteStore
+from storage.sqlite import SqliteRepo, SqliteStore, migrations, refuse_newer
 
 T = TypeVar("T")
 
@@ -156,13 +155,6 @@ class _Thread:
             self.executor.shutdown(wait=False)
 
 
-def migrations() -> list[tuple[int, str]]:
-    """storage/postgres/NNNN_*.sql: the SQLite migrations, numbered alike, in PostgreSQL."""
-    folder = resources.files("storage") / "postgres"
-    return sorted((int(e.name[:4]), e.read_text()) for e in folder.iterdir()
-                  if e.name.endswith(".sql") and e.name[:4].isdigit())
-
-
 def prepare(conn: Connection) -> int:
     """Refuse a database from a newer version untouched; else migrate it, one migration
     per transaction, one process at a time."""
@@ -173,13 +165,10 @@ def prepare(conn: Connection) -> int:
         if found is not None and found[0]:
             row = conn.execute("SELECT version FROM ladderbot_schema").fetchone()
             version = int(row[0]) if row is not None else 0
-        known = migrations()
+        # storage/postgres/NNNN_*.sql: the SQLite migrations, numbered alike.
+        known = migrations("postgres")
         latest = known[-1][0]
-        if version > latest:
-            raise SchemaTooNew(
-                f"This database has schema version {version}, but this Ladderbot knows "
-                f"versions up to {latest}. Upgrade Ladderbot to use it; the database was "
-                "not changed.")
+        refuse_newer(version, latest)
         for number, sql in known:
             if number <= version:
                 continue

@@ -109,12 +109,20 @@ def _history_rows(ladder: int, seq: int, at: int, event: Event | None, outcome: 
         rows.append((ladder, seq, b, at, rb, nb, "match", match, int(rated)))
         effects.append((int(rated), note, ladder, match))
         return
-    for c in change_rows(seq, event, outcome):
-        rows.append((ladder, c.seq, c.player, c.at, c.before, c.after, c.kind, c.match,
-                     int(c.rated)))
+    rows += _change_rows(ladder, seq, event, outcome)
     effect = outcome.match
     if effect is not None and not effect.voided:
         effects.append((int(effect.rated), effect.note, ladder, effect.match_id))
+
+
+# The columns of a stored change, as _change_rows gives them.
+INSERT_CHANGES = ("INSERT INTO changes (ladder, seq, player, at, before, after, kind, match, "
+                  "rated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+
+
+def _change_rows(ladder: int, seq: int, event: Event, applied: Applied) -> list[tuple[Any, ...]]:
+    return [(ladder, c.seq, c.player, c.at, c.before, c.after, c.kind, c.match, int(c.rated))
+            for c in change_rows(seq, event, applied)]
 
 
 def players_key(players: Sequence[PlayerId]) -> str:
@@ -126,27 +134,30 @@ class SchemaTooNew(Exception):
     """The database was written by a newer Ladderbot."""
 
 
-def migrations() -> list[tuple[int, str]]:
-    """(version, SQL) of every numbered migration, in order."""
-    folder = resources.files("storage") / "migrations"
+def migrations(folder: str = "migrations") -> list[tuple[int, str]]:
+    """(version, SQL) of every numbered migration in storage/FOLDER, in order."""
     found = []
-    for entry in folder.iterdir():
+    for entry in (resources.files("storage") / folder).iterdir():
         name = entry.name
         if name.endswith(".sql") and name[:4].isdigit():
             found.append((int(name[:4]), entry.read_text()))
     return sorted(found)
 
 
-def prepare(conn: sqlite3.Connection) -> int:
-    """Refuse a database from a newer version before touching it; else configure, migrate."""
-    version = conn.execute("PRAGMA user_version").fetchone()[0]
-    known = migrations()
-    latest = known[-1][0] if known else 0
+def refuse_newer(version: int, latest: int) -> None:
+    """Raise SchemaTooNew for a database written by a newer Ladderbot."""
     if version > latest:
         raise SchemaTooNew(
             f"This database has schema version {version}, but this Ladderbot knows versions "
             f"up to {latest}. Upgrade Ladderbot to use it; the database was not changed."
         )
+
+
+def prepare(conn: sqlite3.Connection) -> int:
+    """Refuse a database from a newer version before touching it; else configure, migrate."""
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    known = migrations()
+    refuse_newer(version, known[-1][0] if known else 0)
     configure(conn)
     return migrate(conn, version, known)
 
@@ -476,12 +487,9 @@ class SqliteRepo:
 
     def _project(self, ladder: int, state: LadderState, seq: int, event: Event,
                  applied: Applied) -> None:
-        rows = [(ladder, c.seq, c.player, c.at, c.before, c.after, c.kind, c.match, int(c.rated))
-                for c in change_rows(seq, event, applied)]
+        rows = _change_rows(ladder, seq, event, applied)
         if rows:
-            self.conn.executemany(
-                "INSERT INTO changes (ladder, seq, player, at, before, after, kind, match, rated) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+            self.conn.executemany(INSERT_CHANGES, rows)
         if applied.kind == "decay":
             self._decay_players(ladder, state)
         else:
@@ -491,11 +499,7 @@ class SqliteRepo:
         if applied.season is not None:
             self._write_season(ladder, applied.season.season, applied.season.table)
             start = self._one("SELECT count(*) FROM hall_of_fame WHERE ladder=?", (ladder,))[0]
-            self.conn.executemany(
-                "INSERT INTO hall_of_fame (ladder, pos, season, place, player, gain) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
-                [(ladder, start + i, e.season, e.place, e.player, e.gain)
-                 for i, e in enumerate(applied.season.hall)])
+            self._write_hall(ladder, start, applied.season.hall)
 
     def _decay_players(self, ladder: int, state: LadderState) -> None:
         """A decay day as one statement, the same formula as `core.elo.decay_amount`.
@@ -535,6 +539,14 @@ class SqliteRepo:
             "VALUES (?, ?, ?, ?, ?, ?)",
             [(ladder, season, place, r.player, r.value, r.rated_games)
              for place, r in enumerate(table, 1)])
+
+    def _write_hall(self, ladder: int, start: int, entries: Sequence[HallEntry]) -> None:
+        """Hall of Fame entries, numbered on from position `start`."""
+        self.conn.executemany(
+            "INSERT INTO hall_of_fame (ladder, pos, season, place, player, gain) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            [(ladder, start + i, e.season, e.place, e.player, e.gain)
+             for i, e in enumerate(entries)])
 
     def _write_players(self, ladder: int, state: LadderState,
                        players: Sequence[PlayerId] | set[PlayerId]) -> None:
@@ -613,11 +625,7 @@ class SqliteRepo:
             for label, table in state.frozen.items():
                 self._write_season(ladder, label, table)
             self.conn.execute("DELETE FROM hall_of_fame WHERE ladder=?", (ladder,))
-            self.conn.executemany(
-                "INSERT INTO hall_of_fame (ladder, pos, season, place, player, gain) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
-                [(ladder, i, e.season, e.place, e.player, e.gain)
-                 for i, e in enumerate(state.hall)])
+            self._write_hall(ladder, 0, state.hall)
         cached.state = state
         # Storage keeps no per-event effects of a re-derivation: the service reads the
         # standings before and after instead, and a long one would hold millions.
@@ -638,10 +646,8 @@ class SqliteRepo:
             "DELETE FROM changes WHERE ladder=? AND seq=? AND player=?",
             [(ladder, seq, player) for (seq, player), row in stored.items()
              if fresh.get((seq, player)) != row])
-        self.conn.executemany(
-            "INSERT INTO changes (ladder, seq, player, at, before, after, kind, match, rated) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [row for key, row in fresh.items() if stored.get(key) != row])
+        self.conn.executemany(INSERT_CHANGES,
+                              [row for key, row in fresh.items() if stored.get(key) != row])
         self.conn.executemany(
             "UPDATE matches SET rated=?, note=? WHERE ladder=? AND id=? "
             "AND confirmed_at IS NOT NULL", effects)
@@ -1242,6 +1248,4 @@ class SqliteStore:
     async def backup(self, target: str | Path) -> None:
         """A consistent online copy of the database (SQLite's backup API), taken on the
         database thread between units of work."""
-        if self._db is None:
-            raise RuntimeError("the store is not open")
-        await dbthread.call(self._db, lambda conn: copy_database(conn, Path(target)))
+        await self._call(lambda conn: copy_database(conn, Path(target)))
