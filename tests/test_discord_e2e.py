@@ -6,13 +6,12 @@ one bot over one PostgreSQL database."""
 from __future__ import annotations
 
 import asyncio
-import json
 import os
-import signal
 import subprocess
 import sys
 from pathlib import Path
 
+from tests.bot_process import ratings, start, stop
 from tests.discord_fake import (
     GUILD,
     MANAGE_GUILD,
@@ -41,9 +40,7 @@ async def test_ladderbot_run_plays_a_duel_over_the_gateway(tmp_path: Path) -> No
         f'[database]\npath = "{db}"\n\n[discord]\ntoken = "test-token"\n'
         f'api_base_url = "http://127.0.0.1:{fake.port}/api/v10"\n'
         f'gateway_url = "ws://127.0.0.1:{fake.port}/gateway"\n')
-    bot = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot.cli", "run", "--config", str(config), cwd=ROOT,
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    bot = await start(config)
     try:
         await asyncio.wait_for(fake.identified.wait(), 30)
         steps = [
@@ -64,17 +61,11 @@ async def test_ladderbot_run_plays_a_duel_over_the_gateway(tmp_path: Path) -> No
         await fake.wait_responses(5)
         assert "alice 1000 -> 1016 (+16), bob 1000 -> 984 (-16)" in fake.texts()[-1]
     finally:
-        if bot.returncode is None:
-            bot.send_signal(signal.SIGTERM)
-        _, err = await asyncio.wait_for(bot.communicate(), 30)
+        [err] = await stop(bot)
         await runner.cleanup()
-    assert bot.returncode == 0, err.decode()
-    assert "Traceback" not in err.decode()
-    export = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot.cli", "export", "--db", str(db), "--chat", f"discord:{GUILD}",
-        "--ladder", "main", cwd=ROOT, stdout=asyncio.subprocess.PIPE)
-    data = json.loads((await export.communicate())[0])
-    assert {p["name"]: p["rating"] for p in data["players"]} == {"alice": 1016, "bob": 984}
+    assert bot.returncode == 0, err
+    assert "Traceback" not in err
+    assert ratings(db, f"discord:{GUILD}") == {"alice": 1016, "bob": 984}
 
 
 async def test_two_processes_split_the_shards_over_one_postgresql_database(
@@ -87,10 +78,7 @@ async def test_two_processes_split_the_shards_over_one_postgresql_database(
         f'[database]\nurl = "{postgres_url}"\n\n[discord]\ntoken = "test-token"\n'
         f'api_base_url = "http://127.0.0.1:{fake.port}/api/v10"\n'
         f'gateway_url = "ws://127.0.0.1:{fake.port}/gateway"\n')
-    bots = [await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot.cli", "run", "--config", str(config), "--shards", f"{n}-{n}",
-        "--shard-count", "2", cwd=ROOT, stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE) for n in (0, 1)]
+    bots = [await start(config, "--shards", f"{n}-{n}", "--shard-count", "2") for n in (0, 1)]
     other = GUILD + (1 << 22)  # Discord's rule: shard = (guild_id >> 22) % shard count
     try:
         async def both_connected() -> None:
@@ -119,18 +107,11 @@ async def test_two_processes_split_the_shards_over_one_postgresql_database(
         await asyncio.sleep(0.3)
         assert len(fake.responses()) == done  # each interaction answered once, by one shard
     finally:
-        for bot in bots:
-            if bot.returncode is None:
-                bot.send_signal(signal.SIGTERM)
-        errors = [(await asyncio.wait_for(bot.communicate(), 30))[1].decode() for bot in bots]
+        errors = await stop(*bots)
         await runner.cleanup()
     assert [bot.returncode for bot in bots] == [0, 0], errors
     for guild in (GUILD, other):
-        export = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot.cli", "export", "--db", postgres_url, "--chat",
-            f"discord:{guild}", "--ladder", "main", cwd=ROOT, stdout=asyncio.subprocess.PIPE)
-        data = json.loads((await export.communicate())[0])
-        assert {p["name"]: p["rating"] for p in data["players"]} == {"alice": 1016, "bob": 984}
+        assert ratings(postgres_url, f"discord:{guild}") == {"alice": 1016, "bob": 984}
 
 
 def test_shard_options_are_checked() -> None:

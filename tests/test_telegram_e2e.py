@@ -4,13 +4,11 @@ plays a duel ladder from `/ladder create` to `/confirm`; then it stops on SIGTER
 from __future__ import annotations
 
 import asyncio
-import json
-import signal
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
+from tests.bot_process import ratings, start, stop
 from tests.telegram_fake import BOT, GROUP, FakeTelegram, person, serve
 from tests.telegram_fake import message as sent_message
 
@@ -19,7 +17,6 @@ def message(text: str, user: dict[str, Any], message_id: int) -> dict[str, Any]:
     """A message sent now (the bot runs on the real clock)."""
     return sent_message(text, user, message_id=message_id, date=int(time.time()))
 
-ROOT = Path(__file__).resolve().parent.parent
 MOD, ALICE, BOB = person(101, "Mo", "mod"), person(102, "Alice", "alice"), person(103, "Bob", "bob")
 
 
@@ -44,9 +41,7 @@ async def test_ladderbot_run_plays_a_duel_over_http(tmp_path: Path) -> None:
     config = tmp_path / "config.toml"
     config.write_text(f'[database]\npath = "{db}"\n\n[telegram]\ntoken = "123456:TEST"\n'
                       f'base_url = "http://127.0.0.1:{port}/bot"\n')
-    bot = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot.cli", "run", "--config", str(config), cwd=ROOT,
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    bot = await start(config)
     try:
         steps: list[tuple[dict[str, Any], str]] = [
             (message("/ladder create main preset=duel", MOD, message_id=1), "create"),
@@ -68,14 +63,8 @@ async def test_ladderbot_run_plays_a_duel_over_http(tmp_path: Path) -> None:
         confirmed = api.texts()[-1]
         assert "alice 1000 -> 1016 (+16), bob 1000 -> 984 (-16)" in confirmed
     finally:
-        if bot.returncode is None:
-            bot.send_signal(signal.SIGTERM)
-        _, err = await asyncio.wait_for(bot.communicate(), 30)
+        [err] = await stop(bot)
         await runner.cleanup()
-    assert bot.returncode == 0, err.decode()
-    assert "Traceback" not in err.decode()
-    export = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot.cli", "export", "--db", str(db), "--chat",
-        f"telegram:{GROUP['id']}", "--ladder", "main", cwd=ROOT, stdout=asyncio.subprocess.PIPE)
-    data = json.loads((await export.communicate())[0])
-    assert {p["name"]: p["rating"] for p in data["players"]} == {"alice": 1016, "bob": 984}
+    assert bot.returncode == 0, err
+    assert "Traceback" not in err
+    assert ratings(db, f"telegram:{GROUP['id']}") == {"alice": 1016, "bob": 984}

@@ -1,0 +1,36 @@
+"""`ladderbot run` as a child process, for the end-to-end tests of each platform."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import signal
+import sys
+from pathlib import Path
+
+from tests.test_console import ladderbot
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+async def start(config: Path, *args: str) -> asyncio.subprocess.Process:
+    """`ladderbot run --config CONFIG ARGS`, its output piped."""
+    return await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot.cli", "run", "--config", str(config), *args, cwd=ROOT,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+
+
+async def stop(*bots: asyncio.subprocess.Process) -> list[str]:
+    """SIGTERM each bot still running and wait (at most 30 s) for it to exit; returns
+    what each wrote to standard error."""
+    for bot in bots:
+        if bot.returncode is None:
+            bot.send_signal(signal.SIGTERM)
+    return [(await asyncio.wait_for(bot.communicate(), 30))[1].decode() for bot in bots]
+
+
+def ratings(db: str | Path, chat: str) -> dict[str, float]:
+    """Each player's rating on the chat's ladder `main`, from `ladderbot export`."""
+    done = ladderbot("export", "--db", str(db), "--chat", chat, "--ladder", "main")
+    assert done.returncode == 0, done.stderr
+    return {p["name"]: p["rating"] for p in json.loads(done.stdout)["players"]}
