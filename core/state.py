@@ -505,33 +505,11 @@ class LadderState:
         without the machinery for sides and pairs (the busiest path of every replay)."""
         if note:
             return self._unrated_effect(match, note)
-        settings, result = self.settings, match.result
+        result = match.result
         a, b = result.sides[0][0], result.sides[1][0]
         pa, pb = self.players[a], self.players[b]
         ra, rb = pa.rating, pb.rating
-        if settings.formula == "zero_sum":
-            if result.draw:
-                moved = elo.zero_sum_draw(settings, ra, rb)
-                da: float = -moved if ra > rb else moved if ra < rb else 0
-            else:
-                da = elo.zero_sum_exchange(settings, ra, rb)
-        else:
-            da = settings.k * ((0.5 if result.draw else 1.0) - elo.expected(ra, rb))
-            if settings.whole:
-                da = float(elo.round_half_away(da))
-        db = -da
-        pa.rating = na = elo.apply_floor(settings, ra + da)
-        pb.rating = nb = elo.apply_floor(settings, rb + db)
-        pa.rated_games += 1
-        pb.rated_games += 1
-        if not result.draw:
-            pa.rated_wins += 1
-        pa.season_games += 1
-        pb.season_games += 1
-        pa.season_gain += na - ra
-        pb.season_gain += nb - rb
-        if settings.farm_limit is not None:
-            self._remember_pair(a, b, match.played_at)
+        na, nb = self._rated_duel(a, pa, b, pb, result.draw, match.played_at)
         changes = (Change(a, ra, na), Change(b, rb, nb))
         return Applied("match", players=(a, b), changes=changes,
                        match=MatchEffect(match.id, True, "", changes))
@@ -599,6 +577,15 @@ class LadderState:
                             f"{settings.farm_days:g} days (anti-farming)")
         if note:
             return False, note, ra, ra, rb, rb
+        na, nb = self._rated_duel(a, pa, b, pb, draw, played_at)
+        return True, "", ra, na, rb, nb
+
+    def _rated_duel(self, a: PlayerId, pa: PlayerState, b: PlayerId, pb: PlayerState,
+                    draw: bool, played_at: Timestamp) -> tuple[float, float]:
+        """Move the ratings of a rated one-on-one game (a won unless it is a draw) and
+        count it; returns the new ratings of a and b. Shared by `_duel` and `apply_duel`."""
+        settings = self.settings
+        ra, rb = pa.rating, pb.rating
         if settings.formula == "zero_sum":
             if draw:
                 moved = elo.zero_sum_draw(settings, ra, rb)
@@ -621,7 +608,7 @@ class LadderState:
         pb.season_gain += nb - rb
         if settings.farm_limit is not None:
             self._remember_pair(a, b, played_at)
-        return True, "", ra, na, rb, nb
+        return na, nb
 
     def _remember_pair(self, a: PlayerId, b: PlayerId, played_at: Timestamp) -> None:
         """Keep the time of a pair's rated game for anti-farming."""
