@@ -468,13 +468,10 @@ class LadderState:
                 and result.moves < settings.min_moves:
             return f"shorter than {settings.min_moves} moves, so unrated"
         if settings.farm_limit is not None and result.is_duel:
-            key = pair_key(result.sides[0][0], result.sides[1][0])
-            times = self.farm.get(key, [])
-            since = match.played_at - settings.farm_days * DAY
-            recent = bisect.bisect_right(times, match.played_at) - bisect.bisect_right(times, since)
-            if recent >= settings.farm_limit:
-                return (f"unrated: this pair already has {recent} rated games in the last "
-                        f"{settings.farm_days:g} days (anti-farming)")
+            times = self.farm.get(pair_key(result.sides[0][0], result.sides[1][0]))
+            farmed = self._farmed(times, match.played_at) if times else ""
+            if farmed:
+                return farmed
         if settings.max_gap is not None and not settings.is_position:
             ratings = {p: self.players[p].rating for p in result.players}
             try:
@@ -569,16 +566,23 @@ class LadderState:
             note = f"shorter than {settings.min_moves} moves, so unrated"
         elif settings.farm_limit is not None:
             times = self.farm.get(pair_key(a, b))
-            if times:
-                since = played_at - settings.farm_days * DAY
-                recent = bisect.bisect_right(times, played_at) - bisect.bisect_right(times, since)
-                if recent >= settings.farm_limit:
-                    note = (f"unrated: this pair already has {recent} rated games in the last "
-                            f"{settings.farm_days:g} days (anti-farming)")
+            if times:  # most pairs have no recent game: no call
+                note = self._farmed(times, played_at)
         if note:
             return False, note, ra, ra, rb, rb
         na, nb = self._rated_duel(a, pa, b, pb, draw, played_at)
         return True, "", ra, na, rb, nb
+
+    def _farmed(self, times: list[Timestamp], played_at: Timestamp) -> str:
+        """Why a game at `played_at` of a pair with rated games at `times` is unrated by
+        anti-farming, or ''."""
+        settings = self.settings
+        since = played_at - settings.farm_days * DAY
+        recent = bisect.bisect_right(times, played_at) - bisect.bisect_right(times, since)
+        if settings.farm_limit is None or recent < settings.farm_limit:
+            return ""
+        return (f"unrated: this pair already has {recent} rated games in the last "
+                f"{settings.farm_days:g} days (anti-farming)")
 
     def _rated_duel(self, a: PlayerId, pa: PlayerState, b: PlayerId, pb: PlayerState,
                     draw: bool, played_at: Timestamp) -> tuple[float, float]:
