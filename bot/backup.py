@@ -19,9 +19,9 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
+from core.calendar import DAY
 from storage.sqlite import SqliteStore, configure, copy_database, migrations
 
-DAY = 86_400
 STAMP = "%Y%m%d-%H%M%S"  # in names of backups, UTC
 
 

@@ -9,10 +9,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from core.calendar import DAY
 from core.model import PlayerId, Timestamp
 from core.settings import Settings
-
-DAY = 86_400
 
 
 @dataclass(frozen=True, slots=True)
