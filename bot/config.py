@@ -86,6 +86,15 @@ def _typed_settings(table: dict[str, Any], where: str) -> dict[str, Any]:
     return changes
 
 
+def host_port(listen: str, default_host: str) -> tuple[str, int]:
+    """HOST:PORT (the host may be left out) as a host and a port number."""
+    host, _, port = listen.rpartition(":")
+    if not port.isdigit():
+        raise ConfigError(f"listen is HOST:PORT, a host and a port number, e.g. "
+                          f"{default_host}:8443 (not {listen!r})")
+    return host or default_host, int(port)
+
+
 def _section(data: dict[str, Any], name: str) -> dict[str, Any]:
     value = data.get(name, {})
     if not isinstance(value, dict):
@@ -127,9 +136,14 @@ def load(path: str | Path | None, env: dict[str, str] | None = None) -> Config:
     if webhook and not webhook.startswith("https://"):
         raise ConfigError("[telegram] webhook_url must be an https:// address: Telegram only "
                           "delivers to HTTPS (a proxy in front may end TLS and pass to listen)")
-    if listen and not listen.rpartition(":")[2].isdigit():
-        raise ConfigError(f"[telegram] listen is HOST:PORT, e.g. 0.0.0.0:8443 (not {listen!r})")
     web = _section(data, "web")
+    for where, value, host in (("[telegram]", listen, "0.0.0.0"),
+                               ("[web]", str(web.get("listen", "")), "127.0.0.1")):
+        if value:
+            try:
+                host_port(value, host)
+            except ConfigError as error:
+                raise ConfigError(f"{where} {error}") from None
     backup = _section(data, "backup")
     keep = backup.get("keep", 7)
     if not isinstance(keep, int) or isinstance(keep, bool) or keep < 1:

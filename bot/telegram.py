@@ -43,7 +43,7 @@ from telegram.ext import (
 )
 from telegram.request import BaseRequest
 
-from bot.config import Config
+from bot.config import Config, host_port
 from bot.limits import Limiter
 from bot.scheduler import Undeliverable
 from bot.text import split_text as split_lines
@@ -177,9 +177,9 @@ class TelegramPlatform:
         # Telegram sends an update again until it is answered, and the message id makes
         # a second delivery answer as the first did.
         url = self.config.telegram.webhook_url
-        host, _, port = (self.config.telegram.listen or "0.0.0.0:8443").rpartition(":")
+        host, port = host_port(self.config.telegram.listen or "0.0.0.0:8443", "0.0.0.0")
         await self.app.updater.start_webhook(
-            listen=host or "0.0.0.0", port=int(port), url_path=urlsplit(url).path.lstrip("/"),
+            listen=host, port=port, url_path=urlsplit(url).path.lstrip("/"),
             webhook_url=url, allowed_updates=allowed, drop_pending_updates=False,
             secret_token=self.webhook_secret)
 

@@ -18,6 +18,7 @@ from typing import Any
 from aiohttp import web
 from jinja2 import Environment, PackageLoader, select_autoescape
 
+from bot.config import host_port
 from core.views import hall_view, history_view, ladder_list, player_view, standings_view
 from storage.sqlite import SqliteStore
 
@@ -59,14 +60,14 @@ class Web:
     # ---- serving
     async def start(self, listen: str) -> str:
         """Listen on HOST:PORT (port 0: any free one); return the address in use."""
-        host, _, port = listen.rpartition(":")
+        host, port = host_port(listen, "127.0.0.1")
         self._runner = web.AppRunner(self.app, access_log=None)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, host or "127.0.0.1", int(port))
+        site = web.TCPSite(self._runner, host, port)
         await site.start()
         server = site._server
-        actual = server.sockets[0].getsockname()[1] if server is not None else int(port)
-        address = f"http://{host or '127.0.0.1'}:{actual}"
+        actual = server.sockets[0].getsockname()[1] if server is not None else port
+        address = f"http://{host}:{actual}"
         log.info("web pages at %s", address)
         return address
 

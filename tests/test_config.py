@@ -85,7 +85,8 @@ def test_environment_tokens_override_the_file(tmp_path: Path) -> None:
      ("[ladder]\ncolour = 'red'", "no setting called 'colour'"),
      ("[discord]\nmoderator_role = 'Mods'", "moderator_role is a role id"),
      ("[telegram]\nwebhook_url = 'http://x/hook'", "must be an https:// address"),
-     ("[telegram]\nlisten = '0.0.0.0'", "listen is HOST:PORT"),
+     ("[telegram]\nlisten = '0.0.0.0'", r"\[telegram\] listen is HOST:PORT"),
+     ("[web]\nlisten = 'localhost'", r"\[web\] listen is HOST:PORT"),
      ("[backup]\nkeep = 0", "at least 1")],
 )
 def test_bad_configuration_is_explained(tmp_path: Path, text: str, message: str) -> None:
