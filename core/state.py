@@ -13,6 +13,7 @@ second); everything it consumes and returns is frozen.
 from __future__ import annotations
 
 import bisect
+import heapq
 import math
 from collections import deque
 from collections.abc import Iterable, Mapping
@@ -47,8 +48,10 @@ NO_CORRECTIONS: Mapping[int, Correction] = MappingProxyType({})
 # match confirmed up to 30 days after it was played is still counted right...
 FARM_SLACK = 30 * DAY
 # ...and every this many events, pairs with no game that recent are forgotten: without
-# it, every pair that ever played would be kept for good.
-FARM_PRUNE_EVERY = 10_000
+# it, every pair that ever played would be kept for good. A prune costs what it forgets
+# (`farm_due`), so it runs often: a recent correction that rolls back across one
+# restores, then forgets again, only a thousand events' worth of pairs.
+FARM_PRUNE_EVERY = 1_000
 
 
 @dataclass(slots=True)
@@ -177,6 +180,15 @@ class LadderState:
     # recent correction rolls the standings back instead of replaying from a snapshot.
     # Any other event (decay, a season close, a settings change) clears it: a barrier.
     undo: deque[Undo] | None = None
+    # (time, pair) for every pair in `farm`, at least one entry with its newest time: a
+    # prune pops what is past the horizon instead of scanning every pair. Entries whose
+    # pair has played since are skipped when popped.
+    farm_due: list[tuple[Timestamp, tuple[PlayerId, PlayerId]]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if self.farm and not self.farm_due:
+            self.farm_due = [(times[-1], pair) for pair, times in self.farm.items()]
+            heapq.heapify(self.farm_due)
 
     # ------------------------------------------------------------------ reading
 
@@ -206,6 +218,7 @@ class LadderState:
             seq=self.seq,
             at=self.at,
             last_decay=self.last_decay,
+            farm_due=list(self.farm_due),
         )
 
     def undo_to(self, seq: int) -> dict[PlayerId, PlayerState | None] | None:
@@ -218,7 +231,7 @@ class LadderState:
         if not journal or journal[0].seq > seq or self.seq != journal[-1].seq:
             return None
         forward: dict[PlayerId, PlayerState | None] = {}
-        players, farm = self.players, self.farm
+        players, farm, due = self.players, self.farm, self.farm_due
         while journal and journal[-1].seq >= seq:
             entry = journal.pop()
             for pid, prior in entry.players:
@@ -233,8 +246,11 @@ class LadderState:
                     farm.pop(pair, None)
                 else:
                     farm[pair] = list(times)
+                    heapq.heappush(due, (times[-1], pair))
             if entry.pruned:
                 farm.update(entry.pruned)
+                for pair, kept in entry.pruned.items():
+                    heapq.heappush(due, (kept[-1], pair))
             self.seq, self.at, self.season = entry.seq - 1, entry.at, entry.season
         return forward
 
@@ -616,25 +632,31 @@ class LadderState:
 
     def _remember_pair(self, a: PlayerId, b: PlayerId, played_at: Timestamp) -> None:
         """Keep the time of a pair's rated game for anti-farming."""
-        times = self.farm.setdefault(pair_key(a, b), [])
-        bisect.insort(times, played_at)
-        cutoff = times[-1] - self.settings.farm_days * DAY - FARM_SLACK
-        if times[0] < cutoff:
-            del times[: bisect.bisect_left(times, cutoff)]
+        pair = pair_key(a, b)
+        times = self.farm.get(pair)
+        if times is None:
+            times = self.farm[pair] = [played_at]
+        else:
+            bisect.insort(times, played_at)
+            cutoff = times[-1] - self.settings.farm_days * DAY - FARM_SLACK
+            if times[0] < cutoff:
+                del times[: bisect.bisect_left(times, cutoff)]
+        if times[-1] == played_at:
+            heapq.heappush(self.farm_due, (played_at, pair))
 
     def _prune_farm(self) -> None:
         """Forget pairs whose newest rated game is past the horizon (at fixed event
         numbers, so every way of folding the log prunes alike). The journal keeps what
         was forgotten, so a correction can still roll back across it."""
-        if not self.farm:
-            return
         cutoff = self.at - self.settings.farm_days * DAY - FARM_SLACK
-        kept: dict[tuple[PlayerId, PlayerId], list[Timestamp]] = {}
+        farm, due = self.farm, self.farm_due
         gone: dict[tuple[PlayerId, PlayerId], list[Timestamp]] = {}
-        for pair, times in self.farm.items():
-            (kept if times[-1] > cutoff else gone)[pair] = times
-        self.farm = kept
-        if self.undo and self.undo[-1].seq == self.seq:
+        while due and due[0][0] <= cutoff:
+            pair = heapq.heappop(due)[1]
+            times = farm.get(pair)
+            if times is not None and times[-1] <= cutoff:
+                gone[pair] = farm.pop(pair)
+        if gone and self.undo and self.undo[-1].seq == self.seq:
             self.undo[-1].pruned = gone
 
     def _unrated_effect(self, match: Match, note: str) -> Applied:
