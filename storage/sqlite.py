@@ -410,14 +410,16 @@ class SqliteRepo:
     def _stream(self, ladder: int, state: LadderState, upto: int,
                 corrections: Mapping[int, Correction],
                 visit: Callable[[int, int, Event | None, Any], None] | None = None,
-                snapshots_from: int | None = None, journal_from: int | None = None) -> None:
+                snapshots: Callable[[int], bool] | None = None,
+                journal_from: int | None = None) -> None:
         """Fold the stored events after `state.seq`, up to `upto`, into `state`.
 
         Plain one-on-one matches go through the lean fold from their columns; everything
         else is decoded. `visit(seq, at, event, outcome)` sees every event: `event` is None
         for a lean match, whose outcome is `apply_duel`'s tuple (with the match id first),
-        else the event and its `Applied`. From `snapshots_from` on, snapshots are stored;
-        from `journal_from` on, the standings journal what they fold (see `undo_to`).
+        else the event and its `Applied`. Snapshots are stored, at the usual spacing, where
+        `snapshots(seq)` holds; from `journal_from` on, the standings journal what they
+        fold (see `undo_to`).
         """
         every = self.store.snapshot_interval(len(state.players))
         for seq, at, kind, body, match, a, b, flags, moves, played in self.store.stream(
@@ -438,7 +440,7 @@ class SqliteRepo:
                 outcome = state.apply(event, corrections)
                 if visit is not None:
                     visit(seq, at, event, outcome)
-            if snapshots_from is not None and seq >= snapshots_from and seq % every == 0:
+            if snapshots is not None and seq % every == 0 and snapshots(seq):
                 self._snapshot(ladder, state)
 
     def state(self, ladder: int) -> LadderState:
@@ -566,8 +568,9 @@ class SqliteRepo:
         """Replay from the newest copy of the standings before `from_seq` to the head.
 
         The standings (players, seasons, Hall of Fame) are rewritten at once. Per-match
-        history (rated flags, changes) is rewritten at once for the recent part; a
-        correction far back leaves the older part to `restate`, marked in the ladder row.
+        history (rated flags, changes) and snapshots are rewritten at once for the recent
+        part; a correction far back leaves the older part to `restate`, marked in the
+        ladder row.
         """
         old = cached.state
         upto = old.seq + 1  # the correction event itself, just inserted
@@ -603,8 +606,11 @@ class SqliteRepo:
             _history_rows(ladder, seq, at, event, outcome, rows, effects)
 
         journal = None if forward is not None else max(from_seq, upto - UNDO_EVENTS)
-        self._stream(ladder, state, upto, cached.corrections, visit, snapshots_from=from_seq,
-                     journal_from=journal)
+        # Snapshots go with the history: stored now where it is written now; for the older
+        # part `restate`, which folds it again anyway, stores them (a snapshot holds every
+        # player and every frozen season: a third of a long re-derivation's time).
+        self._stream(ladder, state, upto, cached.corrections, visit,
+                     snapshots=lambda seq: bool(written), journal_from=journal)
         start = written[0] if written else upto + 1
         self._write_history(ladder, start, upto, rows, effects)
         if start > from_seq:
@@ -661,7 +667,8 @@ class SqliteRepo:
             (start, start, end, end, ladder))
 
     def restate(self, ladder: int, chunk: int = RESTATE_CHUNK) -> bool:
-        """Bring one chunk of stale per-match history up to date; True if more remains."""
+        """Bring one chunk of stale per-match history (and its snapshots) up to date; True
+        if more remains."""
         self.store.lock_ladder(self, ladder)
         row = self._one("SELECT restate_from, restate_to FROM ladders WHERE id=?", (ladder,))
         if row is None or row[0] is None:
@@ -677,7 +684,8 @@ class SqliteRepo:
             if seq >= start:
                 _history_rows(ladder, seq, at, event, outcome, rows, effects)
 
-        self._stream(ladder, state, stop - 1, cached.corrections, visit)
+        self._stream(ladder, state, stop - 1, cached.corrections, visit,
+                     snapshots=lambda seq: seq >= start)
         self._write_history(ladder, start, stop - 1, rows, effects)
         if stop >= end:
             self.conn.execute("UPDATE ladders SET restate_from=NULL, restate_to=NULL WHERE id=?",
