@@ -410,16 +410,16 @@ class SqliteRepo:
     def _stream(self, ladder: int, state: LadderState, upto: int,
                 corrections: Mapping[int, Correction],
                 visit: Callable[[int, int, Event | None, Any], None] | None = None,
-                snapshots: Callable[[int], bool] | None = None,
+                visit_from: int = 0, snapshots: Callable[[int], bool] | None = None,
                 journal_from: int | None = None) -> None:
         """Fold the stored events after `state.seq`, up to `upto`, into `state`.
 
         Plain one-on-one matches go through the lean fold from their columns; everything
-        else is decoded. `visit(seq, at, event, outcome)` sees every event: `event` is None
-        for a lean match, whose outcome is `apply_duel`'s tuple (with the match id first),
-        else the event and its `Applied`. Snapshots are stored, at the usual spacing, where
-        `snapshots(seq)` holds; from `journal_from` on, the standings journal what they
-        fold (see `undo_to`).
+        else is decoded. `visit(seq, at, event, outcome)` sees every event from
+        `visit_from` on: `event` is None for a lean match, whose outcome is `apply_duel`'s
+        tuple (with the match id first), else the event and its `Applied`. Snapshots are
+        stored, at the usual spacing, where `snapshots(seq)` holds; from `journal_from` on,
+        the standings journal what they fold (see `undo_to`).
         """
         every = self.store.snapshot_interval(len(state.players))
         for seq, at, kind, body, match, a, b, flags, moves, played in self.store.stream(
@@ -429,7 +429,7 @@ class SqliteRepo:
             if a is not None and state.lean and match not in corrections:
                 outcome: Any = state.apply_duel(at, a, b, bool(flags & 1), not flags & 2,
                                                 None if moves is None else moves, played)
-                if visit is not None:
+                if visit is not None and seq >= visit_from:
                     visit(seq, at, None, (match, a, b, *outcome))
             else:
                 if a is not None:  # body was left out of the read: rebuild the event
@@ -438,7 +438,7 @@ class SqliteRepo:
                 else:
                     event = decode_event(kind, at, json.loads(body))
                 outcome = state.apply(event, corrections)
-                if visit is not None:
+                if visit is not None and seq >= visit_from:
                     visit(seq, at, event, outcome)
             if snapshots is not None and seq % every == 0 and snapshots(seq):
                 self._snapshot(ladder, state)
@@ -583,15 +583,22 @@ class SqliteRepo:
         # table reads; older history waits for `restate`.
         at = self._one("SELECT at FROM events WHERE ladder=? AND seq=?", (ladder, upto))[0]
         cutoff = at - round((state.settings.week_days + 1) * DAY)
-        written: list[int] = []  # the first seq whose history is rewritten now
+        start = self._one(  # the first event whose history is rewritten now
+            "SELECT seq FROM events WHERE ladder=? AND seq >= ? AND seq <= ? "
+            "AND (seq >= ? OR at > ?) ORDER BY seq LIMIT 1",
+            (ladder, from_seq, upto, upto - SYNC_RESTATE, cutoff))[0]
+        # Who can stand differently afterwards: the players of the events replayed, or,
+        # when they are many more than the players, simply every player (a visit per
+        # event costs more than comparing them all).
+        every_player = forward is None and (upto - from_seq) * 2 > len(state.players)
         rows: list[tuple[Any, ...]] = []
         effects: list[tuple[Any, ...]] = []
-        touched: set[PlayerId] = set()  # only they can stand differently afterwards
+        touched: set[PlayerId] = set()
 
         def visit(seq: int, at: int, event: Event | None, outcome: Any) -> None:
-            if seq < from_seq:
-                return
-            if event is None:
+            if every_player:  # nothing to track
+                pass
+            elif event is None:
                 touched.update(outcome[1:3])
             else:
                 touched.update(outcome.players)
@@ -599,19 +606,16 @@ class SqliteRepo:
                     touched.update(event.match.result.players)
                 elif outcome.kind in ("decay", "season"):  # the others name their players
                     touched.update(state.players)
-            if not written:
-                if upto - seq > SYNC_RESTATE and at <= cutoff:
-                    return
-                written.append(seq)
-            _history_rows(ladder, seq, at, event, outcome, rows, effects)
+            if seq >= start:
+                _history_rows(ladder, seq, at, event, outcome, rows, effects)
 
         journal = None if forward is not None else max(from_seq, upto - UNDO_EVENTS)
         # Snapshots go with the history: stored now where it is written now; for the older
         # part `restate`, which folds it again anyway, stores them (a snapshot holds every
         # player and every frozen season: a third of a long re-derivation's time).
         self._stream(ladder, state, upto, cached.corrections, visit,
-                     snapshots=lambda seq: bool(written), journal_from=journal)
-        start = written[0] if written else upto + 1
+                     visit_from=start if every_player else from_seq,
+                     snapshots=lambda seq: seq >= start, journal_from=journal)
         self._write_history(ladder, start, upto, rows, effects)
         if start > from_seq:
             self._mark_stale(ladder, from_seq, start)
@@ -621,8 +625,8 @@ class SqliteRepo:
         else:
             old_rungs = {p: i for i, p in enumerate(old.order)}
             new_rungs = {p: i for i, p in enumerate(state.order)}
-            if state.settings.is_position:  # a move shifts everyone between two rungs
-                touched.update(state.players)
+            if every_player or state.settings.is_position:  # a move shifts everyone between
+                touched.update(state.players)  # two rungs
             changed = [p for p in touched if (s := state.players.get(p)) is not None
                        and (s != old.players.get(p) or new_rungs.get(p) != old_rungs.get(p))]
         self._write_players(ladder, state, changed)
@@ -681,10 +685,9 @@ class SqliteRepo:
         effects: list[tuple[Any, ...]] = []
 
         def visit(seq: int, at: int, event: Event | None, outcome: Any) -> None:
-            if seq >= start:
-                _history_rows(ladder, seq, at, event, outcome, rows, effects)
+            _history_rows(ladder, seq, at, event, outcome, rows, effects)
 
-        self._stream(ladder, state, stop - 1, cached.corrections, visit,
+        self._stream(ladder, state, stop - 1, cached.corrections, visit, visit_from=start,
                      snapshots=lambda seq: seq >= start)
         self._write_history(ladder, start, stop - 1, rows, effects)
         if stop >= end:
