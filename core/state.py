@@ -49,7 +49,7 @@ NO_CORRECTIONS: Mapping[int, Correction] = MappingProxyType({})
 FARM_SLACK = 30 * DAY
 # ...and every this many events, pairs with no game that recent are forgotten: without
 # it, every pair that ever played would be kept for good. A prune costs what it forgets
-# (`farm_due`), so it runs often: a recent correction that rolls back across one
+# (`farm_queue`, `farm_due`), so it runs often: a recent correction that rolls back across one
 # restores, then forgets again, only a thousand events' worth of pairs.
 FARM_PRUNE_EVERY = 1_000
 
@@ -182,11 +182,14 @@ class LadderState:
     undo: deque[Undo] | None = None
     # (time, pair) for every pair in `farm`, at least one entry with its newest time: a
     # prune pops what is past the horizon instead of scanning every pair. Entries whose
-    # pair has played since are skipped when popped.
+    # pair has played since are skipped when popped. Games mostly come in time order:
+    # those go to a queue (cheap), the others to a heap.
+    farm_queue: deque[tuple[Timestamp, tuple[PlayerId, PlayerId]]] = field(
+        default_factory=deque)
     farm_due: list[tuple[Timestamp, tuple[PlayerId, PlayerId]]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        if self.farm and not self.farm_due:
+        if self.farm and not self.farm_due and not self.farm_queue:
             self.farm_due = [(times[-1], pair) for pair, times in self.farm.items()]
             heapq.heapify(self.farm_due)
 
@@ -218,6 +221,7 @@ class LadderState:
             seq=self.seq,
             at=self.at,
             last_decay=self.last_decay,
+            farm_queue=deque(self.farm_queue),
             farm_due=list(self.farm_due),
         )
 
@@ -231,7 +235,7 @@ class LadderState:
         if not journal or journal[0].seq > seq or self.seq != journal[-1].seq:
             return None
         forward: dict[PlayerId, PlayerState | None] = {}
-        players, farm, due = self.players, self.farm, self.farm_due
+        players, farm = self.players, self.farm
         while journal and journal[-1].seq >= seq:
             entry = journal.pop()
             for pid, prior in entry.players:
@@ -246,11 +250,11 @@ class LadderState:
                     farm.pop(pair, None)
                 else:
                     farm[pair] = list(times)
-                    heapq.heappush(due, (times[-1], pair))
+                    self._farm_due(times[-1], pair)
             if entry.pruned:
                 farm.update(entry.pruned)
                 for pair, kept in entry.pruned.items():
-                    heapq.heappush(due, (kept[-1], pair))
+                    self._farm_due(kept[-1], pair)
             self.seq, self.at, self.season = entry.seq - 1, entry.at, entry.season
         return forward
 
@@ -642,20 +646,28 @@ class LadderState:
             if times[0] < cutoff:
                 del times[: bisect.bisect_left(times, cutoff)]
         if times[-1] == played_at:
-            heapq.heappush(self.farm_due, (played_at, pair))
+            self._farm_due(played_at, pair)
+
+    def _farm_due(self, newest: Timestamp, pair: tuple[PlayerId, PlayerId]) -> None:
+        queue = self.farm_queue
+        if not queue or newest >= queue[-1][0]:
+            queue.append((newest, pair))
+        else:
+            heapq.heappush(self.farm_due, (newest, pair))
 
     def _prune_farm(self) -> None:
         """Forget pairs whose newest rated game is past the horizon (at fixed event
         numbers, so every way of folding the log prunes alike). The journal keeps what
         was forgotten, so a correction can still roll back across it."""
         cutoff = self.at - self.settings.farm_days * DAY - FARM_SLACK
-        farm, due = self.farm, self.farm_due
+        farm, queue, due = self.farm, self.farm_queue, self.farm_due
         gone: dict[tuple[PlayerId, PlayerId], list[Timestamp]] = {}
-        while due and due[0][0] <= cutoff:
-            pair = heapq.heappop(due)[1]
-            times = farm.get(pair)
-            if times is not None and times[-1] <= cutoff:
-                gone[pair] = farm.pop(pair)
+        for waiting, pop in ((queue, queue.popleft), (due, lambda: heapq.heappop(due))):
+            while waiting and waiting[0][0] <= cutoff:
+                pair = pop()[1]
+                times = farm.get(pair)
+                if times is not None and times[-1] <= cutoff:
+                    gone[pair] = farm.pop(pair)
         if gone and self.undo and self.undo[-1].seq == self.seq:
             self.undo[-1].pruned = gone
 
