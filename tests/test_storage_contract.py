@@ -320,6 +320,49 @@ async def test_history_of_an_old_correction_is_restated_after(
                 replay(base, events[:seq], corrections).fingerprint()
 
 
+async def test_corrections_replayed_from_a_snapshot_match_the_twin(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    """A correction beyond the journal replays from a snapshot, then rewrites the players
+    who can stand differently: those of the replayed events when they are few against the
+    ladder, else every player compared. Both ways give the twin's standings and history."""
+    import storage.sqlite as sqlite_module
+
+    monkeypatch.setattr(sqlite_module, "UNDO_EVENTS", 1)  # never roll back in place
+    names = [f"p{i}" for i in range(40)]
+
+    async def play(store: Any, voids: list[int]) -> Chat:
+        chat = Chat(store)
+        await chat.ladder("duel", "confirm=false", "calibration=0")
+        await chat.join(*names)
+        for k in range(30):
+            await chat.ok(names[k % 7], f"/report win @{names[(3 * k + 1) % 40]}")
+        for a, b in (("p0", "p1"), ("p1", "p2"), ("p2", "p0")):  # each game moves the next
+            await chat.ok(a, f"/report win @{b}")
+        for match in voids:
+            await chat.ok("mod", f"/mod void {match} test")
+        return chat
+
+    def history(repo: Any) -> list[Any]:
+        return [repo.changes(1, p) for p in range(1, 41)] + \
+            [repo.match(1, m) for m in range(1, 34)]
+
+    def rows(repo: Any) -> list[Any]:  # the stored rows that standings and profiles read
+        return [repo.player_state(1, p) for p in range(1, 41)]
+
+    # voiding match 31 replays 3 events of 40 players (who played is tracked); match 3,
+    # 31 events (every player is compared)
+    for voids in ([31], [3], [31, 3]):
+        twin = await play(MemoryStore(), voids)
+        async with SqliteStore(tmp_path / f"{voids}.db", snapshot_every=4,
+                               snapshot_per_player=0) as store:
+            chat = await play(store, voids)
+            await store.restate_pending()
+            assert await chat.export() == await twin.export()
+            assert await store.run(history) == await twin.store.run(history)
+            assert await store.run(rows) == await twin.store.run(rows)
+
+
 async def test_bulk_decay_rebuilds_index_trigger_and_histogram(
     tmp_path: Path, monkeypatch: Any
 ) -> None:
