@@ -422,13 +422,13 @@ class SqliteRepo:
         the standings journal what they fold (see `undo_to`).
         """
         every = self.store.snapshot_interval(len(state.players))
+        lean, fold = state.lean, state.apply_duel  # only a settings change alters `lean`
         for seq, at, kind, body, match, a, b, flags, moves, played in self.store.stream(
                 self.conn, self._STREAM, (ladder, state.seq, upto)):
             if seq == journal_from:
                 state.undo = deque(maxlen=UNDO_EVENTS)
-            if a is not None and state.lean and match not in corrections:
-                outcome: Any = state.apply_duel(at, a, b, bool(flags & 1), not flags & 2,
-                                                None if moves is None else moves, played)
+            if a is not None and lean and match not in corrections:
+                outcome: Any = fold(at, a, b, bool(flags & 1), not flags & 2, moves, played)
                 if visit is not None and seq >= visit_from:
                     visit(seq, at, None, (match, a, b, *outcome))
             else:
@@ -438,6 +438,7 @@ class SqliteRepo:
                 else:
                     event = decode_event(kind, at, json.loads(body))
                 outcome = state.apply(event, corrections)
+                lean = state.lean
                 if visit is not None and seq >= visit_from:
                     visit(seq, at, event, outcome)
             if snapshots is not None and seq % every == 0 and snapshots(seq):
