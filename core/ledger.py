@@ -13,15 +13,17 @@ from dataclasses import dataclass
 from core.events import Event, MatchConfirmed, correction_of
 from core.model import Correction
 from core.settings import Settings
-from core.state import Applied, LadderState
+from core.state import Applied, Change, LadderState, standing_changes
 
 
 @dataclass(frozen=True, slots=True)
 class Rederived:
-    """What a correction re-derived: the first event replayed and every event's effect."""
+    """What a correction re-derived: the first event replayed, every event's effect (a
+    store may keep none), and the members whose standing it moved, before and after."""
 
     from_seq: int
     applied: tuple[Applied, ...]
+    moved: tuple[Change, ...] = ()
 
 
 class Ledger:
@@ -68,5 +70,6 @@ class Ledger:
             applied.append(state.apply(self.events[seq - 1], self.corrections))
             if seq % self.snapshot_every == 0:
                 self.snapshots[seq] = state.copy()
-        self.state = state
-        return Rederived(base.seq + 1, tuple(applied))
+        old, self.state = self.state, state
+        return Rederived(base.seq + 1, tuple(applied),
+                         standing_changes(old.players.get, old.order, state, old.players))

@@ -37,7 +37,7 @@ from core.settings import (
     split_properties,
     validate,
 )
-from core.state import Change, LadderState, SeasonEffect
+from core.state import Applied, LadderState, SeasonEffect
 from core.tables import HallEntry
 
 
@@ -121,20 +121,12 @@ def _match(s: Session, match_id: int) -> MatchRecord:
 
 
 class _Before:
-    """What the standings were before a correction, to tell what it moved."""
+    """The frozen season tables and Hall of Fame before a correction, to tell which it
+    changed (who moved in the standings, the re-derivation itself reports)."""
 
     def __init__(self, state: LadderState) -> None:
-        self.ratings = {p: st.rating for p, st in state.players.items() if st.member}
-        self.rungs = {p: i + 1 for i, p in enumerate(state.order)}
         self.frozen = dict(state.frozen)
         self.hall = list(state.hall)
-
-    def moved(self, s: Session, state: LadderState) -> list[Change]:
-        if s.settings.is_position:
-            now = {p: i + 1 for i, p in enumerate(state.order)}
-            return [Change(p, r, now[p]) for p, r in self.rungs.items() if now.get(p, r) != r]
-        return [Change(p, r, state.players[p].rating) for p, r in self.ratings.items()
-                if state.players[p].rating != r]
 
     def seasons_text(self, s: Session, state: LadderState) -> str:
         changed = [label for label, table in self.frozen.items()
@@ -149,9 +141,10 @@ class _Before:
         return " ".join(parts)
 
 
-def _correction_reply(s: Session, before: _Before, headline: str) -> Reply:
+def _correction_reply(s: Session, before: _Before, results: list[Applied | Rederived],
+                      headline: str) -> Reply:
     state = s.repo.state(s.ladder.id)
-    moved = before.moved(s, state)
+    moved = [c for r in results if isinstance(r, Rederived) for c in r.moved]
     lines = [headline]
     lines.append(("Standings re-derived: " + s.describe_changes(moved) + ".") if moved
                  else "No standing changes.")
@@ -174,10 +167,10 @@ def void(s: Session, cmd: VoidMatch) -> Reply:
         return Reply(f"Match #{record.id} ({what}) voided by {s.ctx.user.name}: {cmd.reason}. "
                      "It had not counted yet, so nothing changes.")
     before = _Before(s.repo.state(s.ladder.id))
-    s.append(MatchVoided(s.now, record.id, s.ctx.user.name, cmd.reason))
+    results = s.append(MatchVoided(s.now, record.id, s.ctx.user.name, cmd.reason))
     s.repo.save_match(dataclasses.replace(record, status="voided", voided_at=s.now, rated=False))
-    return _correction_reply(s, before, f"Match #{record.id} ({what}) voided by "
-                                        f"{s.ctx.user.name}: {cmd.reason}.")
+    return _correction_reply(s, before, results, f"Match #{record.id} ({what}) voided by "
+                                                 f"{s.ctx.user.name}: {cmd.reason}.")
 
 
 def _reopen_challenge(s: Session, record: MatchRecord) -> None:
@@ -230,11 +223,11 @@ def set_result(s: Session, cmd: SetResult) -> Reply:
         record, text = confirm_match(s, dataclasses.replace(record, voided_at=None), s.now, result)
         return Reply(f"Match #{record.id} decided by {who}. {now}. {text}")
     before = _Before(s.repo.state(s.ladder.id))
-    s.append(ResultChanged(s.now, record.id, result, s.ctx.user.name, cmd.reason))
+    results = s.append(ResultChanged(s.now, record.id, result, s.ctx.user.name, cmd.reason))
     s.repo.save_match(dataclasses.replace(record, result=result, status="confirmed",
                                           voided_at=None))
-    return _correction_reply(s, before, f"Match #{record.id} changed by {who}. Was: {was}. "
-                                        f"Now: {now}.")
+    return _correction_reply(s, before, results, f"Match #{record.id} changed by {who}. "
+                                                 f"Was: {was}. Now: {now}.")
 
 
 def adjust(s: Session, cmd: AdjustRating) -> Reply:

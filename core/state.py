@@ -16,7 +16,7 @@ import bisect
 import heapq
 import math
 from collections import deque
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -779,6 +779,26 @@ class LadderState:
         )
         return Applied("match", players=result.players, changes=changes,
                        match=MatchEffect(match.id, False, note, changes))
+
+
+def standing_changes(before: Callable[[PlayerId], PlayerState | None],
+                     old_order: list[PlayerId], state: LadderState,
+                     players: Iterable[PlayerId]) -> tuple[Change, ...]:
+    """What a re-derivation moved: each member of before whose rating (rung, on a position
+    ladder) `state` puts elsewhere, in player order. `players` are those that may have
+    moved (a position ladder compares every rung); `before` gives a player's prior state.
+    """
+    if state.settings.is_position:
+        now = {p: i + 1 for i, p in enumerate(state.order)}
+        return tuple(Change(p, i + 1, now[p]) for i, p in enumerate(old_order)
+                     if now.get(p, i + 1) != i + 1)
+    moved = []
+    for p in sorted(players):
+        prior, after = before(p), state.players.get(p)
+        if prior is not None and prior.member and after is not None \
+                and after.rating != prior.rating:
+            moved.append(Change(p, prior.rating, after.rating))
+    return tuple(moved)
 
 
 def _beyond_gap(settings: Settings, a: float, b: float) -> str:

@@ -43,7 +43,7 @@ from core.records import (
     UserRef,
 )
 from core.settings import Settings
-from core.state import Applied, LadderState, PlayerState
+from core.state import Applied, LadderState, PlayerState, standing_changes
 from core.tables import HallEntry, TableRow, gain_table
 from storage import dbthread
 from storage.codec import (
@@ -621,8 +621,12 @@ class SqliteRepo:
         if start > from_seq:
             self._mark_stale(ladder, from_seq, start)
         if forward is not None:  # rolled back in place: compare with the states it replaced
+            def before(p: PlayerId) -> PlayerState | None:
+                return forward[p] if p in forward else old.players.get(p)
+
             changed = [p for p in touched | set(forward) if (s := state.players.get(p))
-                       is not None and s != forward.get(p, old.players.get(p))]
+                       is not None and s != before(p)]
+            moved = standing_changes(before, old.order, state, changed)
         else:
             old_rungs = {p: i for i, p in enumerate(old.order)}
             new_rungs = {p: i for i, p in enumerate(state.order)}
@@ -630,6 +634,7 @@ class SqliteRepo:
                 touched.update(state.players)  # two rungs
             changed = [p for p in touched if (s := state.players.get(p)) is not None
                        and (s != old.players.get(p) or new_rungs.get(p) != old_rungs.get(p))]
+            moved = standing_changes(old.players.get, old.order, state, changed)
         self._write_players(ladder, state, changed)
         if state.frozen != old.frozen or state.hall != old.hall:
             self.conn.execute("DELETE FROM seasons WHERE ladder=?", (ladder,))
@@ -638,9 +643,9 @@ class SqliteRepo:
             self.conn.execute("DELETE FROM hall_of_fame WHERE ladder=?", (ladder,))
             self._write_hall(ladder, 0, state.hall)
         cached.state = state
-        # Storage keeps no per-event effects of a re-derivation: the service reads the
-        # standings before and after instead, and a long one would hold millions.
-        return Rederived(from_seq, ())
+        # Storage keeps no per-event effects of a re-derivation (a long one would hold
+        # millions): what moved is what the reply tells.
+        return Rederived(from_seq, (), moved)
 
     def _write_history(self, ladder: int, start: int, upto: int, rows: list[tuple[Any, ...]],
                        effects: list[tuple[Any, ...]]) -> None:
