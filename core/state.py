@@ -49,8 +49,8 @@ NO_CORRECTIONS: Mapping[int, Correction] = MappingProxyType({})
 FARM_SLACK = 30 * DAY
 # ...and every this many events, pairs with no game that recent are forgotten: without
 # it, every pair that ever played would be kept for good. A prune costs what it forgets
-# (`farm_queue`, `farm_due`), so it runs often: a recent correction that rolls back across one
-# restores, then forgets again, only a thousand events' worth of pairs.
+# (see `LadderState.farm_queue`), so it runs often: a recent correction that rolls back
+# across one restores, then forgets again, only a thousand events' worth of pairs.
 FARM_PRUNE_EVERY = 1_000
 
 
@@ -250,11 +250,11 @@ class LadderState:
                     farm.pop(pair, None)
                 else:
                     farm[pair] = list(times)
-                    self._farm_due(times[-1], pair)
+                    self._due_for_prune(times[-1], pair)
             if entry.pruned:
                 farm.update(entry.pruned)
                 for pair, kept in entry.pruned.items():
-                    self._farm_due(kept[-1], pair)
+                    self._due_for_prune(kept[-1], pair)
             self.seq, self.at, self.season = entry.seq - 1, entry.at, entry.season
         return forward
 
@@ -646,9 +646,10 @@ class LadderState:
             if times[0] < cutoff:
                 del times[: bisect.bisect_left(times, cutoff)]
         if times[-1] == played_at:
-            self._farm_due(played_at, pair)
+            self._due_for_prune(played_at, pair)
 
-    def _farm_due(self, newest: Timestamp, pair: tuple[PlayerId, PlayerId]) -> None:
+    def _due_for_prune(self, newest: Timestamp, pair: tuple[PlayerId, PlayerId]) -> None:
+        """Queue a pair for `_prune_farm` by the time of its newest rated game."""
         queue = self.farm_queue
         if not queue or newest >= queue[-1][0]:
             queue.append((newest, pair))
@@ -785,7 +786,7 @@ def standing_changes(before: Callable[[PlayerId], PlayerState | None],
                      old_order: list[PlayerId], state: LadderState,
                      players: Iterable[PlayerId]) -> tuple[Change, ...]:
     """What a re-derivation moved: each member of before whose rating (rung, on a position
-    ladder) `state` puts elsewhere, in player order. `players` are those that may have
+    ladder) `state` puts elsewhere, in player (join) order. `players` are those that may have
     moved (a position ladder compares every rung); `before` gives a player's prior state.
     """
     if state.settings.is_position:

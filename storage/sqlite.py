@@ -630,8 +630,8 @@ class SqliteRepo:
         else:
             old_rungs = {p: i for i, p in enumerate(old.order)}
             new_rungs = {p: i for i, p in enumerate(state.order)}
-            if every_player or state.settings.is_position:  # a move shifts everyone between
-                touched.update(state.players)  # two rungs
+            if every_player or state.settings.is_position:  # (on a position ladder, a move
+                touched.update(state.players)  # shifts everyone between its two rungs)
             changed = [p for p in touched if (s := state.players.get(p)) is not None
                        and (s != old.players.get(p) or new_rungs.get(p) != old_rungs.get(p))]
             moved = standing_changes(old.players.get, old.order, state, changed)
