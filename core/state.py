@@ -13,7 +13,6 @@ second); everything it consumes and returns is frozen.
 from __future__ import annotations
 
 import bisect
-import heapq
 import math
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping
@@ -23,6 +22,7 @@ from typing import Any
 
 from core import elo, position
 from core.calendar import DAY, HOUR, month_label, next_month
+from core.due import DueQueue
 from core.errors import RatingGapTooLarge
 from core.events import (
     ChallengeAccepted,
@@ -44,13 +44,14 @@ from core.tables import HallEntry, TableRow, gain_table, hall_entries
 
 NO_CORRECTIONS: Mapping[int, Correction] = MappingProxyType({})
 
-# Anti-farming looks back `farm_days`. Game times are kept this much longer, so that a
-# match confirmed up to 30 days after it was played is still counted right...
+# Anti-farming looks back `farm_days`, a dutch series lasts `series_hours`. Game times
+# and series are kept this much longer, so that a match confirmed up to 30 days after it
+# was played is still counted right...
 FARM_SLACK = 30 * DAY
-# ...and every this many events, pairs with no game that recent are forgotten: without
-# it, every pair that ever played would be kept for good. A prune costs what it forgets
-# (see `LadderState.farm_queue`), so it runs often: a recent correction that rolls back
-# across one restores, then forgets again, only a thousand events' worth of pairs.
+# ...and every this many events, pairs with no game that recent and series that old are
+# forgotten: without it, every pair that ever played would be kept for good. A prune
+# costs what it forgets (see `DueQueue`), so it runs often: a recent correction that
+# rolls back across one restores, then forgets again, a thousand events' worth of pairs.
 FARM_PRUNE_EVERY = 1_000
 
 
@@ -180,18 +181,16 @@ class LadderState:
     # recent correction rolls the standings back instead of replaying from a snapshot.
     # Any other event (decay, a season close, a settings change) clears it: a barrier.
     undo: deque[Undo] | None = None
-    # (time, pair) for every pair in `farm`, at least one entry with its newest time: a
-    # prune pops what is past the horizon instead of scanning every pair. Entries whose
-    # pair has played since are skipped when popped. Games mostly come in time order:
-    # those go to a queue (cheap), the others to a heap.
-    farm_queue: deque[tuple[Timestamp, tuple[PlayerId, PlayerId]]] = field(
-        default_factory=deque)
-    farm_due: list[tuple[Timestamp, tuple[PlayerId, PlayerId]]] = field(default_factory=list)
+    # Every pair in `farm` by the time of its newest game, every series by the time of
+    # its first, for the prune (entries whose pair has played since are skipped).
+    farm_due: DueQueue = field(default_factory=DueQueue)
+    series_due: DueQueue = field(default_factory=DueQueue)
 
-    def __post_init__(self) -> None:
-        if self.farm and not self.farm_due and not self.farm_queue:
-            self.farm_due = [(times[-1], pair) for pair, times in self.farm.items()]
-            heapq.heapify(self.farm_due)
+    def __post_init__(self) -> None:  # restored from a snapshot: queue what it holds
+        if self.farm and not self.farm_due:
+            self.farm_due = DueQueue.of((times[-1], pair) for pair, times in self.farm.items())
+        if self.series and not self.series_due:
+            self.series_due = DueQueue.of((v.first_at, pair) for pair, v in self.series.items())
 
     # ------------------------------------------------------------------ reading
 
@@ -221,8 +220,8 @@ class LadderState:
             seq=self.seq,
             at=self.at,
             last_decay=self.last_decay,
-            farm_queue=deque(self.farm_queue),
-            farm_due=list(self.farm_due),
+            farm_due=self.farm_due.copy(),
+            series_due=self.series_due.copy(),
         )
 
     def undo_to(self, seq: int) -> dict[PlayerId, PlayerState | None] | None:
@@ -250,11 +249,11 @@ class LadderState:
                     farm.pop(pair, None)
                 else:
                     farm[pair] = list(times)
-                    self._due_for_prune(times[-1], pair)
+                    self.farm_due.push(times[-1], pair)
             if entry.pruned:
                 farm.update(entry.pruned)
                 for pair, kept in entry.pruned.items():
-                    self._due_for_prune(kept[-1], pair)
+                    self.farm_due.push(kept[-1], pair)
             self.seq, self.at, self.season = entry.seq - 1, entry.at, entry.season
         return forward
 
@@ -323,7 +322,7 @@ class LadderState:
         self.seq += 1
         self.at = max(self.at, event.at)
         if self.seq % FARM_PRUNE_EVERY == 0:
-            self._prune_farm()
+            self._prune()
         if isinstance(event, MatchConfirmed):
             return self._match(event.match, corrections)
         if isinstance(event, PlayerJoined):
@@ -558,7 +557,7 @@ class LadderState:
         if at > self.at:
             self.at = at
         if self.seq % FARM_PRUNE_EVERY == 0:
-            self._prune_farm()
+            self._prune()
         players = self.players
         pa = players.get(a)
         if pa is None:
@@ -646,31 +645,30 @@ class LadderState:
             if times[0] < cutoff:
                 del times[: bisect.bisect_left(times, cutoff)]
         if times[-1] == played_at:
-            self._due_for_prune(played_at, pair)
+            self.farm_due.push(played_at, pair)
 
-    def _due_for_prune(self, newest: Timestamp, pair: tuple[PlayerId, PlayerId]) -> None:
-        """Queue a pair for `_prune_farm` by the time of its newest rated game."""
-        queue = self.farm_queue
-        if not queue or newest >= queue[-1][0]:
-            queue.append((newest, pair))
-        else:
-            heapq.heappush(self.farm_due, (newest, pair))
-
-    def _prune_farm(self) -> None:
-        """Forget pairs whose newest rated game is past the horizon (at fixed event
-        numbers, so every way of folding the log prunes alike). The journal keeps what
-        was forgotten, so a correction can still roll back across it."""
-        cutoff = self.at - self.settings.farm_days * DAY - FARM_SLACK
-        farm, queue, due = self.farm, self.farm_queue, self.farm_due
+    def _prune(self) -> None:
+        """Forget pairs whose newest rated game, and series whose first game, is past
+        the horizon (at fixed event numbers, so every way of folding the log prunes
+        alike). The journal keeps the pairs forgotten, so a correction can still roll
+        back across it; a ladder with series journals nothing."""
+        settings = self.settings
+        cutoff = self.at - settings.farm_days * DAY - FARM_SLACK
+        farm = self.farm
         gone: dict[tuple[PlayerId, PlayerId], list[Timestamp]] = {}
-        for waiting, pop in ((queue, queue.popleft), (due, lambda: heapq.heappop(due))):
-            while waiting and waiting[0][0] <= cutoff:
-                pair = pop()[1]
-                times = farm.get(pair)
-                if times is not None and times[-1] <= cutoff:
-                    gone[pair] = farm.pop(pair)
+        for pair in self.farm_due.pop_until(cutoff):
+            times = farm.get(pair)
+            if times is not None and times[-1] <= cutoff:
+                gone[pair] = farm.pop(pair)
         if gone and self.undo and self.undo[-1].seq == self.seq:
             self.undo[-1].pruned = gone
+        if self.series_due and settings.series_hours is not None:
+            over = self.at - settings.series_hours * HOUR - FARM_SLACK
+            series = self.series
+            for pair in self.series_due.pop_until(over):
+                kept = series.get(pair)
+                if kept is not None and kept.first_at <= over:
+                    del series[pair]
 
     def _unrated_effect(self, match: Match, note: str) -> Applied:
         result = match.result
@@ -713,6 +711,7 @@ class LadderState:
         if series is None or match.played_at >= series.first_at + settings.series_hours * HOUR:
             series = SeriesState(match.played_at, players[low].rating, players[high].rating)
             self.series[(low, high)] = series
+            self.series_due.push(match.played_at, (low, high))
         series.games += 1
         if result.draw:
             series.score_low += 0.5

@@ -3,7 +3,7 @@
 import pytest
 
 from core import elo
-from core.calendar import HOUR
+from core.calendar import DAY, HOUR
 from core.settings import preset
 from tests.history import History
 
@@ -118,6 +118,26 @@ def test_series_ends_after_its_window() -> None:
     h.win("a", "b")
     # a new series from 1016 / 984: round(32 * (1 - 0.5230)) = 15
     assert h.ratings("a", "b") == [1031, 969]
+
+
+def test_series_long_finished_are_forgotten(monkeypatch: pytest.MonkeyPatch) -> None:
+    import core.state
+
+    def play() -> History:
+        h = History("dutch").join("a", "b", "c")
+        h.win("a", "b")  # event 4: the a-b series begins
+        h.tick(40 * DAY)  # past its 24 hours and the 30 days kept for late confirmations
+        h.win("a", "c")
+        h.win("c", "b")
+        h.join("d")
+        return h.join("e")  # event 8
+
+    kept = play()
+    assert set(kept.state().series) == {(1, 2), (1, 3), (2, 3)}
+    monkeypatch.setattr(core.state, "FARM_PRUNE_EVERY", 4)
+    pruned = play()  # pruning at event 8 forgets the a-b series, 40 days back
+    assert set(pruned.state().series) == {(1, 3), (2, 3)}
+    assert pruned.ratings("a", "b", "c") == kept.ratings("a", "b", "c")
 
 
 def test_series_with_a_draw_and_a_loss() -> None:
