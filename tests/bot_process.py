@@ -26,7 +26,10 @@ async def stop(*bots: asyncio.subprocess.Process) -> list[str]:
     for bot in bots:
         if bot.returncode is None:
             bot.send_signal(signal.SIGTERM)
-    return [(await asyncio.wait_for(bot.communicate(), 30))[1].decode() for bot in bots]
+    errors = [(await asyncio.wait_for(bot.communicate(), 30))[1].decode() for bot in bots]
+    for n, err in enumerate(errors):  # pytest shows it only when the test fails
+        print(f"--- standard error of bot {n} ---\n{err}")
+    return errors
 
 
 def ratings(db: str | Path, chat: str) -> dict[str, float]:

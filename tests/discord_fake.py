@@ -149,7 +149,11 @@ class FakeDiscord:
                 self.changed.clear()
                 await self.changed.wait()
 
-        await asyncio.wait_for(enough(), 20)
+        try:
+            await asyncio.wait_for(enough(), 20)
+        except TimeoutError:
+            raise AssertionError(f"{len(self.responses())} of {count} responses after 20 s: "
+                                 f"{self.texts()}") from None
 
     # ---- REST
     async def rest(self, request: web.Request) -> web.Response:
