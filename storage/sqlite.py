@@ -636,10 +636,12 @@ class SqliteRepo:
                        and (s != old.players.get(p) or new_rungs.get(p) != old_rungs.get(p))]
             moved = standing_changes(old.players.get, old.order, state, changed)
         self._write_players(ladder, state, changed)
-        if state.frozen != old.frozen or state.hall != old.hall:
-            self.conn.execute("DELETE FROM seasons WHERE ladder=?", (ladder,))
-            for label, table in state.frozen.items():
+        for label, table in state.frozen.items():  # only the frozen tables it changed
+            if old.frozen.get(label) != table:
                 self._write_season(ladder, label, table)
+        for label in old.frozen.keys() - state.frozen.keys():
+            self.conn.execute("DELETE FROM seasons WHERE ladder=? AND season=?", (ladder, label))
+        if state.hall != old.hall:
             self.conn.execute("DELETE FROM hall_of_fame WHERE ladder=?", (ladder,))
             self._write_hall(ladder, 0, state.hall)
         cached.state = state

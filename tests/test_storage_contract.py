@@ -363,6 +363,38 @@ async def test_corrections_replayed_from_a_snapshot_match_the_twin(
             assert await store.run(rows) == await twin.store.run(rows)
 
 
+async def test_a_correction_rewrites_the_frozen_tables_it_reaches(tmp_path: Path) -> None:
+    """Voiding a match of a closed season rewrites the stored tables it changes and the
+    Hall of Fame, as the twin has them (no other test looked at the stored tables)."""
+
+    async def play(store: Any) -> Chat:
+        chat = Chat(store)
+        await chat.ladder("duel", "confirm=false", "calibration=0", "season_min_games=1")
+        await chat.join("a", "b", "c")
+        await chat.ok("a", "/report win @b")
+        await chat.ok("a", "/report win @c")
+        await chat.ok("mod", "/mod season close first")
+        await chat.ok("b", "/report win @c")
+        await chat.ok("mod", "/mod season close second")
+        await chat.ok("c", "/report win @b")
+        return chat
+
+    def seasons(repo: Any) -> list[Any]:
+        return [repo.season_table(1, label) for label in repo.state(1).frozen] + \
+            [repo.hall_of_fame(1)]
+
+    twin = await play(MemoryStore())
+    await twin.ok("mod", "/mod void 1 never played")
+    async with SqliteStore(tmp_path / "l.db") as store:
+        chat = await play(store)
+        before = await store.run(seasons)
+        assert len(before) == 3 and all(before)
+        await chat.ok("mod", "/mod void 1 never played")
+        after = await store.run(seasons)
+        assert after != before and after[0] != before[0]
+        assert after == await twin.store.run(seasons)
+
+
 async def test_bulk_decay_rebuilds_index_trigger_and_histogram(
     tmp_path: Path, monkeypatch: Any
 ) -> None:
