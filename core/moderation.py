@@ -38,7 +38,7 @@ from core.settings import (
     validate,
 )
 from core.state import Applied, LadderState, SeasonEffect
-from core.tables import HallEntry
+from core.tables import HallEntry, TableRow
 
 
 def create_ladder(repo: Repo, ctx: Context, cmd: CreateLadder, policy: Policy) -> Reply:
@@ -120,35 +120,28 @@ def _match(s: Session, match_id: int) -> MatchRecord:
     return record
 
 
-class _Before:
-    """The frozen season tables and Hall of Fame before a correction, to tell which it
-    changed (who moved in the standings, the re-derivation itself reports)."""
-
-    def __init__(self, state: LadderState) -> None:
-        self.frozen = dict(state.frozen)
-        self.hall = list(state.hall)
-
-    def seasons_text(self, s: Session, state: LadderState) -> str:
-        changed = [label for label, table in self.frozen.items()
-                   if state.frozen.get(label) != table]
-        if not changed:
-            return ""
-        parts = []
-        for label in changed:
-            hall = [e for e in state.hall if e.season == label]
-            parts.append(f"The frozen table of season {label} changes: " +
-                         (hall_text(s, hall) if hall else "no one is listed now") + ".")
-        return " ".join(parts)
+def _seasons_text(s: Session, frozen: dict[str, tuple[TableRow, ...]],
+                  state: LadderState) -> str:
+    """Which frozen season tables a correction changed (`frozen`: as they were before)."""
+    changed = [label for label, table in frozen.items() if state.frozen.get(label) != table]
+    parts = []
+    for label in changed:
+        hall = [e for e in state.hall if e.season == label]
+        parts.append(f"The frozen table of season {label} changes: " +
+                     (hall_text(s, hall) if hall else "no one is listed now") + ".")
+    return " ".join(parts)
 
 
-def _correction_reply(s: Session, before: _Before, results: list[Applied | Rederived],
-                      headline: str) -> Reply:
+def _correction_reply(s: Session, frozen: dict[str, tuple[TableRow, ...]],
+                      results: list[Applied | Rederived], headline: str) -> Reply:
+    """The reply to a correction: who moved (the re-derivation reports it) and which
+    frozen season tables changed."""
     state = s.repo.state(s.ladder.id)
     moved = [c for r in results if isinstance(r, Rederived) for c in r.moved]
     lines = [headline]
     lines.append(("Standings re-derived: " + s.describe_changes(moved) + ".") if moved
                  else "No standing changes.")
-    seasons = before.seasons_text(s, state)
+    seasons = _seasons_text(s, frozen, state)
     if seasons:
         lines.append(seasons)
     return Reply("\n".join(lines))
@@ -166,10 +159,10 @@ def void(s: Session, cmd: VoidMatch) -> Reply:
         _reopen_challenge(s, record)
         return Reply(f"Match #{record.id} ({what}) voided by {s.ctx.user.name}: {cmd.reason}. "
                      "It had not counted yet, so nothing changes.")
-    before = _Before(s.repo.state(s.ladder.id))
+    frozen = dict(s.repo.state(s.ladder.id).frozen)
     results = s.append(MatchVoided(s.now, record.id, s.ctx.user.name, cmd.reason))
     s.repo.save_match(dataclasses.replace(record, status="voided", voided_at=s.now, rated=False))
-    return _correction_reply(s, before, results, f"Match #{record.id} ({what}) voided by "
+    return _correction_reply(s, frozen, results, f"Match #{record.id} ({what}) voided by "
                                                  f"{s.ctx.user.name}: {cmd.reason}.")
 
 
@@ -222,11 +215,11 @@ def set_result(s: Session, cmd: SetResult) -> Reply:
     if record.confirmed_at is None:  # never entered the ladder: it enters now
         record, text = confirm_match(s, dataclasses.replace(record, voided_at=None), s.now, result)
         return Reply(f"Match #{record.id} decided by {who}. {now}. {text}")
-    before = _Before(s.repo.state(s.ladder.id))
+    frozen = dict(s.repo.state(s.ladder.id).frozen)
     results = s.append(ResultChanged(s.now, record.id, result, s.ctx.user.name, cmd.reason))
     s.repo.save_match(dataclasses.replace(record, result=result, status="confirmed",
                                           voided_at=None))
-    return _correction_reply(s, before, results, f"Match #{record.id} changed by {who}. "
+    return _correction_reply(s, frozen, results, f"Match #{record.id} changed by {who}. "
                                                  f"Was: {was}. Now: {now}.")
 
 
