@@ -1,10 +1,13 @@
-"""`ladderbot run` as a child process, for the end-to-end tests of each platform."""
+"""Child processes for tests: `ladderbot run` for the end-to-end tests of each platform,
+and killing a worker at a point it announces, for the crash tests."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import os
 import signal
+import subprocess
 import sys
 from pathlib import Path
 
@@ -37,3 +40,17 @@ def ratings(db: str | Path, chat: str) -> dict[str, float]:
     done = ladderbot("export", "--db", str(db), "--chat", chat, "--ladder", "main")
     assert done.returncode == 0, done.stderr
     return {p["name"]: p["rating"] for p in json.loads(done.stdout)["players"]}
+
+
+async def kill_at(worker: subprocess.Popen[str], marker: str) -> None:
+    """SIGKILL `worker` once it prints the line `marker` (waiting at most 60 s for it),
+    and reap it whatever happens."""
+    assert worker.stdout is not None
+    try:
+        line = await asyncio.wait_for(asyncio.to_thread(worker.stdout.readline), 60)
+        assert line.strip() == marker
+        os.kill(worker.pid, signal.SIGKILL)
+    finally:
+        worker.kill()
+        worker.wait(timeout=30)
+        worker.stdout.close()

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import asyncio
-import os
 import signal
-import sqlite3
 import subprocess
 import sys
 import textwrap
@@ -14,6 +11,8 @@ from pathlib import Path
 from core.calendar import parse_instant
 from core.state import replay
 from storage.sqlite import SqliteStore
+from tests.audit import integrity
+from tests.bot_process import kill_at
 from tests.chat import Chat
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -59,20 +58,9 @@ async def test_sigkill_mid_command_leaves_the_database_as_before(tmp_path: Path)
     worker = subprocess.Popen(  # noqa: ASYNC220 (started, then only read from a thread)
         [sys.executable, "-c", WORKER, str(db), str(at + 60)],
         cwd=ROOT, stdout=subprocess.PIPE, text=True)
-    try:
-        assert worker.stdout is not None
-        line = await asyncio.wait_for(asyncio.to_thread(worker.stdout.readline), 60)
-        assert line.strip() == "HALF-WRITTEN"
-        os.kill(worker.pid, signal.SIGKILL)
-    finally:
-        worker.kill()
-        worker.wait(timeout=30)
-        if worker.stdout is not None:
-            worker.stdout.close()
+    await kill_at(worker, "HALF-WRITTEN")
     assert worker.returncode == -signal.SIGKILL
-    with sqlite3.connect(db) as conn:
-        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-    conn.close()
+    assert integrity(db) == "ok"
     async with SqliteStore(db) as store:
         chat = Chat(store, at=at)
         assert await chat.export() == before

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from tests.audit import audit, integrity
+from tests.bot_process import kill_at
 from tests.load import (
     T0,
     check_matches,
@@ -99,16 +100,7 @@ async def test_scheduled_jobs_interrupted_mid_run_complete_once(tmp_path: Path) 
                     *[(p, "/join") for p in players], *reports])
     later = T0 + 3 * 86_400  # every report's window has passed: 20 confirmations are due
 
-    hanging = worker("jobs", str(db), str(later), "hang")
-    assert hanging.stdout is not None
-    try:
-        line = await asyncio.wait_for(asyncio.to_thread(hanging.stdout.readline), 60)
-        assert line.strip() == "MID-JOB"
-        os.kill(hanging.pid, signal.SIGKILL)
-    finally:
-        hanging.kill()
-        hanging.wait(timeout=60)
-        hanging.stdout.close()
+    await kill_at(worker("jobs", str(db), str(later), "hang"), "MID-JOB")
     assert integrity(db) == "ok"
     with_pending = await audit(db)
     assert with_pending == {1: 0}  # the killed catch-up left nothing behind
