@@ -16,8 +16,9 @@ import logging
 import os
 import random
 import sqlite3
+import threading
 import time
-from collections import OrderedDict, deque
+from collections import Counter, OrderedDict, deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -28,7 +29,7 @@ from typing import Any, TextIO, TypeVar
 import aiosqlite
 
 from core.calendar import DAY
-from core.events import Event, MatchConfirmed, collect_corrections, correction_of
+from core.events import DecayDay, Event, MatchConfirmed, collect_corrections, correction_of
 from core.ledger import Rederived
 from core.model import Correction, Match, PlayerId, Result, Timestamp
 from core.ports import DAY_RANKS
@@ -185,6 +186,8 @@ def configure(conn: sqlite3.Connection) -> None:
     conn.execute("PRAGMA busy_timeout=10000")
     conn.execute("PRAGMA foreign_keys=ON")
     conn.execute("PRAGMA synchronous=NORMAL")
+    # A big sort (the leaderboard index rebuilt after a bulk decay) may use a second core.
+    conn.execute("PRAGMA threads=2")
 
 
 @dataclass
@@ -470,8 +473,11 @@ class SqliteRepo:
                 if row is not None:
                     results.append(self._rederive(ladder, cached, row[0]))
                     continue
-            applied = state.apply(event, cached.corrections)
-            self._project(ladder, state, seq, event, applied)
+            if isinstance(event, DecayDay) and self._bulk_decay(state):
+                applied = self._decay_beside(ladder, state, event, cached.corrections)
+            else:
+                applied = state.apply(event, cached.corrections)
+                self._project(ladder, state, seq, event, applied)
             if seq % self.store.snapshot_interval(len(state.players)) == 0:
                 self._snapshot(ladder, state)
             results.append(applied)
@@ -505,35 +511,67 @@ class SqliteRepo:
             self._write_hall(ladder, start, applied.season.hall)
 
     def _decay_players(self, ladder: int, state: LadderState) -> None:
-        """A decay day as one statement, the same formula as `core.elo.decay_amount`.
+        """A decay day as one statement, the same formula as `core.elo.decay_amount`
+        (a big ladder's goes through `_decay_beside` instead)."""
+        settings = state.settings
+        if settings.decay and not settings.is_position:
+            self.conn.execute(self.store.DECAY, self._decay_args(ladder, settings))
+
+    def _decay_args(self, ladder: int, settings: Settings) -> tuple[Any, ...]:
+        bottom = settings.floor if settings.floor is not None else 0.0
+        return (bottom, settings.decay_min, float(settings.decay_divisor), ladder, bottom)
+
+    def _bulk_decay(self, state: LadderState) -> bool:
+        """Whether a decay day of this ladder goes through `_decay_beside`."""
+        bulk = self.store.BULK_DECAY
+        return (bulk is not None and len(state.players) >= bulk and state.settings.decay
+                and not state.settings.is_position)
+
+    def _decay_beside(self, ladder: int, state: LadderState, event: DecayDay,
+                      corrections: Mapping[int, Correction]) -> Applied:
+        """A decay day of a big ladder: folded into the standings on a helper thread
+        while the database rewrites the stored ratings; returns the fold's `Applied`.
 
         Updating a million ratings through the leaderboard index and the histogram's
-        trigger takes seconds; without them, then rebuilding both, well under one
-        (PITFALLS.md). Their definitions are read back from the schema, so they come back
-        exactly as the migrations made them.
+        trigger takes seconds; without them, then rebuilding the index, well under one
+        (PITFALLS.md). The histogram is counted by the helper from the decayed standings,
+        which equal the stored ratings by the same formula. sqlite3 lets go of the GIL
+        while a statement runs, so the fold costs no time of its own: the two share
+        nothing until the helper is joined, and a failure on either side fails the unit
+        (whose cached standings are then dropped).
         """
-        settings = state.settings
-        if not settings.decay or settings.is_position:
-            return
-        bottom = settings.floor if settings.floor is not None else 0.0
-        statement = self.store.DECAY
-        args = (bottom, settings.decay_min, float(settings.decay_divisor), ladder, bottom)
-        if not self.store.BULK_DECAY or len(state.players) < self.store.BULK_DECAY:
-            self.conn.execute(statement, args)
-            return
+        folded: list[Any] = []
+
+        def fold() -> None:
+            try:
+                applied = state.apply(event, corrections)
+                folded.append((applied, Counter(
+                    int(p.rating) for p in state.players.values() if p.member)))
+            except BaseException as error:  # raised again on the database thread
+                folded.append(error)
+
+        # Their definitions are read back from the schema, so they come back exactly as
+        # the migrations made them.
         names = ("players_by_rating", "rating_counts_update")
         ddl = [self._one("SELECT sql FROM sqlite_master WHERE name=?", (n,))[0] for n in names]
-        self.conn.execute("DROP TRIGGER rating_counts_update")
-        self.conn.execute("DROP INDEX players_by_rating")
-        self.conn.execute(statement, args)
-        self.conn.execute(ddl[0])
-        # Counted from the rebuilt index, in rating order: no sort, a narrower read.
+        args = self._decay_args(ladder, state.settings)
+        helper = threading.Thread(target=fold, name="decay-fold")
+        helper.start()
+        try:
+            self.conn.execute("DROP TRIGGER rating_counts_update")
+            self.conn.execute("DROP INDEX players_by_rating")
+            self.conn.execute(self.store.DECAY, args)
+            self.conn.execute(ddl[0])
+        finally:
+            helper.join()
+        if isinstance(folded[0], BaseException):
+            raise folded[0]
+        applied, counts = folded[0]
         self.conn.execute("DELETE FROM rating_counts WHERE ladder=?", (ladder,))
-        self.conn.execute(
-            "INSERT INTO rating_counts (ladder, bucket, n) SELECT ladder, CAST(rating AS "
-            "INTEGER), count(*) FROM players INDEXED BY players_by_rating WHERE ladder=? AND "
-            "member=1 GROUP BY 2", (ladder,))
+        self.conn.executemany("INSERT INTO rating_counts (ladder, bucket, n) VALUES (?, ?, ?)",
+                              [(ladder, bucket, n) for bucket, n in counts.items()])
         self.conn.execute(ddl[1])
+        return applied  # type: ignore[no-any-return]
 
     def _write_season(self, ladder: int, season: str, table: Sequence[TableRow]) -> None:
         self.conn.execute("DELETE FROM seasons WHERE ladder=? AND season=?", (ladder, season))

@@ -416,3 +416,45 @@ async def test_bulk_decay_rebuilds_index_trigger_and_histogram(
     conn.close()
     assert {"players_by_rating", "rating_counts_update"} <= names
     assert counts == {1448: 1, 978: 2}
+
+
+async def test_bulk_decay_that_fails_midway_leaves_the_database_as_before(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    import sqlite3
+
+    import pytest
+
+    from core.state import LadderState
+
+    def stored() -> tuple[Any, ...]:
+        with contextlib.closing(sqlite3.connect(db)) as conn:
+            return (sorted(conn.execute("SELECT name, rating FROM players")),
+                    sorted(conn.execute("SELECT bucket, n FROM rating_counts WHERE n > 0")),
+                    sorted(r[0] for r in conn.execute("SELECT name FROM sqlite_master")),
+                    conn.execute("SELECT last_decay FROM ladders").fetchall())
+
+    monkeypatch.setattr(SqliteStore, "BULK_DECAY", 1)
+    db = tmp_path / "l.db"
+    async with SqliteStore(db) as store:
+        chat = Chat(store)
+        await chat.ladder("dutch", "start=1000", "confirm=false")
+        await chat.join("a", "b")
+        await chat.ok("mod", "/mod adjust @a +500 up")
+        before = stored()
+        real = LadderState._decay
+
+        def broken(self: LadderState, day: str) -> Any:
+            real(self, day)  # the standings in memory are half way through the unit
+            raise RuntimeError("the fold failed")
+
+        # The fold runs on its own thread while the database rewrites the ratings.
+        monkeypatch.setattr(LadderState, "_decay", broken)
+        with pytest.raises(RuntimeError, match="the fold failed"):
+            await chat.time("2026-01-08T00:00:00+00:00")
+        assert stored() == before
+        monkeypatch.setattr(LadderState, "_decay", real)
+        await chat.time("2026-01-08T00:00:00+00:00")
+        # RULES.md: 1500 loses 18 a day, 1000 loses 8; three days once each.
+        assert await chat.ratings() == {"a": 1500 - 18 - 17 - 17, "b": 1000 - 8 - 7 - 7}
+    assert stored()[1] == [(978, 1), (1448, 1)]
