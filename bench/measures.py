@@ -128,9 +128,8 @@ def raw_tx_per_s(folder: Path, players: int, count: int = 5000, runs: int = 3) -
     conn.execute("INSERT INTO ladders (id, chat, name, base_settings, settings, created_at, "
                  "clock) VALUES (1, 'raw', 'raw', '{}', '{}', 0, 0)")
     conn.execute("BEGIN")
-    conn.executemany("INSERT INTO players (ladder, id, user, name, member, rating) "
-                     "VALUES (1, ?, ?, ?, 1, 1000)", [(i, f"u{i}", f"u{i}")
-                                                      for i in range(players)])
+    conn.executemany("INSERT INTO players (ladder, id, member, rating) VALUES (1, ?, 1, 1000)",
+                     [(i,) for i in range(players)])
     conn.execute("COMMIT")
     rates = []
     match = 0

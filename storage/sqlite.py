@@ -307,27 +307,29 @@ class SqliteRepo:
 
     # ---- players
     # "user" is quoted: a reserved word in PostgreSQL, an ordinary name in SQLite.
-    _PLAYER = 'SELECT ladder, id, "user", name, member, available FROM players'
+    # Who a player is (player_names) is kept apart from how they stand (players).
+    _PLAYER = ('SELECT n.ladder, n.id, n."user", n.name, p.member, n.available FROM '
+               "player_names n JOIN players p ON p.ladder = n.ladder AND p.id = n.id")
 
     @staticmethod
     def _player(row: Any) -> PlayerInfo:
         return PlayerInfo(row[0], row[1], row[2], row[3], bool(row[4]), bool(row[5]))
 
     def player_for(self, ladder: int, user: str) -> PlayerInfo | None:
-        row = self._one(f'{self._PLAYER} WHERE ladder=? AND "user"=?', (ladder, user))
+        row = self._one(f'{self._PLAYER} WHERE n.ladder=? AND n."user"=?', (ladder, user))
         return self._player(row) if row is not None else None
 
     def players(self, ladder: int,
                 ids: Sequence[PlayerId] | None = None) -> dict[PlayerId, PlayerInfo]:
         if ids is None:
-            rows = self._all(f"{self._PLAYER} WHERE ladder=?", (ladder,))
+            rows = self._all(f"{self._PLAYER} WHERE n.ladder=?", (ladder,))
         else:
             unique = sorted(set(ids))
             rows = []
             for start in range(0, len(unique), 500):
                 chunk = unique[start:start + 500]
                 marks = ",".join("?" * len(chunk))
-                rows += self._all(f"{self._PLAYER} WHERE ladder=? AND id IN ({marks})",
+                rows += self._all(f"{self._PLAYER} WHERE n.ladder=? AND n.id IN ({marks})",
                                   (ladder, *chunk))
         return {row[1]: self._player(row) for row in rows}
 
@@ -336,19 +338,19 @@ class SqliteRepo:
                         (ladder,))[0]
         start = self._ladder_settings(ladder).start
         self.conn.execute(
-            'INSERT INTO players (ladder, id, "user", name, member, rating) '
-            "VALUES (?, ?, ?, ?, 0, ?)",
-            (ladder, pid, user.key, user.name, start),
-        )
+            'INSERT INTO player_names (ladder, id, "user", name) VALUES (?, ?, ?, ?)',
+            (ladder, pid, user.key, user.name))
+        self.conn.execute("INSERT INTO players (ladder, id, member, rating) VALUES (?, ?, 0, ?)",
+                          (ladder, pid, start))
         return PlayerInfo(ladder, pid, user.key, user.name, member=False)
 
     def update_player(self, ladder: int, player: PlayerId, *, name: str | None = None,
                       available: bool | None = None) -> None:
         if name is not None:
-            self.conn.execute("UPDATE players SET name=? WHERE ladder=? AND id=?",
+            self.conn.execute("UPDATE player_names SET name=? WHERE ladder=? AND id=?",
                               (name, ladder, player))
         if available is not None:
-            self.conn.execute("UPDATE players SET available=? WHERE ladder=? AND id=?",
+            self.conn.execute("UPDATE player_names SET available=? WHERE ladder=? AND id=?",
                               (int(available), ladder, player))
 
     def _ladder_settings(self, ladder: int) -> Settings:
@@ -1023,8 +1025,9 @@ class SqliteRepo:
     def user_ladders(self, user: str) -> list[LadderInfo]:
         """Ladders of every chat the user is a member of."""
         return [self._ladder(r) for r in self._all(
-            f'{self._LADDER} WHERE id IN (SELECT ladder FROM players WHERE "user"=? AND member=1) '
-            "ORDER BY id", (user,))]
+            f'{self._LADDER} WHERE id IN (SELECT n.ladder FROM player_names n JOIN players p ON '
+            'p.ladder = n.ladder AND p.id = n.id WHERE n."user"=? AND p.member=1) ORDER BY id',
+            (user,))]
 
     def enqueue(self, announcements: Sequence[Announcement], at: Timestamp) -> None:
         """Keep announcements until a platform has posted them."""

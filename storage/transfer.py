@@ -16,6 +16,7 @@ TABLES: list[tuple[str, tuple[str, ...]]] = [
     ("ladders", ("id",)),
     ("events", ("ladder", "seq")),
     ("snapshots", ("ladder", "seq")),
+    ("player_names", ("ladder", "id")),
     ("players", ("ladder", "id")),
     ("matches", ("ladder", "id")),
     ("match_players", ("ladder", "player", "match")),

@@ -81,4 +81,15 @@ async def test_a_database_made_by_the_first_release_keeps_every_standing(tmp_pat
     with sqlite3.connect(db) as conn:
         assert conn.execute("PRAGMA user_version").fetchone()[0] == migrations()[-1][0]
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        # Schema 11 built the players table anew: the histogram's triggers came back and
+        # kept counting through the report above.
+        kept = conn.execute("SELECT ladder, bucket, n FROM rating_counts WHERE n > 0 "
+                            "ORDER BY 1, 2").fetchall()
+        counted = conn.execute("SELECT ladder, CAST(rating AS INTEGER), count(*) FROM players "
+                               "WHERE member = 1 GROUP BY 1, 2 ORDER BY 1, 2").fetchall()
+        assert kept == counted and kept
+        triggers = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE "
+                                               "type = 'trigger'")}
+        assert triggers == {"rating_counts_insert", "rating_counts_update",
+                            "rating_counts_delete"}
     conn.close()

@@ -429,7 +429,7 @@ async def test_bulk_decay_that_fails_midway_leaves_the_database_as_before(
 
     def stored() -> tuple[Any, ...]:
         with contextlib.closing(sqlite3.connect(db)) as conn:
-            return (sorted(conn.execute("SELECT name, rating FROM players")),
+            return (sorted(conn.execute("SELECT id, rating FROM players")),
                     sorted(conn.execute("SELECT bucket, n FROM rating_counts WHERE n > 0")),
                     sorted(r[0] for r in conn.execute("SELECT name FROM sqlite_master")),
                     conn.execute("SELECT last_decay FROM ladders").fetchall())
