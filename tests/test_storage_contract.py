@@ -458,3 +458,38 @@ async def test_bulk_decay_that_fails_midway_leaves_the_database_as_before(
         # RULES.md: 1500 loses 18 a day, 1000 loses 8; three days once each.
         assert await chat.ratings() == {"a": 1500 - 18 - 17 - 17, "b": 1000 - 8 - 7 - 7}
     assert stored()[1] == [(978, 1), (1448, 1)]
+
+
+async def test_bulk_decay_equals_the_statement_by_statement_decay(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    """The bulk path (ratings by one statement, the standings and the histogram counted
+    on a helper thread) against the plain one (the histogram kept by its triggers), on
+    ratings at the edges of the decay formula: the floor and the steps of R*R/125000."""
+    import sqlite3
+
+    adjustments = ["-1000", "-999", "-647", "-646", "-501", "-500", "+1000", "+1001", "-300"]
+
+    async def decayed(bulk: int | None, name: str) -> tuple[dict[str, Any], list[Any]]:
+        monkeypatch.setattr(SqliteStore, "BULK_DECAY", bulk)
+        db = tmp_path / f"{name}.db"
+        async with SqliteStore(db) as store:
+            chat = Chat(store)
+            await chat.ladder("dutch", "start=1000", "confirm=false")
+            players = [f"p{i}" for i in range(len(adjustments))]
+            await chat.join(*players)
+            for player, amount in zip(players, adjustments, strict=True):
+                await chat.ok("mod", f"/mod adjust @{player} {amount} edge")
+            await chat.time("2026-01-08T00:00:00+00:00")
+            ratings = await chat.ratings()
+        with contextlib.closing(sqlite3.connect(db)) as conn:
+            counts = conn.execute("SELECT bucket, n FROM rating_counts WHERE n > 0 "
+                                  "ORDER BY bucket").fetchall()
+        return ratings, counts
+
+    bulk = await decayed(1, "bulk")
+    plain = await decayed(None, "plain")
+    assert bulk == plain
+    # RULES.md: 1000 - 999 = 1 decays to 0 and stays; 0 never decays.
+    assert bulk[0]["p0"] == 0 and bulk[0]["p1"] == 0
+    assert len(bulk[1]) > 5
