@@ -542,7 +542,7 @@ class SqliteRepo:
         nothing until the helper is joined, and a failure on either side fails the unit
         (whose cached standings are then dropped).
         """
-        folded: list[Any] = []
+        folded: list[tuple[Applied, Counter[int]] | BaseException] = []
 
         def fold() -> None:
             try:
@@ -566,14 +566,15 @@ class SqliteRepo:
             self.conn.execute(ddl[0])
         finally:
             helper.join()
-        if isinstance(folded[0], BaseException):
-            raise folded[0]
-        applied, counts = folded[0]
+        outcome = folded[0]
+        if isinstance(outcome, BaseException):
+            raise outcome
+        applied, counts = outcome
         self.conn.execute("DELETE FROM rating_counts WHERE ladder=?", (ladder,))
         self.conn.executemany("INSERT INTO rating_counts (ladder, bucket, n) VALUES (?, ?, ?)",
                               [(ladder, bucket, n) for bucket, n in counts.items()])
         self.conn.execute(ddl[1])
-        return applied  # type: ignore[no-any-return]
+        return applied
 
     def _write_season(self, ladder: int, season: str, table: Sequence[TableRow]) -> None:
         self.conn.execute("DELETE FROM seasons WHERE ladder=? AND season=?", (ladder, season))
