@@ -7,10 +7,12 @@ run on both side by side and must give the same replies and the same export.
 from __future__ import annotations
 
 import contextlib
+import sqlite3
 import tempfile
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -19,7 +21,7 @@ from core.events import MatchConfirmed, PlayerJoined, collect_corrections
 from core.model import Match, Result
 from core.records import AuditEntry, ChallengeRecord, MatchRecord, UserRef
 from core.settings import preset
-from core.state import replay
+from core.state import LadderState, replay
 from storage.codec import state_from_json
 from storage.memory import MemoryStore
 from storage.sqlite import SqliteStore
@@ -398,8 +400,6 @@ async def test_a_correction_rewrites_the_frozen_tables_it_reaches(tmp_path: Path
 async def test_bulk_decay_rebuilds_index_trigger_and_histogram(
     tmp_path: Path, monkeypatch: Any
 ) -> None:
-    import sqlite3
-
     monkeypatch.setattr(SqliteStore, "BULK_DECAY", 1)
     db = tmp_path / "l.db"
     async with SqliteStore(db) as store:
@@ -421,12 +421,6 @@ async def test_bulk_decay_rebuilds_index_trigger_and_histogram(
 async def test_bulk_decay_that_fails_midway_leaves_the_database_as_before(
     tmp_path: Path, monkeypatch: Any
 ) -> None:
-    import sqlite3
-
-    import pytest
-
-    from core.state import LadderState
-
     def stored() -> tuple[Any, ...]:
         with contextlib.closing(sqlite3.connect(db)) as conn:
             return (sorted(conn.execute("SELECT id, rating FROM players")),
@@ -466,8 +460,6 @@ async def test_bulk_decay_equals_the_statement_by_statement_decay(
     """The bulk path (ratings by one statement, the standings and the histogram counted
     on a helper thread) against the plain one (the histogram kept by its triggers), on
     ratings at the edges of the decay formula: the floor and the steps of R*R/125000."""
-    import sqlite3
-
     adjustments = ["-1000", "-999", "-647", "-646", "-501", "-500", "+1000", "+1001", "-300"]
 
     async def decayed(bulk: int | None, name: str) -> tuple[dict[str, Any], list[Any]]:
