@@ -30,7 +30,7 @@ def chart_for(repo: Repo, ladder: LadderInfo, player: PlayerId, name: str,
         else state.rating
     timeline = repo.timeline(ladder.id)
     decays = [at for at, kind, _ in timeline if kind == "decay"] \
-        if settings.decay and not position else []
+        if settings.decays else []
     seasons = tuple((at, label) for at, kind, label in timeline if kind == "season")
     points: list[tuple[Timestamp, float]] = []
     matches: list[tuple[Timestamp, float]] = []

@@ -55,7 +55,7 @@ def plan(repo: Repo, ladder: LadderInfo, now: Timestamp) -> list[Job]:
                 if c.issued_at < remind <= now:
                     jobs.append(Job(max(remind, clock), "remind", c.id))
     days = midnights(clock, now, settings.timezone) if now > clock else []
-    if settings.decay and not settings.is_position:
+    if settings.decays:
         for start, day in days:
             if ladder.last_decay is None or day.isoformat() > ladder.last_decay:
                 jobs.append(Job(start, "decay", label=day.isoformat()))

@@ -113,6 +113,11 @@ class Settings:
         """True for a position (rung) ladder."""
         return self.family == "position"
 
+    @property
+    def decays(self) -> bool:
+        """True when ratings decay daily (never rungs)."""
+        return self.decay and not self.is_position
+
 
 PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
     "warlight": (

@@ -391,7 +391,7 @@ class LadderState:
         """
         self.last_decay = day
         settings = self.settings
-        if not settings.decay or settings.is_position:
+        if not settings.decays:
             return Applied("decay")
         bottom = settings.floor if settings.floor is not None else 0.0
         least, divisor, floor = settings.decay_min, settings.decay_divisor, math.floor

@@ -515,9 +515,8 @@ class SqliteRepo:
     def _decay_players(self, ladder: int, state: LadderState) -> None:
         """A decay day as one statement, the same formula as `core.elo.decay_amount`
         (a big ladder's goes through `_decay_beside` instead)."""
-        settings = state.settings
-        if settings.decay and not settings.is_position:
-            self.conn.execute(self.store.DECAY, self._decay_args(ladder, settings))
+        if state.settings.decays:
+            self.conn.execute(self.store.DECAY, self._decay_args(ladder, state.settings))
 
     def _decay_args(self, ladder: int, settings: Settings) -> tuple[Any, ...]:
         bottom = settings.floor if settings.floor is not None else 0.0
@@ -526,8 +525,7 @@ class SqliteRepo:
     def _bulk_decay(self, state: LadderState) -> bool:
         """Whether a decay day of this ladder goes through `_decay_beside`."""
         bulk = self.store.BULK_DECAY
-        return (bulk is not None and len(state.players) >= bulk and state.settings.decay
-                and not state.settings.is_position)
+        return bulk is not None and len(state.players) >= bulk and state.settings.decays
 
     def _decay_beside(self, ladder: int, state: LadderState, event: DecayDay,
                       corrections: Mapping[int, Correction]) -> Applied:
