@@ -308,8 +308,8 @@ class SqliteRepo:
     # ---- players
     # "user" is quoted: a reserved word in PostgreSQL, an ordinary name in SQLite.
     # Who a player is (player_names) is kept apart from how they stand (players).
-    _PLAYER = ('SELECT n.ladder, n.id, n."user", n.name, p.member, n.available FROM '
-               "player_names n JOIN players p ON p.ladder = n.ladder AND p.id = n.id")
+    _NAMED = "player_names n JOIN players p ON p.ladder = n.ladder AND p.id = n.id"
+    _PLAYER = f'SELECT n.ladder, n.id, n."user", n.name, p.member, n.available FROM {_NAMED}'
 
     @staticmethod
     def _player(row: Any) -> PlayerInfo:
@@ -1024,9 +1024,8 @@ class SqliteRepo:
     def user_ladders(self, user: str) -> list[LadderInfo]:
         """Ladders of every chat the user is a member of."""
         return [self._ladder(r) for r in self._all(
-            f'{self._LADDER} WHERE id IN (SELECT n.ladder FROM player_names n JOIN players p ON '
-            'p.ladder = n.ladder AND p.id = n.id WHERE n."user"=? AND p.member=1) ORDER BY id',
-            (user,))]
+            f'{self._LADDER} WHERE id IN (SELECT n.ladder FROM {self._NAMED} WHERE n."user"=? '
+            "AND p.member=1) ORDER BY id", (user,))]
 
     def enqueue(self, announcements: Sequence[Announcement], at: Timestamp) -> None:
         """Keep announcements until a platform has posted them."""
