@@ -216,9 +216,11 @@ def set_result(s: Session, cmd: SetResult) -> Reply:
         record, text = confirm_match(s, dataclasses.replace(record, voided_at=None), s.now, result)
         return Reply(f"Match #{record.id} decided by {who}. {now}. {text}")
     frozen = dict(s.repo.state(s.ladder.id).frozen)
-    results = s.append(ResultChanged(s.now, record.id, result, s.ctx.user.name, cmd.reason))
+    # Saved first: the re-derivation then writes the match's rated flag and note, which
+    # the record read above no longer knows.
     s.repo.save_match(dataclasses.replace(record, result=result, status="confirmed",
                                           voided_at=None))
+    results = s.append(ResultChanged(s.now, record.id, result, s.ctx.user.name, cmd.reason))
     return _correction_reply(s, frozen, results, f"Match #{record.id} changed by {who}. "
                                                  f"Was: {was}. Now: {now}.")
 

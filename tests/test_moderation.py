@@ -77,6 +77,20 @@ async def test_a_voided_match_can_be_restored_by_setting_its_result(chat: Chat) 
     assert (await chat.export())["matches"][0]["status"] == "confirmed"
 
 
+async def test_a_changed_result_is_rated_as_the_rules_rate_it_now(chat: Chat) -> None:
+    """The match record says whether the new result counts, not what the old one did."""
+    await chat.ladder("duel", "confirm=false")  # games under 2 moves are unrated
+    await chat.join("A", "B")
+    await chat.ok("A", "/report win @B")
+    await chat.ok("mod", "/mod set 1 draw moves=1 too short")
+    match = (await chat.export())["matches"][0]
+    assert match["rated"] is False
+    assert await chat.ratings() == {"A": 1000, "B": 1000}
+    await chat.ok("mod", "/mod void 1 never played")
+    await chat.ok("mod", "/mod set 1 draw moves=40 it was played")
+    assert (await chat.export())["matches"][0]["rated"] is True
+
+
 async def test_adjust_on_a_position_ladder_moves_rungs(chat: Chat) -> None:
     await chat.ladder("nhwc")
     await chat.join("p1", "p2", "p3")
