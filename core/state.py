@@ -609,18 +609,7 @@ class LadderState:
         count it; returns the new ratings of a and b. Shared by `_duel` and `apply_duel`."""
         settings = self.settings
         ra, rb = pa.rating, pb.rating
-        if settings.formula == "zero_sum":
-            if draw:
-                moved = elo.zero_sum_draw(settings, ra, rb)
-                da: float = -moved if ra > rb else moved if ra < rb else 0
-            else:
-                da = elo.zero_sum_exchange(settings, ra, rb)
-        else:
-            da = settings.k * ((0.5 if draw else 1.0) - elo.expected(ra, rb))
-            if settings.whole:
-                da = float(elo.round_half_away(da))
-        pa.rating = na = elo.apply_floor(settings, ra + da)
-        pb.rating = nb = elo.apply_floor(settings, rb - da)
+        pa.rating, pb.rating = na, nb = duel_ratings(settings, ra, rb, draw)
         pa.rated_games += 1
         pb.rated_games += 1
         if not draw:
@@ -779,6 +768,22 @@ class LadderState:
         )
         return Applied("match", players=result.players, changes=changes,
                        match=MatchEffect(match.id, False, note, changes))
+
+
+def duel_ratings(settings: Settings, ra: float, rb: float, draw: bool) -> tuple[float, float]:
+    """New ratings of the two players of a rated one-on-one game of the classic or
+    zero-sum formula (the first won unless it is a draw), floor applied."""
+    if settings.formula == "zero_sum":
+        if draw:
+            moved = elo.zero_sum_draw(settings, ra, rb)
+            da: float = -moved if ra > rb else moved if ra < rb else 0
+        else:
+            da = elo.zero_sum_exchange(settings, ra, rb)
+    else:
+        da = settings.k * ((0.5 if draw else 1.0) - elo.expected(ra, rb))
+        if settings.whole:
+            da = float(elo.round_half_away(da))
+    return elo.apply_floor(settings, ra + da), elo.apply_floor(settings, rb - da)
 
 
 def standing_changes(before: Callable[[PlayerId], PlayerState | None],
