@@ -10,6 +10,7 @@ touched from memory.
 from __future__ import annotations
 
 import asyncio
+import bisect
 import fcntl
 import json
 import logging
@@ -43,6 +44,7 @@ from core.records import (
     PlayerInfo,
     UserRef,
 )
+from core.ripple import Original, ripple
 from core.settings import Settings
 from core.state import Applied, LadderState, PlayerState, standing_changes
 from core.tables import HallEntry, TableRow, gain_table
@@ -188,6 +190,53 @@ def configure(conn: sqlite3.Connection) -> None:
     conn.execute("PRAGMA synchronous=NORMAL")
     # A big sort (the leaderboard index rebuilt after a bulk decay) may use a second core.
     conn.execute("PRAGMA threads=2")
+
+
+class _StoredHistory:
+    """`core.ripple.History` from the changes table: the derivation before a correction."""
+
+    def __init__(self, conn: sqlite3.Connection, ladder: int) -> None:
+        self.conn, self.ladder = conn, ladder
+        # Season closes are job events, found by their key (a few per year).
+        self.closes = [r[0] for r in conn.execute(
+            "SELECT seq FROM events INDEXED BY events_job_key WHERE ladder=? AND key IS NOT "
+            "NULL AND key >= 'season:' AND key < 'season;' ORDER BY seq", (ladder,))]
+
+    def outcome(self, seq: int) -> tuple[bool, dict[PlayerId, tuple[float, float]]] | None:
+        rows = self.conn.execute(
+            "SELECT player, before, after, rated FROM changes WHERE ladder=? AND seq=? "
+            "AND kind='match'", (self.ladder, seq)).fetchall()
+        if not rows or len({r[3] for r in rows}) != 1:
+            return None
+        return bool(rows[0][3]), {p: (before, after) for p, before, after, _ in rows}
+
+    def rated_deltas(self, player: PlayerId, after: int, before: int) -> list[tuple[int, float]]:
+        return [(seq, new - old) for seq, old, new in self.conn.execute(
+            "SELECT seq, before, after FROM changes INDEXED BY changes_by_player WHERE "
+            "ladder=? AND player=? AND seq > ? AND seq < ? AND kind='match' AND rated=1 "
+            "ORDER BY seq", (self.ladder, player, after, before))]
+
+    def at(self, seq: int) -> Timestamp:
+        at: Timestamp = self.conn.execute("SELECT at FROM events WHERE ladder=? AND seq=?",
+                                          (self.ladder, seq)).fetchone()[0]
+        return at
+
+    def first_rated(self, player: PlayerId, count: int) -> list[int]:
+        return [r[0] for r in self.conn.execute(
+            "SELECT seq FROM changes INDEXED BY changes_by_player WHERE ladder=? AND "
+            "player=? AND kind='match' AND rated=1 ORDER BY seq LIMIT ?",
+            (self.ladder, player, count))]
+
+    def season_start(self, before: int) -> int:
+        at = bisect.bisect_left(self.closes, before)
+        return self.closes[at - 1] if at else 0
+
+    def rating_before(self, player: PlayerId, seq: int) -> float | None:
+        row = self.conn.execute(
+            "SELECT after FROM changes INDEXED BY changes_by_player WHERE ladder=? AND "
+            "player=? AND seq < ? ORDER BY seq DESC LIMIT 1", (self.ladder, player, seq)
+        ).fetchone()
+        return None if row is None else float(row[0])
 
 
 @dataclass
@@ -470,10 +519,12 @@ class SqliteRepo:
             )
             found = correction_of(event)
             if found is not None:
+                prior = cached.corrections.get(found[0])
                 cached.corrections[found[0]] = found[1]
                 row = self._one(self._MATCH_EVENT, (ladder, found[0]))
                 if row is not None:
-                    results.append(self._rederive(ladder, cached, row[0]))
+                    results.append(self._ripple(ladder, cached, row[0], event, prior)
+                                   or self._rederive(ladder, cached, row[0]))
                     continue
             if isinstance(event, DecayDay) and self._bulk_decay(state):
                 applied = self._decay_beside(ladder, state, event, cached.corrections)
@@ -603,6 +654,72 @@ class SqliteRepo:
             [(int(s.member), s.rating, rungs.get(p), s.games, s.rated_games, s.wins, s.losses,
               s.draws, s.rated_wins, s.last_played, s.season_gain, s.season_games, ladder, p)
              for p in players if (s := state.players.get(p)) is not None])
+
+    def _ripple(self, ladder: int, cached: _Cached, from_seq: int, event: Event,
+                prior: Correction | None) -> Rederived | None:
+        """A correction beyond the journal's reach, re-derived by `core.ripple` from the
+        stored history, when that can say enough; else None (`_rederive` replays).
+
+        The standings, the history that changed and the frozen tables are rewritten at
+        once, and the journal of the newest events is kept (mended), so a recent
+        correction after it still rolls back.
+        """
+        old = cached.state
+        upto = old.seq + 1  # the correction event, inserted but not folded yet
+        if old.undo and old.undo[0].seq <= from_seq:
+            return None  # the journal reaches it: rolling back is cheaper still
+        if not old.lean or self._one(
+                "SELECT restate_from FROM ladders WHERE id=?", (ladder,))[0] is not None:
+            return None  # the history it reads waits for `restate`
+        row = self._one("SELECT at, match, duel_a, duel_b, duel_flags, duel_moves, duel_played "
+                        "FROM events WHERE ladder=? AND seq=?", (ladder, from_seq))
+        if row is None or row[2] is None:
+            return None
+        at, match, a, b, flags, moves, played = row
+        if self._one("SELECT 1 FROM matches INDEXED BY matches_by_players WHERE ladder=? "
+                     "AND players_key=? AND id != ? LIMIT 1",
+                     (ladder, players_key((a, b)), match)) is not None:
+            return None  # the pair played again: anti-farming may count it differently
+        original = Original(from_seq, match, at, a, b, bool(flags & 1), not flags & 2, moves,
+                            played)
+        rows = self.store.stream(
+            self.conn, "SELECT seq, at, kind, match, duel_a, duel_b, duel_flags, "
+            "CASE WHEN duel_a IS NULL THEN body END FROM events "
+            "WHERE ladder=? AND seq > ? AND seq < ? ORDER BY seq", (ladder, from_seq, upto))
+        done = ripple(old, original, prior, cached.corrections[match], rows,
+                      lambda kind, at, body: decode_event(kind, at, json.loads(body)),
+                      _StoredHistory(self.conn, ladder), cached.corrections)
+        if done is None:
+            return None
+        old.apply(event, cached.corrections)
+        # The snapshots from the match on hold the old standings. One of the new standings
+        # serves a restart; a correction between the two that neither the journal nor a
+        # ripple can take replays from the one before the match.
+        self.conn.execute("DELETE FROM snapshots WHERE ladder=? AND seq >= ?", (ladder, from_seq))
+        self._snapshot(ladder, old)
+        rows_of: list[tuple[Any, ...]] = []
+        for seq, (at, outcome) in done.outcomes.items():
+            _history_rows(ladder, seq, at, None, outcome, rows_of, [])
+        self.conn.executemany("DELETE FROM changes WHERE ladder=? AND seq=?",
+                              [(ladder, seq) for seq in
+                               [*done.outcomes, *([from_seq] if done.voided else [])]])
+        self.conn.executemany(INSERT_CHANGES, rows_of)
+        if done.effect is not None:
+            self.conn.execute("UPDATE matches SET rated=?, note=? WHERE ladder=? AND id=? "
+                              "AND confirmed_at IS NOT NULL",
+                              (int(done.effect[0]), done.effect[1], ladder, match))
+        changed = list(done.before)
+        self._write_players(ladder, old, changed)
+        for label in done.frozen:
+            self._write_season(ladder, label, old.frozen[label])
+        if done.frozen:
+            self.conn.execute("DELETE FROM hall_of_fame WHERE ladder=?", (ladder,))
+            self._write_hall(ladder, 0, old.hall)
+
+        def before(p: PlayerId) -> PlayerState | None:
+            return done.before[p] if p in done.before else old.players.get(p)
+
+        return Rederived(from_seq, (), standing_changes(before, old.order, old, changed))
 
     def _rederive(self, ladder: int, cached: _Cached, from_seq: int) -> Rederived:
         """Replay from the newest copy of the standings before `from_seq` to the head.
