@@ -17,6 +17,7 @@ not match the standings. Nothing is changed before it has decided.
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -36,14 +37,14 @@ from core.events import (
 )
 from core.model import Correction, PlayerId, Result, Timestamp, pair_key
 from core.state import FARM_PRUNE_EVERY, FARM_SLACK, LadderState, PlayerState, duel_ratings
-from core.tables import HallEntry, TableRow, gain_table, hall_entries
+from core.tables import HallEntry, TableRow, gain_order, gain_table, hall_entries
 
-# (seq, at, kind, match, duel a, duel b, duel flags, body): a stored event after the
-# corrected match. A plain one-on-one match comes as its columns (a not None); anything
-# else as a body that `decode(kind, at, body)` makes the event of.
-EventRow = tuple[int, int, str, int | None, PlayerId | None, PlayerId | None, int | None,
-                 str | None]
-Decode = Callable[[str, int, str], Event]
+# (seq, a, b) of each stored event after the corrected match: the players of a plain
+# one-on-one match (None for any other event), which is all that most of them need.
+EventRow = tuple[int, PlayerId | None, PlayerId | None]
+# The rest of the event at a seq: (at, match, duel flags, the event itself unless it is a
+# plain one-on-one match).
+Lookup = Callable[[int], tuple[int, int, int, Event | None]]
 # A lean match's stored outcome: (rated, {player: (before, after)}).
 Outcome = tuple[bool, dict[PlayerId, tuple[float, float]]]
 
@@ -117,13 +118,13 @@ class _GiveUp(Exception):
 
 
 def ripple(state: LadderState, original: Original, prior: Correction | None,
-           correction: Correction, events: Iterable[EventRow], decode: Decode,
+           correction: Correction, events: Iterable[EventRow], lookup: Lookup,
            history: History, corrections: Mapping[int, Correction]) -> Rippled | None:
     """Re-derive `state` (the standings before the correction event was folded) for a new
     final word on `original`, from the events after it; None when it cannot."""
     try:
         return _Ripple(state, original, history, corrections).run(
-            prior, correction, events, decode)
+            prior, correction, events, lookup)
     except _GiveUp:
         return None
 
@@ -149,7 +150,7 @@ class _Ripple:
         self.hall: dict[str, tuple[HallEntry, ...]] = {}
 
     def run(self, prior: Correction | None, correction: Correction,
-            events: Iterable[EventRow], decode: Decode) -> Rippled:
+            events: Iterable[EventRow], lookup: Lookup) -> Rippled:
         state = self.state
         if not state.lean or state.series or state.order or self.settings.decays:
             raise _GiveUp
@@ -158,14 +159,17 @@ class _Ripple:
         cur, corrections, refold = self.cur, self.corrections, self._refold
         # Hundreds of thousands of events, nearly all plain games of players the ripple
         # has not reached: those cost a look-up each.
-        for seq, at, kind, match, x, y, flags, body in events:
-            if x is not None:
-                if x in cur or y in cur:
-                    if match in corrections:
-                        raise _GiveUp  # corrected too: its stored outcome is not the log's
-                    refold(seq, at, match, x, y, bool(flags & 1), done)  # type: ignore
-            else:
-                self._event(seq, decode(kind, at, body or "{}"))
+        for seq, x, y in events:
+            if x is None:
+                event = lookup(seq)[3]
+                assert event is not None
+                self._event(seq, event)
+            elif x in cur or y in cur:
+                assert y is not None
+                at, match, flags, _ = lookup(seq)
+                if match in corrections:
+                    raise _GiveUp  # corrected too: its stored outcome is not the log's
+                refold(seq, at, match, x, y, bool(flags & 1), done)
         if self.membership & (self.overrides.keys() | self.cur.keys()):
             raise _GiveUp
         self._finish(counts, done)
@@ -325,10 +329,7 @@ class _Ripple:
             raise _GiveUp
         listed = {row.player: row for row in table}
         start = self.history.season_start(seq)
-        rows: list[tuple[PlayerId, float, int, int]] = [
-            # listed then, so calibrated then: the calibration count stands in for theirs
-            (row.player, row.value, row.rated_games, settings.calibration)
-            for row in table if row.player not in affected]
+        rows: list[tuple[PlayerId, float, int, int]] = []
         for p in affected:
             old_gain, old_games, gain, games = self._season(p, start, seq)
             row = listed.get(p)
@@ -336,7 +337,10 @@ class _Ripple:
                 raise _GiveUp  # the history and the frozen table disagree
             if state.players[p].member:
                 rows.append((p, gain, games, self._rated_by(p, seq)))
-        new = tuple(gain_table(settings, rows, settings.season_min_games))
+        # The rows of the others stand, in order: the affected ones are merged in.
+        new = tuple(heapq.merge((row for row in table if row.player not in affected),
+                                gain_table(settings, rows, settings.season_min_games),
+                                key=gain_order))
         if new != table:
             self.frozen[label] = new
             self.hall[label] = tuple(hall_entries(settings, label, list(new)))

@@ -64,8 +64,13 @@ def gain_table(
         for player, gain, games, total in rows
         if games >= min_games and gain > 0 and not calibrating(settings, total)
     ]
-    listed.sort(key=lambda r: (-r.value, -r.rated_games, r.player))
+    listed.sort(key=gain_order)
     return listed
+
+
+def gain_order(row: TableRow) -> tuple[float, int, PlayerId]:
+    """Where a row of a season or week table goes: by gain, then games, then join order."""
+    return (-row.value, -row.rated_games, row.player)
 
 
 def ladder_table(

@@ -682,12 +682,20 @@ class SqliteRepo:
             return None  # the pair played again: anti-farming may count it differently
         original = Original(from_seq, match, at, a, b, bool(flags & 1), not flags & 2, moves,
                             played)
+        # Three columns of every later event: a row costs more the more columns it has,
+        # and all but a few are skipped. The rest of those few is read by `rest`.
         rows = self.store.stream(
-            self.conn, "SELECT seq, at, kind, match, duel_a, duel_b, duel_flags, "
-            "CASE WHEN duel_a IS NULL THEN body END FROM events "
+            self.conn, "SELECT seq, duel_a, duel_b FROM events "
             "WHERE ladder=? AND seq > ? AND seq < ? ORDER BY seq", (ladder, from_seq, upto))
-        done = ripple(old, original, prior, cached.corrections[match], rows,
-                      lambda kind, at, body: decode_event(kind, at, json.loads(body)),
+
+        def rest(seq: int) -> tuple[int, int, int, Event | None]:
+            at, match, flags, kind, body = self._one(
+                "SELECT at, match, duel_flags, kind, CASE WHEN duel_a IS NULL THEN body END "
+                "FROM events WHERE ladder=? AND seq=?", (ladder, seq))
+            return at, match, flags, None if body is None else \
+                decode_event(kind, at, json.loads(body))
+
+        done = ripple(old, original, prior, cached.corrections[match], rows, rest,
                       _StoredHistory(self.conn, ladder), cached.corrections)
         if done is None:
             return None
