@@ -235,9 +235,10 @@ async def reads(bot: Bot, players: int, runs: int = 15) -> tuple[float, float]:
 def engine_vs_openskill(players: int, matches: int) -> float:
     """Matches per second of the duel replay over openskill's 1v1 PlackettLuce rate().
 
-    Ours is the fold a correction replays with: stored one-on-one matches streamed as
-    plain values through `LadderState.apply_duel` (anti-farming, calibration counts, the
-    floor and season gains included).
+    Ours is the fold every long replay runs (a start, `restate`, a correction its ripple
+    cannot follow): stored one-on-one matches streamed as plain values through
+    `LadderState.apply_duel` (anti-farming, calibration counts, the floor and season
+    gains included).
     """
     from openskill.models import PlackettLuce
 
