@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+import core.state as state_module
 from core.calendar import DAY
 from core.events import (
     ChallengeAccepted,
@@ -36,7 +37,7 @@ from core.events import (
     SeasonClosed,
 )
 from core.model import Correction, PlayerId, Result, Timestamp, pair_key
-from core.state import FARM_PRUNE_EVERY, FARM_SLACK, LadderState, PlayerState, duel_ratings
+from core.state import FARM_SLACK, LadderState, PlayerState, duel_ratings
 from core.tables import HallEntry, TableRow, gain_order, gain_table, hall_entries
 
 # (seq, a, b) of each stored event after the corrected match: the players of a plain
@@ -59,8 +60,11 @@ class History(Protocol):
         """(seq, after - before) of the player's rated matches with after < seq < before,
         in order."""
 
-    def at(self, seq: int) -> Timestamp:
-        """The time of event `seq`."""
+    def latest(self, upto: int) -> Timestamp:
+        """The latest time of the events up to `upto`."""
+
+    def times(self, after: int, upto: int) -> Iterable[tuple[int, Timestamp]]:
+        """(seq, time) of the events after `after` up to `upto`, in order."""
 
     def first_rated(self, player: PlayerId, count: int) -> list[int]:
         """The seqs of the player's first `count` rated matches (fewer if they played
@@ -366,26 +370,22 @@ class _Ripple:
                       for p, prior in entry.players]
             journal.append((entry, priors))
         # The pair played no other game, so its anti-farming record, while kept, is this
-        # game's alone: it goes if the game is no longer rated. A game rated only now
-        # would be recorded until a prune that only a replay knows the time of.
+        # game's alone: it goes if the game is no longer rated.
         pair = pair_key(self.c.a, self.c.b)
         kept = state.farm.get(pair)
         if kept is not None and kept != [self.c.played_at]:
             raise _GiveUp
-        if self.rated_delta.get(self.c.a, 0) > 0 and self.settings.farm_limit is not None:
-            # Rated only now: recorded until the first prune past its horizon, which must
-            # lie before the journal (whose entries say what each prune forgot).
-            first = state.undo[0].seq if state.undo else end
-            prune = (first - 1) // FARM_PRUNE_EVERY * FARM_PRUNE_EVERY
-            if prune <= self.c.seq or self.c.played_at > self.history.at(prune) - \
-                    self.settings.farm_days * DAY - FARM_SLACK:
-                raise _GiveUp
+        # Rated only now: recorded until the first prune past its horizon, if any. (What
+        # the journal says a prune forgot need not change: a rollback across the prune
+        # replays it, and only the pair's own games, which it has none of, read it.)
+        recorded = self.rated_delta.get(self.c.a, 0) > 0 and \
+            self.settings.farm_limit is not None and self._first_prune(end - 1) is None
         # decided: apply
-        if self.rated_delta.get(self.c.a, 0) < 0:  # no record of the pair, then or now
+        if recorded:
+            state.farm[pair] = [self.c.played_at]
+            state.farm_due.push(self.c.played_at, pair)
+        if self.rated_delta.get(self.c.a, 0) < 0:  # no record of the pair now
             state.farm.pop(pair, None)  # (its queued prune finds nothing, as after any)
-            for entry in state.undo or ():
-                if entry.pruned:
-                    entry.pruned.pop(pair, None)
         for entry, priors in journal:
             entry.players = priors
         for p, new in final.items():
@@ -399,6 +399,19 @@ class _Ripple:
                 [e for entries in self.hall.values() for e in entries]
             order = {label: i for i, label in enumerate(state.frozen)}
             state.hall.sort(key=lambda e: (order.get(e.season, len(order)), e.place))
+
+    def _first_prune(self, until: int) -> int | None:
+        """The first prune after the corrected match, up to event `until`, that forgets a
+        record of it (the fold prunes at every FARM_PRUNE_EVERY-th event, by the latest
+        time it has seen)."""
+        every, played = state_module.FARM_PRUNE_EVERY, self.c.played_at
+        latest = self.history.latest(self.c.seq)
+        for seq, at in self.history.times(self.c.seq, until):
+            latest = max(latest, at)
+            if seq % every == 0 and \
+                    played <= latest - self.settings.farm_days * DAY - FARM_SLACK:
+                return seq
+        return None
 
     def _rated_by(self, player: PlayerId, seq: int) -> int:
         """The player's rated games before event `seq` in the new derivation, as far as

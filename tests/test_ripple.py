@@ -12,8 +12,9 @@ from typing import Any
 import pytest
 
 import core.ripple
+import core.state
 import storage.sqlite as sqlite_module
-from core.calendar import HOUR
+from core.calendar import DAY, HOUR
 from storage.memory import MemoryStore
 from storage.postgres import PgStore
 from storage.sqlite import SqliteStore
@@ -43,9 +44,12 @@ def script(seed: int) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
         fixes.append(("mod", rng.choice([f"/mod void {match} never played",
                                          f"/mod set {match} @{b} wrong winner",
                                          f"/mod set {match} draw agreed"])))
-    again = rng.randrange(1, 90)  # voided, then given a result after all
-    fixes += [("mod", f"/mod void {again} not sure"), ("mod", f"/mod set {again} draw it was")]
-    late = rng.randrange(110, 121)
+    # voided, then given a result after all: early enough that, every 12 hours, anti-
+    # farming's record of it would be forgotten before the journal or within it
+    again = rng.randrange(1, 45)
+    fixes += [("mod", f"/mod void {again} not sure"),
+              ("mod", f"/mod set {again} draw moves=30 it was")]  # rated again
+    late = rng.randrange(106, 121)  # after the last close: in the journal
     fixes.append(("mod", f"/mod void {late} recent"))
     return commands, fixes
 
@@ -64,20 +68,26 @@ async def play(store: Any, seed: int) -> Chat:
 
 
 def stored(repo: Any) -> list[Any]:
-    """Everything a correction may rewrite, as the repository reads it back."""
-    return [repo.changes(1, p) for p in range(1, 41)] + \
+    """Everything a correction may rewrite, as the repository reads it back, and the
+    standings it keeps in memory (anti-farming's record included)."""
+    return [repo.state(1).fingerprint()] + [repo.changes(1, p) for p in range(1, 41)] + \
         [repo.match(1, m) for m in range(1, 121)] + \
         [repo.player_state(1, p) for p in range(1, 41)] + \
         [repo.season_table(1, label) for label in repo.state(1).frozen] + \
         [repo.hall_of_fame(1)]
 
 
-@pytest.mark.parametrize(("kind", "seed"), [("sqlite", seed) for seed in range(8)]
-                         + [("postgres", 0), ("postgres", 1)])
+@pytest.mark.parametrize(("kind", "seed", "prune_every"),
+                         [("sqlite", seed, 1000) for seed in range(6)]
+                         + [("sqlite", seed, 7) for seed in range(6, 10)]
+                         + [("postgres", 0, 1000), ("postgres", 1, 7)])
 async def test_a_rippled_correction_equals_the_replay(
         request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: Any, kind: str,
-        seed: int) -> None:
+        seed: int, prune_every: int) -> None:
+    """With anti-farming's record pruned as usual (never, in so few games) or every 7th
+    event, so that the prunes the journal keeps have to be mended too."""
     monkeypatch.setattr(sqlite_module, "UNDO_EVENTS", 30)  # the old ones lie beyond it
+    monkeypatch.setattr(core.state, "FARM_PRUNE_EVERY", prune_every)
     followed = []
     real = core.ripple.ripple
 
@@ -100,3 +110,38 @@ async def test_a_rippled_correction_equals_the_replay(
     # Each script has old corrections of pairs that met once: some were followed (else
     # this test would pass with every ripple given up).
     assert any(followed), followed
+
+
+async def test_a_game_rated_again_after_anti_farming_forgot_it(
+        tmp_path: Path, monkeypatch: Any) -> None:
+    """A game voided, then rated again after anti-farming would have forgotten it (a
+    prune in the journal), then a rollback across that prune: the standings, anti-
+    farming's record included, are a replay's."""
+    monkeypatch.setattr(sqlite_module, "UNDO_EVENTS", 30)
+    monkeypatch.setattr(core.state, "FARM_PRUNE_EVERY", 7)
+    names = [f"p{i}" for i in range(12)]
+
+    async def setup(store: Any) -> Chat:
+        chat = Chat(store)
+        await chat.ladder("duel", "confirm=false", "calibration=0")
+        await chat.join(*names)
+        await chat.ok("p0", "/report win @p1")  # match 1: the pair's only game
+        await chat.ok("mod", "/mod season close")  # the journal starts after this
+        await chat.tick(40 * DAY)  # anti-farming's horizon is 37 days
+        for k in range(2, 12, 2):  # five games, the prunes of event 56 and 63 among them
+            await chat.ok(names[k], f"/report win @{names[k + 1]}")
+            await chat.ok(names[k + 1], f"/report win @{names[k]}")
+        return chat
+
+    twin = await setup(MemoryStore())
+    async with SqliteStore(tmp_path / "l.db") as store:
+        chat = await setup(store)
+        for text in ("/mod void 1 never played", "/mod set 1 draw moves=30 it was",
+                     "/mod void 2 rolled back across the prune"):
+            await chat.ok("mod", text)
+            await twin.ok("mod", text)
+            assert await store.run(stored_state) == await twin.store.run(stored_state), text
+
+
+def stored_state(repo: Any) -> Any:
+    return repo.state(1).fingerprint(), [repo.player_state(1, p) for p in range(1, 13)]
