@@ -9,10 +9,11 @@ from what the stored history says, and takes everything else from that history: 
 ratings their opponents had, their season gains and counts.
 
 It gives up (None) wherever the history cannot say enough, and the caller replays from a
-snapshot as before: a ladder that is not `lean`, a match whose pair played other games
-(anti-farming could then rate them differently), a settings change, a decay day or an
-adjustment of a moved player, a moved player's membership changing, a history that does
-not match the standings. Nothing is changed before it has decided.
+snapshot as before: a ladder that is not `lean` or decays, a settings change since, an
+adjustment, a membership change or a corrected or many-sided game of a moved player, a
+history that does not match the standings (and, in storage: a match whose pair played
+other games, which anti-farming could then rate differently, or history still waiting
+for `restate`). Nothing is changed before it has decided.
 """
 
 from __future__ import annotations
@@ -63,8 +64,8 @@ class History(Protocol):
     def latest(self, upto: int) -> Timestamp:
         """The latest time of the events up to `upto`."""
 
-    def times(self, after: int, upto: int) -> Iterable[tuple[int, Timestamp]]:
-        """(seq, time) of the events after `after` up to `upto`, in order."""
+    def at(self, seq: int) -> Timestamp:
+        """The time of event `seq`."""
 
     def first_rated(self, player: PlayerId, count: int) -> list[int]:
         """The seqs of the player's first `count` rated matches (fewer if they played
@@ -379,7 +380,7 @@ class _Ripple:
         # the journal says a prune forgot need not change: a rollback across the prune
         # replays it, and only the pair's own games, which it has none of, read it.)
         recorded = self.rated_delta.get(self.c.a, 0) > 0 and \
-            self.settings.farm_limit is not None and self._first_prune(end - 1) is None
+            self.settings.farm_limit is not None and not self._forgotten(end)
         # decided: apply
         if recorded:
             state.farm[pair] = [self.c.played_at]
@@ -400,18 +401,25 @@ class _Ripple:
             order = {label: i for i, label in enumerate(state.frozen)}
             state.hall.sort(key=lambda e: (order.get(e.season, len(order)), e.place))
 
-    def _first_prune(self, until: int) -> int | None:
-        """The first prune after the corrected match, up to event `until`, that forgets a
-        record of it (the fold prunes at every FARM_PRUNE_EVERY-th event, by the latest
-        time it has seen)."""
-        every, played = state_module.FARM_PRUNE_EVERY, self.c.played_at
-        latest = self.history.latest(self.c.seq)
-        for seq, at in self.history.times(self.c.seq, until):
-            latest = max(latest, at)
-            if seq % every == 0 and \
-                    played <= latest - self.settings.farm_days * DAY - FARM_SLACK:
-                return seq
-        return None
+    def _forgotten(self, end: int) -> bool:
+        """Whether a prune before event `end` would have forgotten a record of the
+        corrected game. The fold prunes at every FARM_PRUNE_EVERY-th event, by the latest
+        time it has seen; the last prune forgets whatever an earlier one would have."""
+        every, settings = state_module.FARM_PRUNE_EVERY, self.settings
+        last = (end - 1) // every * every
+        if last <= self.c.seq:
+            return False
+
+        def past(at: float) -> bool:
+            return self.c.played_at <= at - settings.farm_days * DAY - FARM_SLACK
+
+        # The latest time seen by the last prune is at least that event's own, and at
+        # most the latest of all; only between the two it takes a read of them all.
+        if past(self.history.at(last)):
+            return True
+        if not past(self.state.at):
+            return False
+        return past(self.history.latest(last))
 
     def _rated_by(self, player: PlayerId, seq: int) -> int:
         """The player's rated games before event `seq` in the new derivation, as far as

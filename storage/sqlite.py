@@ -20,7 +20,7 @@ import sqlite3
 import threading
 import time
 from collections import Counter, OrderedDict, deque
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib import resources
@@ -222,9 +222,10 @@ class _StoredHistory:
             (self.ladder, upto)).fetchone()[0]
         return at
 
-    def times(self, after: int, upto: int) -> Iterable[tuple[int, Timestamp]]:
-        return self.conn.execute("SELECT seq, at FROM events WHERE ladder=? AND seq > ? AND "
-                                 "seq <= ? ORDER BY seq", (self.ladder, after, upto))
+    def at(self, seq: int) -> Timestamp:
+        at: Timestamp = self.conn.execute("SELECT at FROM events WHERE ladder=? AND seq=?",
+                                          (self.ladder, seq)).fetchone()[0]
+        return at
 
     def first_rated(self, player: PlayerId, count: int) -> list[int]:
         return [r[0] for r in self.conn.execute(

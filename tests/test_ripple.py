@@ -112,11 +112,13 @@ async def test_a_rippled_correction_equals_the_replay(
     assert any(followed), followed
 
 
+@pytest.mark.parametrize("before_the_wait", [0, 8])
 async def test_a_game_rated_again_after_anti_farming_forgot_it(
-        tmp_path: Path, monkeypatch: Any) -> None:
-    """A game voided, then rated again after anti-farming would have forgotten it (a
-    prune in the journal), then a rollback across that prune: the standings, anti-
-    farming's record included, are a replay's."""
+        tmp_path: Path, monkeypatch: Any, before_the_wait: int) -> None:
+    """A game voided, then rated again after anti-farming would have forgotten it, then a
+    rollback across the prune that forgot it: the standings, anti-farming's record
+    included, are a replay's. With games before the wait, the last prune comes before
+    the horizon passes, and the record is kept after all."""
     monkeypatch.setattr(sqlite_module, "UNDO_EVENTS", 30)
     monkeypatch.setattr(core.state, "FARM_PRUNE_EVERY", 7)
     names = [f"p{i}" for i in range(12)]
@@ -124,13 +126,14 @@ async def test_a_game_rated_again_after_anti_farming_forgot_it(
     async def setup(store: Any) -> Chat:
         chat = Chat(store)
         await chat.ladder("duel", "confirm=false", "calibration=0")
-        await chat.join(*names)
-        await chat.ok("p0", "/report win @p1")  # match 1: the pair's only game
+        await chat.join(*names)  # events 1-12
+        await chat.ok("p0", "/report win @p1")  # match 1 (event 13): the pair's only game
         await chat.ok("mod", "/mod season close")  # the journal starts after this
-        await chat.tick(40 * DAY)  # anti-farming's horizon is 37 days
-        for k in range(2, 12, 2):  # five games, the prunes of event 56 and 63 among them
-            await chat.ok(names[k], f"/report win @{names[k + 1]}")
-            await chat.ok(names[k + 1], f"/report win @{names[k]}")
+        for k in range(10):  # events 15-24, prunes at 21
+            if k == before_the_wait:
+                await chat.tick(40 * DAY)  # anti-farming's horizon is 37 days
+            a, b = names[2 + k], names[2 + (k + 1) % 10]
+            await chat.ok(a, f"/report win @{b}")
         return chat
 
     twin = await setup(MemoryStore())
