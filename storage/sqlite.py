@@ -123,6 +123,11 @@ INSERT_CHANGES = ("INSERT INTO changes (ladder, seq, player, at, before, after, 
                   "rated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
 
 
+# A re-derived match's rated flag and note, as _history_rows gives its effects.
+RESTATE_FLAGS = ("UPDATE matches SET rated=?, note=? WHERE ladder=? AND id=? "
+                 "AND confirmed_at IS NOT NULL")
+
+
 def _change_rows(ladder: int, seq: int, event: Event, applied: Applied) -> list[tuple[Any, ...]]:
     return [(ladder, c.seq, c.player, c.at, c.before, c.after, c.kind, c.match, int(c.rated))
             for c in change_rows(seq, event, applied)]
@@ -529,8 +534,7 @@ class SqliteRepo:
                 cached.corrections[found[0]] = found[1]
                 row = self._one(self._MATCH_EVENT, (ladder, found[0]))
                 if row is not None:
-                    results.append(self._ripple(ladder, cached, row[0], event, prior)
-                                   or self._rederive(ladder, cached, row[0]))
+                    results.append(self._rederive(ladder, cached, row[0], event, prior))
                     continue
             if isinstance(event, DecayDay) and self._bulk_decay(state):
                 applied = self._decay_beside(ladder, state, event, cached.corrections)
@@ -664,7 +668,7 @@ class SqliteRepo:
     def _ripple(self, ladder: int, cached: _Cached, from_seq: int, event: Event,
                 prior: Correction | None) -> Rederived | None:
         """A correction beyond the journal's reach, re-derived by `core.ripple` from the
-        stored history, when that can say enough; else None (`_rederive` replays).
+        stored history, when that can say enough; else None (and `_rederive` replays).
 
         The standings, the history that changed and the frozen tables are rewritten at
         once, and the journal of the newest events is kept (mended), so a recent
@@ -672,10 +676,7 @@ class SqliteRepo:
         """
         old = cached.state
         upto = old.seq + 1  # the correction event, inserted but not folded yet
-        if old.undo and old.undo[0].seq <= from_seq:
-            return None  # the journal reaches it: rolling back is cheaper still
-        if not old.lean or self._one(
-                "SELECT restate_from FROM ladders WHERE id=?", (ladder,))[0] is not None:
+        if self._one("SELECT restate_from FROM ladders WHERE id=?", (ladder,))[0] is not None:
             return None  # the history it reads waits for `restate`
         row = self._one("SELECT at, match, duel_a, duel_b, duel_flags, duel_moves, duel_played "
                         "FROM events WHERE ladder=? AND seq=?", (ladder, from_seq))
@@ -719,9 +720,7 @@ class SqliteRepo:
                                [*done.outcomes, *([from_seq] if done.voided else [])]])
         self.conn.executemany(INSERT_CHANGES, rows_of)
         if done.effect is not None:
-            self.conn.execute("UPDATE matches SET rated=?, note=? WHERE ladder=? AND id=? "
-                              "AND confirmed_at IS NOT NULL",
-                              (int(done.effect[0]), done.effect[1], ladder, match))
+            self.conn.execute(RESTATE_FLAGS, (int(done.effect[0]), done.effect[1], ladder, match))
         changed = list(done.before)
         self._write_players(ladder, old, changed)
         for label in done.frozen:
@@ -735,19 +734,25 @@ class SqliteRepo:
 
         return Rederived(from_seq, (), standing_changes(before, old.order, old, changed))
 
-    def _rederive(self, ladder: int, cached: _Cached, from_seq: int) -> Rederived:
-        """Replay from the newest copy of the standings before `from_seq` to the head.
+    def _rederive(self, ladder: int, cached: _Cached, from_seq: int, event: Event,
+                  prior: Correction | None) -> Rederived:
+        """Re-derive the standings after a correction (`event`; `prior` is the match's
+        final word before it) of the match at `from_seq`, up to the head.
 
-        The standings (players, seasons, Hall of Fame) are rewritten at once. Per-match
-        history (rated flags, changes) and snapshots are rewritten at once for the recent
-        part; a correction far back leaves the older part to `restate`, marked in the
-        ladder row.
+        A recent correction rolls the standings back through their journal; one further
+        back than it reaches follows its ripple (`_ripple`) where it can, else replays from
+        the newest stored snapshot before it. The standings (players, seasons, Hall of
+        Fame) are rewritten at once. Per-match history (rated flags, changes) and
+        snapshots are rewritten at once for the recent part; a replay from far back leaves
+        the older part to `restate`, marked in the ladder row.
         """
         old = cached.state
         upto = old.seq + 1  # the correction event itself, just inserted
-        # A recent correction rolls the standings back through their journal; one further
-        # back than it reaches replays from the newest stored snapshot before it.
         forward = old.undo_to(from_seq)
+        if forward is None:
+            rippled = self._ripple(ladder, cached, from_seq, event, prior)
+            if rippled is not None:
+                return rippled
         state = old if forward is not None else self._snapshot_before(ladder, from_seq)
         self.conn.execute("DELETE FROM snapshots WHERE ladder=? AND seq >= ?", (ladder, from_seq))
         # History is rewritten at once for the newest events and for the week the week
@@ -836,9 +841,7 @@ class SqliteRepo:
              if fresh.get((seq, player)) != row])
         self.conn.executemany(INSERT_CHANGES,
                               [row for key, row in fresh.items() if stored.get(key) != row])
-        self.conn.executemany(
-            "UPDATE matches SET rated=?, note=? WHERE ladder=? AND id=? "
-            "AND confirmed_at IS NOT NULL", effects)
+        self.conn.executemany(RESTATE_FLAGS, effects)
 
     def _mark_stale(self, ladder: int, start: int, end: int) -> None:
         """Per-match history of events [start, end) waits for `restate`."""
