@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from core.calendar import DAY, parse_instant
+from core.collector import paused
 from core.events import PlayerJoined
 from core.jobs import catch_up_due
 from core.records import Context, Reply, UserRef
@@ -248,16 +249,18 @@ def engine_vs_openskill(players: int, matches: int) -> float:
         state = replay(preset("duel"), [PlayerJoined(T0, p) for p in range(players)])
         fold = state.apply_duel
         started = time.perf_counter()
-        for i, (a, b) in enumerate(played):
-            fold(T0 + i, a, b, False, True, None, T0 + i)
+        with paused():  # as the stored replay runs it; openskill gets the same below
+            for i, (a, b) in enumerate(played):
+                fold(T0 + i, a, b, False, True, None, T0 + i)
         ours.append(matches / (time.perf_counter() - started))
     model = PlackettLuce()
     theirs = []
     for _ in range(3):
         ratings = [model.rating() for _ in range(players)]
         started = time.perf_counter()
-        for a, b in played:
-            [[ratings[a]], [ratings[b]]] = model.rate([[ratings[a]], [ratings[b]]])
+        with paused():
+            for a, b in played:
+                [[ratings[a]], [ratings[b]]] = model.rate([[ratings[a]], [ratings[b]]])
         theirs.append(matches / (time.perf_counter() - started))
     return median_of(ours) / median_of(theirs)
 

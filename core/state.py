@@ -22,6 +22,7 @@ from typing import Any
 
 from core import elo, position
 from core.calendar import DAY, HOUR, month_label, next_month
+from core.collector import paused
 from core.due import DueQueue
 from core.errors import RatingGapTooLarge
 from core.events import (
@@ -821,8 +822,9 @@ def replay(
     if corrections is None:
         corrections = collect_corrections(events)
     state = LadderState(settings)
-    for event in events:
-        state.apply(event, corrections)
+    with paused():  # (core.collector: a long fold builds much that stays)
+        for event in events:
+            state.apply(event, corrections)
     return state
 
 
@@ -833,6 +835,7 @@ def resume(
 ) -> LadderState:
     """Continue a copy of `snapshot` through `events` (the events after it)."""
     state = snapshot.copy()
-    for event in events:
-        state.apply(event, corrections)
+    with paused():
+        for event in events:
+            state.apply(event, corrections)
     return state

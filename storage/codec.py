@@ -6,6 +6,7 @@ import dataclasses
 import json
 from typing import Any
 
+from core.collector import paused
 from core.events import (
     ChallengeAccepted,
     DecayDay,
@@ -153,6 +154,11 @@ def decode_event(kind: str, at: int, body: dict[str, Any]) -> Event:
 
 def state_to_json(state: LadderState) -> str:
     """A snapshot of the standings."""
+    with paused():  # (core.collector: a snapshot is many small lists)
+        return _state_to_json(state)
+
+
+def _state_to_json(state: LadderState) -> str:
     return dumps({
         "settings": dataclasses.asdict(state.settings),
         "players": [[p, s.rating, s.games, s.rated_games, s.wins, s.losses, s.draws,
@@ -175,6 +181,11 @@ def state_to_json(state: LadderState) -> str:
 
 def state_from_json(text: str) -> LadderState:
     """The inverse of `state_to_json`."""
+    with paused():
+        return _state_from_json(text)
+
+
+def _state_from_json(text: str) -> LadderState:
     data = json.loads(text)
     known = {f.name for f in dataclasses.fields(Settings)}
     settings = Settings(**{k: _tuples(v) for k, v in data["settings"].items() if k in known})

@@ -30,6 +30,7 @@ from typing import Any, TextIO, TypeVar
 import aiosqlite
 
 from core.calendar import DAY
+from core.collector import paused
 from core.events import DecayDay, Event, MatchConfirmed, collect_corrections, correction_of
 from core.ledger import Rederived
 from core.model import Correction, Match, PlayerId, Result, Timestamp
@@ -488,26 +489,27 @@ class SqliteRepo:
         """
         every = self.store.snapshot_interval(len(state.players))
         lean, fold = state.lean, state.apply_duel  # only a settings change alters `lean`
-        for seq, at, kind, body, match, a, b, flags, moves, played in self.store.stream(
-                self.conn, self._STREAM, (ladder, state.seq, upto)):
-            if seq == journal_from:
-                state.undo = deque(maxlen=UNDO_EVENTS)
-            if a is not None and lean and match not in corrections:
-                outcome: Any = fold(at, a, b, bool(flags & 1), not flags & 2, moves, played)
-                if visit is not None and seq >= visit_from:
-                    visit(seq, at, None, (match, a, b, *outcome))
-            else:
-                if a is not None:  # body was left out of the read: rebuild the event
-                    event: Event = MatchConfirmed(at, Match(match, played, Result(
-                        ((a,), (b,)), bool(flags & 1), None, moves, not flags & 2)))
+        with paused():  # (core.collector: a long fold builds much that stays)
+            for seq, at, kind, body, match, a, b, flags, moves, played in self.store.stream(
+                    self.conn, self._STREAM, (ladder, state.seq, upto)):
+                if seq == journal_from:
+                    state.undo = deque(maxlen=UNDO_EVENTS)
+                if a is not None and lean and match not in corrections:
+                    outcome: Any = fold(at, a, b, bool(flags & 1), not flags & 2, moves, played)
+                    if visit is not None and seq >= visit_from:
+                        visit(seq, at, None, (match, a, b, *outcome))
                 else:
-                    event = decode_event(kind, at, json.loads(body))
-                outcome = state.apply(event, corrections)
-                lean = state.lean
-                if visit is not None and seq >= visit_from:
-                    visit(seq, at, event, outcome)
-            if snapshots is not None and seq % every == 0 and snapshots(seq):
-                self._snapshot(ladder, state)
+                    if a is not None:  # body was left out of the read: rebuild the event
+                        event: Event = MatchConfirmed(at, Match(match, played, Result(
+                            ((a,), (b,)), bool(flags & 1), None, moves, not flags & 2)))
+                    else:
+                        event = decode_event(kind, at, json.loads(body))
+                    outcome = state.apply(event, corrections)
+                    lean = state.lean
+                    if visit is not None and seq >= visit_from:
+                        visit(seq, at, event, outcome)
+                if snapshots is not None and seq % every == 0 and snapshots(seq):
+                    self._snapshot(ladder, state)
 
     def state(self, ladder: int) -> LadderState:
         return self._cached(ladder).state
