@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from core.collector import paused
@@ -170,8 +171,10 @@ def _state_to_json(state: LadderState) -> str:
                     v.applied_low, v.applied_high] for (a, b), v in state.series.items()],
         "logged": [[c, *entry] for c, entry in state.logged.items()],
         "season": state.season,
-        "frozen": {label: [[r.player, r.value, r.rated_games] for r in rows]
-                   for label, rows in state.frozen.items()},
+        # The closed seasons by label only: their tables are stored beside the snapshot
+        # (`seasons`), and were half of a big ladder's snapshot. Snapshots written before
+        # this held the tables themselves ("frozen"); both are read.
+        "seasons": list(state.frozen),
         "hall": [[e.season, e.place, e.player, e.gain] for e in state.hall],
         "seq": state.seq,
         "at": state.at,
@@ -179,13 +182,17 @@ def _state_to_json(state: LadderState) -> str:
     })
 
 
-def state_from_json(text: str) -> LadderState:
-    """The inverse of `state_to_json`."""
+Tables = Callable[[list[str]], Mapping[str, tuple[TableRow, ...]]]
+
+
+def state_from_json(text: str, tables: Tables) -> LadderState:
+    """The inverse of `state_to_json`; `tables(labels)` reads the stored tables of the
+    closed seasons a snapshot names."""
     with paused():
-        return _state_from_json(text)
+        return _state_from_json(text, tables)
 
 
-def _state_from_json(text: str) -> LadderState:
+def _state_from_json(text: str, tables: Tables) -> LadderState:
     data = json.loads(text)
     known = {f.name for f in dataclasses.fields(Settings)}
     settings = Settings(**{k: _tuples(v) for k, v in data["settings"].items() if k in known})
@@ -204,7 +211,8 @@ def _state_from_json(text: str) -> LadderState:
         logged={row[0]: (row[1], row[2], row[3], row[4]) for row in data["logged"]},
         season=data["season"],
         frozen={label: tuple(TableRow(*r) for r in rows)
-                for label, rows in data["frozen"].items()},
+                for label, rows in data["frozen"].items()} if "frozen" in data
+        else dict(tables(data["seasons"])),
         hall=[HallEntry(*e) for e in data["hall"]],
         seq=data["seq"],
         at=data["at"],

@@ -466,8 +466,23 @@ class SqliteRepo:
         """The newest stored snapshot taken before event `seq` (else a new ladder)."""
         row = self._one("SELECT body FROM snapshots WHERE ladder=? AND seq < ? "
                         "ORDER BY seq DESC LIMIT 1", (ladder, seq))
-        return state_from_json(row[0]) if row is not None else LadderState(
-            self.base_settings(ladder))
+        return state_from_json(row[0], lambda labels: self._frozen(ladder, labels)) \
+            if row is not None else LadderState(self.base_settings(ladder))
+
+    def _frozen(self, ladder: int, labels: list[str]) -> dict[str, tuple[TableRow, ...]]:
+        """The stored tables of these closed seasons, for a snapshot that names them.
+
+        What `seasons` holds for a season closed before a snapshot is what the snapshot's
+        standings held: a correction that changes such a table is of a match before the
+        snapshot, and so deletes it.
+        """
+        rows: dict[str, list[TableRow]] = {label: [] for label in labels}
+        for season, player, gain, games in self._all(
+                "SELECT season, player, gain, rated_games FROM seasons WHERE ladder=? "
+                "ORDER BY season, place", (ladder,)):
+            if season in rows:
+                rows[season].append(TableRow(player, gain, games))
+        return {label: tuple(table) for label, table in rows.items()}
 
     _STREAM = ("SELECT seq, at, kind, CASE WHEN duel_a IS NULL THEN body END, match, duel_a, "
                "duel_b, duel_flags, duel_moves, duel_played FROM events "

@@ -7,6 +7,7 @@ run on both side by side and must give the same replies and the same export.
 from __future__ import annotations
 
 import contextlib
+import json
 import sqlite3
 import tempfile
 from pathlib import Path
@@ -317,9 +318,11 @@ async def test_history_of_an_old_correction_is_restated_after(
         events = await store.run(lambda repo: repo.events(1))
         base = await store.run(lambda repo: repo.base_settings(1))
         corrections = collect_corrections(events)
-        for seq, body in stored.items():  # each the standings after its first seq events
-            assert state_from_json(body).fingerprint() == \
-                replay(base, events[:seq], corrections).fingerprint()
+        loaded = await store.run(lambda repo: {
+            seq: state_from_json(body, lambda labels: repo._frozen(1, labels))
+            for seq, body in stored.items()})
+        for seq, state in loaded.items():  # each the standings after its first seq events
+            assert state.fingerprint() == replay(base, events[:seq], corrections).fingerprint()
 
 
 async def test_corrections_replayed_from_a_snapshot_match_the_twin(
@@ -395,6 +398,53 @@ async def test_a_correction_rewrites_the_frozen_tables_it_reaches(tmp_path: Path
         after = await store.run(seasons)
         assert after != before and after[0] != before[0]
         assert after == await twin.store.run(seasons)
+
+
+async def test_snapshots_name_closed_seasons_and_read_their_tables(tmp_path: Path) -> None:
+    """A snapshot keeps the closed seasons by label, their tables come back from
+    `seasons` (after a correction rewrote one too), and a snapshot of the earlier format,
+    tables inside, still loads."""
+    async with SqliteStore(tmp_path / "l.db", snapshot_every=2, snapshot_per_player=0) as store:
+        chat = Chat(store)
+        await chat.ladder("duel", "confirm=false", "calibration=0", "season_min_games=1")
+        await chat.join("a", "b", "c")
+        await chat.ok("a", "/report win @b")
+        await chat.ok("a", "/report win @c")
+        await chat.ok("mod", "/mod season close first")
+        await chat.ok("b", "/report win @c")
+        await chat.ok("mod", "/mod season close second")
+        await chat.ok("mod", "/mod void 1 never played")  # both tables change
+        for _ in range(3):
+            await chat.ok("c", "/report win @a")
+
+        def loaded(repo: Any) -> list[tuple[int, str, Any, Any]]:
+            return [(seq, body, state_from_json(body, lambda labels: repo._frozen(1, labels)),
+                     {label: repo.season_table(1, label) for label in repo.state(1).frozen})
+                    for seq, body in repo.conn.execute(
+                        "SELECT seq, body FROM snapshots WHERE ladder=1 ORDER BY seq")]
+
+        snapshots = await store.run(loaded)
+        events = await store.run(lambda repo: repo.events(1))
+        base = await store.run(lambda repo: repo.base_settings(1))
+
+    def unread(labels: list[str]) -> dict[str, Any]:
+        raise AssertionError("a snapshot with its tables inside read them again")
+
+    corrections = collect_corrections(events)
+    assert [seq for seq, _, state, _ in snapshots if len(state.frozen) == 2]
+    for seq, body, state, stored in snapshots:
+        data = json.loads(body)
+        assert "frozen" not in data and data["seasons"] == list(state.frozen)
+        expected = replay(base, events[:seq], corrections)
+        assert state.frozen == expected.frozen
+        assert state.fingerprint() == expected.fingerprint()
+        for label, table in state.frozen.items():  # as stored, the void's rewrite too
+            assert list(table) == stored[label]
+        earlier = {k: v for k, v in data.items() if k != "seasons"}
+        earlier["frozen"] = {label: [[r.player, r.value, r.rated_games] for r in rows]
+                             for label, rows in state.frozen.items()}
+        assert state_from_json(json.dumps(earlier), unread).fingerprint() == \
+            state.fingerprint()
 
 
 async def test_bulk_decay_rebuilds_index_trigger_and_histogram(
