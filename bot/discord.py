@@ -62,6 +62,7 @@ log = logging.getLogger(__name__)
 PLATFORM = "discord"
 MAX_CONTENT = 2000
 MENTION = re.compile(r"<@!?(\d{15,21})>")
+ESCAPED_MENTION = re.compile(r"@(<@!?\d{15,21}>)")
 APOLOGY = "Sorry, something went wrong on my side. It has been logged; please try again."
 EMBEDDED = (ShowStandings, ShowProfile, ShowHistory, ShowHallOfFame, ShowLadder)
 
@@ -84,6 +85,14 @@ def role_ids(member: discord.Member) -> set[int]:
     private discord.py name the bot reads.
     """
     return set(member._roles)
+
+
+def shown(text: str) -> str:
+    """A reply as Discord should show it: players' names and reasons as typed, never as
+    Discord formatting or masked links (the core's texts use no markdown of their own),
+    and the core's "@name" of a user known only by a mention (`<@123>`, the name the
+    adapter gives such a user) as that mention alone, not "@@name"."""
+    return ESCAPED_MENTION.sub(r"\1", escape_markdown(text))
 
 
 def mentions_as_tokens(text: str, names: dict[int, str]) -> tuple[str, dict[str, UserRef]]:
@@ -190,7 +199,7 @@ class DiscordPlatform:
             raise Undeliverable(f"{announcement.ladder} has no announcement channel")
         channel = self.client.get_partial_messageable(int(announcement.channel))
         try:
-            for part in chunks(escape_markdown(announcement.text)):
+            for part in chunks(shown(announcement.text)):
                 await channel.send(part)
         except (discord.Forbidden, discord.NotFound) as error:
             raise Undeliverable(str(error)) from error
@@ -253,10 +262,8 @@ class DiscordPlatform:
         kwargs: dict[str, Any] = {"ephemeral": ephemeral}
         if reply.confirm_match is not None and reply.ladder is not None:
             kwargs["view"] = report_view(reply.ladder, reply.confirm_match)
-        # Replies carry players' own names and reasons: shown as typed, never as Discord
-        # formatting or masked links (the core's texts use no markdown of their own).
-        shown = escape_markdown(reply.text)
-        title, _, body = shown.partition("\n")
+        text = shown(reply.text)
+        title, _, body = text.partition("\n")
         if embed and not reply.error:
             kwargs["embed"] = discord.Embed(title=title[:256], description=body[:4096] or None,
                                             colour=discord.Colour.blurple())
@@ -268,7 +275,7 @@ class DiscordPlatform:
                 kwargs["embed"].set_image(url="attachment://chart.png")
             await interaction.response.send_message(**kwargs)
         else:
-            parts = chunks(shown)
+            parts = chunks(text)
             await interaction.response.send_message(parts[0], **kwargs)
             for part in parts[1:]:
                 await interaction.followup.send(part, ephemeral=ephemeral)
@@ -293,9 +300,9 @@ class DiscordPlatform:
             DisputeResult(match, "disputed with the button")
         reply = await self.run(interaction, command, ladder)
         if reply.error:
-            await interaction.response.send_message(escape_markdown(reply.text), ephemeral=True)
+            await interaction.response.send_message(shown(reply.text), ephemeral=True)
             return
-        await interaction.response.send_message(escape_markdown(reply.text))
+        await interaction.response.send_message(shown(reply.text))
         if interaction.message is not None:
             try:
                 await interaction.message.edit(view=None)

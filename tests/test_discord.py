@@ -132,7 +132,8 @@ async def test_malformed_options_get_an_ephemeral_explanation(dc: Harness) -> No
         (command("report-teams",
                  option("team1", f"<@{ALICE['user']['id']}> <@{BOB['user']['id']}>"),
                  option("team2", f"<@{DAVE['user']['id']}>"), option("result", "team1"),
-                 by=ALICE), f"<@{DAVE['user']['id']}> has not joined main"),
+                 by=ALICE),  # a user known only by the mention is addressed by it, not "@@"
+         f"<@{DAVE['user']['id']}> has not joined main: ask <@{DAVE['user']['id']}> to /join"),
     ]:
         answer = await dc.send(payload)
         assert ephemeral(answer), text(answer)
