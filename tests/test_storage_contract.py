@@ -368,19 +368,25 @@ async def test_corrections_replayed_from_a_snapshot_match_the_twin(
             assert await store.run(rows) == await twin.store.run(rows)
 
 
+async def _two_closed_seasons(store: Any) -> Chat:
+    """A duel ladder of three whose first two seasons are closed, each with a table."""
+    chat = Chat(store)
+    await chat.ladder("duel", "confirm=false", "calibration=0", "season_min_games=1")
+    await chat.join("a", "b", "c")
+    await chat.ok("a", "/report win @b")
+    await chat.ok("a", "/report win @c")
+    await chat.ok("mod", "/mod season close first")
+    await chat.ok("b", "/report win @c")
+    await chat.ok("mod", "/mod season close second")
+    return chat
+
+
 async def test_a_correction_rewrites_the_frozen_tables_it_reaches(tmp_path: Path) -> None:
     """Voiding a match of a closed season rewrites the stored tables it changes and the
     Hall of Fame, as the twin has them (no other test looked at the stored tables)."""
 
     async def play(store: Any) -> Chat:
-        chat = Chat(store)
-        await chat.ladder("duel", "confirm=false", "calibration=0", "season_min_games=1")
-        await chat.join("a", "b", "c")
-        await chat.ok("a", "/report win @b")
-        await chat.ok("a", "/report win @c")
-        await chat.ok("mod", "/mod season close first")
-        await chat.ok("b", "/report win @c")
-        await chat.ok("mod", "/mod season close second")
+        chat = await _two_closed_seasons(store)
         await chat.ok("c", "/report win @b")
         return chat
 
@@ -405,14 +411,7 @@ async def test_snapshots_name_closed_seasons_and_read_their_tables(tmp_path: Pat
     `seasons` (after a correction rewrote one too), and a snapshot of the earlier format,
     tables inside, still loads."""
     async with SqliteStore(tmp_path / "l.db", snapshot_every=2, snapshot_per_player=0) as store:
-        chat = Chat(store)
-        await chat.ladder("duel", "confirm=false", "calibration=0", "season_min_games=1")
-        await chat.join("a", "b", "c")
-        await chat.ok("a", "/report win @b")
-        await chat.ok("a", "/report win @c")
-        await chat.ok("mod", "/mod season close first")
-        await chat.ok("b", "/report win @c")
-        await chat.ok("mod", "/mod season close second")
+        chat = await _two_closed_seasons(store)
         await chat.ok("mod", "/mod void 1 never played")  # both tables change
         for _ in range(3):
             await chat.ok("c", "/report win @a")
