@@ -25,7 +25,9 @@ from core.settings import preset
 from core.state import LadderState, replay
 from storage.codec import state_from_json
 from storage.memory import MemoryStore
+from storage.postgres import PgStore
 from storage.sqlite import SqliteStore
+from tests import postgres
 from tests.chat import T0, Chat
 
 
@@ -406,11 +408,17 @@ async def test_a_correction_rewrites_the_frozen_tables_it_reaches(tmp_path: Path
         assert after == await twin.store.run(seasons)
 
 
-async def test_snapshots_name_closed_seasons_and_read_their_tables(tmp_path: Path) -> None:
+@pytest.mark.parametrize("kind", ["sqlite", "postgres"])
+async def test_snapshots_name_closed_seasons_and_read_their_tables(
+    tmp_path: Path, kind: str, request: pytest.FixtureRequest
+) -> None:
     """A snapshot keeps the closed seasons by label, their tables come back from
     `seasons` (after a correction rewrote one too), and a snapshot of the earlier format,
     tables inside, still loads."""
-    async with SqliteStore(tmp_path / "l.db", snapshot_every=2, snapshot_per_player=0) as store:
+    async with (SqliteStore(tmp_path / "l.db", snapshot_every=2, snapshot_per_player=0)
+                if kind == "sqlite" else PgStore(
+                    await postgres.fresh_database(request.getfixturevalue("postgres_server")),
+                    snapshot_every=2, snapshot_per_player=0)) as store:
         chat = await _two_closed_seasons(store)
         await chat.ok("mod", "/mod void 1 never played")  # both tables change
         for _ in range(3):
