@@ -8,6 +8,7 @@ a mention nobody knows is refused with what to do. Malformed commands raise
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -326,9 +327,22 @@ def parse(text: str, author: UserRef, resolve: Resolver,
     parser = _PARSERS.get(word)
     if parser is None:
         shown = word if len(word) <= 32 else word[:32] + "…"
-        raise UsageError(f"I don't know the command /{shown}. /help lists the commands.")
+        guess = _closest_command(word)
+        hint = f" Did you mean /{guess}?" if guess else ""
+        raise UsageError(f"I don't know the command /{shown}.{hint} /help lists the commands.")
     args = _Args(word, kept, author, resolve, reply_to)
     return Parsed(parser(args), ladder)
+
+
+def _closest_command(word: str) -> str | None:
+    """The command a mistyped word most likely meant (`/hall`, `/reprot`), if any: the
+    one it begins, else the nearest by spelling."""
+    names = [name for name in _PARSERS if name != "start"]  # (Telegram's own /help)
+    begun = [name for name in names if name.startswith(word)]
+    if len(word) >= 3 and len(begun) == 1:
+        return begun[0]
+    close = difflib.get_close_matches(word, names, n=1)
+    return close[0] if close else None
 
 
 class _Args:

@@ -134,7 +134,10 @@ def test_mention_with_trailing_punctuation() -> None:
 @pytest.mark.parametrize(
     ("text", "problem"),
     [
-        ("/frobnicate", "I don't know the command /frobnicate"),
+        ("/frobnicate", "I don't know the command /frobnicate. /help lists the commands."),
+        ("/hall", "I don't know the command /hall. Did you mean /halloffame?"),
+        ("/reprot win @bob", "Did you mean /report?"),
+        ("/stand", "Did you mean /standings?"),
         ("/report", "Say what happened"),
         ("/report win", "Name your opponent"),
         ("/report win bob", "'bob' is not a player; name players as @name"),
