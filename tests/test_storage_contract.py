@@ -454,6 +454,15 @@ async def test_snapshots_name_closed_seasons_and_read_their_tables(
             state.fingerprint()
 
 
+async def test_deleted_pages_are_not_written_out_again(tmp_path: Path) -> None:
+    """secure_delete=FAST on every connection, whatever the build's default (Debian's
+    zeroes every freed page, which made deleting stale snapshots write them again)."""
+    async with SqliteStore(tmp_path / "l.db") as store:
+        mode = await store.run(lambda repo: repo.conn.execute(
+            "PRAGMA secure_delete").fetchone()[0], commit=False)
+    assert mode == 2  # FAST
+
+
 async def test_bulk_decay_rebuilds_index_trigger_and_histogram(
     tmp_path: Path, monkeypatch: Any
 ) -> None:
