@@ -337,6 +337,8 @@ def parse(text: str, author: UserRef, resolve: Resolver,
 def _closest_command(word: str) -> str | None:
     """The command a mistyped word most likely meant (`/hall`, `/reprot`), if any: the
     one it begins, else the nearest by spelling."""
+    if len(word) > 32:  # no command is that long; spare difflib a pasted wall of text
+        return None
     names = [name for name in _PARSERS if name != "start"]  # (Telegram's own /help)
     begun = [name for name in names if name.startswith(word)]
     if len(word) >= 3 and len(begun) == 1:
