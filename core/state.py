@@ -821,11 +821,7 @@ def replay(
     events = list(events)
     if corrections is None:
         corrections = collect_corrections(events)
-    state = LadderState(settings)
-    with paused():  # (core.collector: a long fold builds much that stays)
-        for event in events:
-            state.apply(event, corrections)
-    return state
+    return resume(LadderState(settings), events, corrections)
 
 
 def resume(
@@ -835,7 +831,7 @@ def resume(
 ) -> LadderState:
     """Continue a copy of `snapshot` through `events` (the events after it)."""
     state = snapshot.copy()
-    with paused():
+    with paused():  # (core.collector: a long fold builds much that stays)
         for event in events:
             state.apply(event, corrections)
     return state

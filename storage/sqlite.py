@@ -483,13 +483,7 @@ class SqliteRepo:
         standings held: a correction that changes such a table is of a match before the
         snapshot, and so deletes it.
         """
-        rows: dict[str, list[TableRow]] = {label: [] for label in labels}
-        for season, player, gain, games in self._all(
-                "SELECT season, player, gain, rated_games FROM seasons WHERE ladder=? "
-                "ORDER BY season, place", (ladder,)):
-            if season in rows:
-                rows[season].append(TableRow(player, gain, games))
-        return {label: tuple(table) for label, table in rows.items()}
+        return {label: tuple(self.season_table(ladder, label)) for label in labels}
 
     _STREAM = ("SELECT seq, at, kind, CASE WHEN duel_a IS NULL THEN body END, match, duel_a, "
                "duel_b, duel_flags, duel_moves, duel_played FROM events "
@@ -731,10 +725,9 @@ class SqliteRepo:
         if done is None:
             return None
         old.apply(event, cached.corrections)
-        # The snapshots from the match on hold the old standings. One of the new standings
+        # `_rederive` deleted the snapshots from the match on. One of the new standings
         # serves a restart; a correction between the two that neither the journal nor a
         # ripple can take replays from the one before the match.
-        self.conn.execute("DELETE FROM snapshots WHERE ladder=? AND seq >= ?", (ladder, from_seq))
         self._snapshot(ladder, old)
         rows_of: list[tuple[Any, ...]] = []
         for seq, (at, outcome) in done.outcomes.items():
@@ -773,12 +766,13 @@ class SqliteRepo:
         old = cached.state
         upto = old.seq + 1  # the correction event itself, just inserted
         forward = old.undo_to(from_seq)
+        # The snapshots from the match on hold the old standings, whichever way follows.
+        self.conn.execute("DELETE FROM snapshots WHERE ladder=? AND seq >= ?", (ladder, from_seq))
         if forward is None:
             rippled = self._ripple(ladder, cached, from_seq, event, prior)
             if rippled is not None:
                 return rippled
         state = old if forward is not None else self._snapshot_before(ladder, from_seq)
-        self.conn.execute("DELETE FROM snapshots WHERE ladder=? AND seq >= ?", (ladder, from_seq))
         # History is rewritten at once for the newest events and for the week the week
         # table reads; older history waits for `restate`.
         at = self._one("SELECT at FROM events WHERE ladder=? AND seq=?", (ladder, upto))[0]
