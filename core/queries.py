@@ -12,9 +12,10 @@ from core.commands import HELP, USAGE, ShowHistory, ShowProfile, ShowStandings
 from core.errors import RuleViolation
 from core.model import PlayerId
 from core.ports import Repo
-from core.records import AuditEntry, Context, MatchRecord, Reply
+from core.records import AuditEntry, Context, MatchRecord, PlayerInfo, Reply
 from core.session import Session, rating_text, signed
 from core.settings import PRESETS, PROPERTIES, SETTING_SPECS, Settings, describe
+from core.state import PlayerState
 from core.tables import calibrating, league
 
 TOP = 20
@@ -127,30 +128,12 @@ def standings(s: Session, cmd: ShowStandings) -> Reply:
 
 def profile(s: Session, cmd: ShowProfile) -> Reply:
     """Show a player's standing, record and recent corrections."""
-    player = s.member(cmd.user) if cmd.user is not None else s.me()
+    # Someone who left keeps their record (/leave says so); never joined is refused.
+    player = s.me() if cmd.user is None else s.player(cmd.user) or s.member(cmd.user)
     state = s.repo.player_state(s.ladder.id, player.id)
     assert state is not None
     settings = s.settings
-    table = main_table(settings)
-    place = s.repo.rank(s.ladder.id, table, player.id, s.now)
-    _, total = s.repo.standings(s.ladder.id, table, s.now, 0)
-    if settings.is_position:
-        head = f"{player.name} on {s.ladder.name}: rung {place} of {total}"
-        if not player.available:
-            head += " (unavailable for challenges)"
-    else:
-        head = f"{player.name} on {s.ladder.name}: rating {rating_text(state.rating)}"
-        named = league(settings, state.rating, state.rated_games)
-        if named is not None:
-            head += f", league {named}"
-        if calibrating(settings, state.rated_games):
-            head += f" (calibrating: {state.rated_games} of {settings.calibration} rated games)"
-        elif place is not None:
-            head += f", {place} of {total} in the {table} table" if table == "ladder" else \
-                f", rank {place} of {total}"
-        elif table == "ladder":
-            head += f" (not in the ladder table: no game in the last {settings.active_days:g} days)"
-    lines = [head + "."]
+    lines = [_standing(s, player, state) + "."]
     record = f"Games: {state.games}"
     if state.games != state.rated_games:
         record += f" ({state.rated_games} rated)"
@@ -170,6 +153,35 @@ def profile(s: Session, cmd: ShowProfile) -> Reply:
         lines.append("Corrections: " + "; ".join(_audit_text(s, a) for a in audit) + ".")
     chart = chart_for(s.repo, s.ladder, player.id, player.name, s.now)
     return Reply("\n".join(lines), chart=chart)
+
+
+def _standing(s: Session, player: PlayerInfo, state: PlayerState) -> str:
+    """A profile's first line: rung or rating, league, and place in the main table."""
+    settings = s.settings
+    if not player.member:
+        where = "" if settings.is_position else f" at rating {rating_text(state.rating)}"
+        table = "on no rung" if settings.is_position else "in no table"
+        return f"{player.name} left {s.ladder.name}{where} and is {table} until they /join again"
+    table = main_table(settings)
+    place = s.repo.rank(s.ladder.id, table, player.id, s.now)
+    _, total = s.repo.standings(s.ladder.id, table, s.now, 0)
+    if settings.is_position:
+        head = f"{player.name} on {s.ladder.name}: rung {place} of {total}"
+        if not player.available:
+            head += " (unavailable for challenges)"
+    else:
+        head = f"{player.name} on {s.ladder.name}: rating {rating_text(state.rating)}"
+        named = league(settings, state.rating, state.rated_games)
+        if named is not None:
+            head += f", league {named}"
+        if calibrating(settings, state.rated_games):
+            head += f" (calibrating: {state.rated_games} of {settings.calibration} rated games)"
+        elif place is not None:
+            head += f", {place} of {total} in the {table} table" if table == "ladder" else \
+                f", rank {place} of {total}"
+        elif table == "ladder":
+            head += f" (not in the ladder table: no game in the last {settings.active_days:g} days)"
+    return head
 
 
 def _plural(n: int, word: str) -> str:
@@ -205,7 +217,11 @@ def _match_text(s: Session, record: MatchRecord) -> str:
                 f"{s.name(c.player)} {_move(s, c.before, c.after)}" for c in changes
             )
             return f"{text}: {moved}" if moved else text
-        return f"{text}: unrated ({record.note})" if record.note else f"{text}: unrated"
+        if not record.note:
+            return f"{text}: unrated"
+        # Most notes already say so ("reported as unrated", "..., so unrated").
+        return f"{text}: {record.note}" if "unrated" in record.note \
+            else f"{text}: unrated ({record.note})"
     if record.status == "pending":
         return f"{text}: pending confirmation"
     if record.status == "disputed":

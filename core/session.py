@@ -120,7 +120,7 @@ class Session:
         if result.margin is not None and not result.draw:
             extras.append(result.margin.value)
         if result.moves is not None:
-            extras.append(f"{result.moves} moves")
+            extras.append(f"{result.moves} move" if result.moves == 1 else f"{result.moves} moves")
         if not result.rated:
             extras.append("unrated")
         return text + (f" ({', '.join(extras)})" if extras else "")

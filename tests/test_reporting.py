@@ -198,6 +198,38 @@ async def test_leave_and_come_back_keeps_the_record(chat: Chat) -> None:
     assert "is back on main at 1016" in await chat.ok("alice", "/join")
 
 
+async def test_profile_of_a_player_who_left_shows_the_record(chat: Chat) -> None:
+    await duel(chat, "confirm=false")
+    await chat.ok("alice", "/report win @bob")
+    await chat.ok("bob", "/leave")
+    text = await chat.ok("alice", "/profile @bob")
+    assert text.splitlines()[:2] == [
+        "bob left main at rating 984 and is in no table until they /join again.",
+        "Games: 1: 0 wins, 1 loss, 0 draws. Last played 2026-01-05 10:00 UTC."]
+    assert "has not joined main" in await chat.refused("alice", "/profile @carol")
+
+
+async def test_profile_of_a_player_who_left_a_position_ladder(chat: Chat) -> None:
+    await chat.ladder("nhwc")
+    await chat.join("alice", "bob")
+    await chat.ok("bob", "/leave")
+    text = await chat.ok("alice", "/profile @bob")
+    assert text.splitlines()[0] == "bob left main and is on no rung until they /join again."
+
+
+async def test_a_one_move_game_in_replies_and_history(chat: Chat) -> None:
+    await duel(chat, "confirm=false")
+    text = await chat.ok("alice", "/report win @bob moves=1")
+    assert text == "Match #1: alice beat bob (1 move). Nothing moves: shorter than 2 moves, " \
+                   "so unrated."
+    history = await chat.ok("alice", "/history")
+    assert history.splitlines()[1].endswith(
+        "alice beat bob (1 move): shorter than 2 moves, so unrated")
+    await chat.ok("alice", "/report win @bob moves=3 unrated")
+    assert (await chat.ok("alice", "/history")).splitlines()[1].endswith(
+        "alice beat bob (3 moves, unrated): reported as unrated")
+
+
 async def test_leave_is_refused_with_open_reports(chat: Chat) -> None:
     await duel(chat)
     await chat.ok("alice", "/report win @bob")
