@@ -73,7 +73,7 @@ def _empty(s: Session, table: str) -> str:
     if table == "ladder":
         return (f"No one is listed yet: the ladder lists {calibrated} who played in the last "
                 f"{settings.active_days:g} days.")
-    return "No one has joined yet: /join"
+    return f"No one has joined yet: {s.join}"
 
 
 def _movement(s: Session, table: str, players: list[PlayerId]) -> Callable[[PlayerId, int], str]:
@@ -161,7 +161,8 @@ def _standing(s: Session, player: PlayerInfo, state: PlayerState) -> str:
     if not player.member:
         where = "" if settings.is_position else f" at rating {rating_text(state.rating)}"
         table = "on no rung" if settings.is_position else "in no table"
-        return f"{player.name} left {s.ladder.name}{where} and is {table} until they /join again"
+        return f"{player.name} left {s.ladder.name}{where} and is {table} until they " \
+               f"{s.join} again"
     table = main_table(settings)
     place = s.repo.rank(s.ladder.id, table, player.id, s.now)
     _, total = s.repo.standings(s.ladder.id, table, s.now, 0)

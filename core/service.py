@@ -201,7 +201,7 @@ def leave(s: Session) -> Reply:
     if any(c.involves(me.id) for c in s.repo.unfinished_challenges(s.ladder.id)):
         raise RuleViolation("You have an unfinished challenge: play or decline it before leaving.")
     s.append(PlayerLeft(s.now, me.id))
-    return Reply(f"{me.name} left {s.ladder.name}. The record stays: /join to come back.")
+    return Reply(f"{me.name} left {s.ladder.name}. The record stays: {s.join} to come back.")
 
 
 def catch_up_chat(repo: Repo, chat: str | None, now: int) -> list[Announcement]:

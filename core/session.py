@@ -34,6 +34,11 @@ class Session:
         return self.ladder.settings
 
     @property
+    def join(self) -> str:
+        """How to join this ladder: on a chat's other ladders, /join names it."""
+        return "/join" if self.ladder.is_default else f"/join ladder={self.ladder.name}"
+
+    @property
     def now(self) -> Timestamp:
         """The instant of this command (never before the ladder's clock)."""
         return max(self.ctx.at, self.ladder.clock)
@@ -58,7 +63,7 @@ class Session:
         """The asking user as a current member, or a refusal telling them to join."""
         player = self.player(self.ctx.user)
         if player is None or not player.member:
-            raise NotAllowed(f"You are not on {self.ladder.name} yet: /join first.")
+            raise NotAllowed(f"You are not on {self.ladder.name} yet: {self.join} first.")
         if player.name != self.ctx.user.name:
             self.repo.update_player(self.ladder.id, player.id, name=self.ctx.user.name)
         return player
@@ -68,7 +73,8 @@ class Session:
         player = self.player(user)
         if player is None or not player.member:
             raise UnknownPlayer(
-                f"{user.name} has not joined {self.ladder.name}: ask @{user.name} to /join first."
+                f"{user.name} has not joined {self.ladder.name}: ask @{user.name} to "
+                f"{self.join} first."
             )
         return player
 

@@ -217,6 +217,22 @@ async def test_profile_of_a_player_who_left_a_position_ladder(chat: Chat) -> Non
     assert text.splitlines()[0] == "bob left main and is on no rung until they /join again."
 
 
+async def test_on_a_second_ladder_the_join_hints_name_it(chat: Chat) -> None:
+    # A plain /join would join the chat's default ladder, not this one.
+    await duel(chat, "confirm=false")
+    await chat.ladder("warlight", "confirm=false", name="side")
+    assert (await chat.ok("bob", "/standings ladder=side")).endswith(
+        "No one has joined yet: /join ladder=side")
+    await chat.join("alice", ladder="ladder=side")
+    assert "ask @bob to /join ladder=side first" in await chat.refused(
+        "alice", "/report win @bob ladder=side")
+    assert "You are not on side yet: /join ladder=side first." in await chat.refused(
+        "bob", "/report win @alice ladder=side")
+    assert "/join ladder=side to come back" in await chat.ok("alice", "/leave ladder=side")
+    assert "You are not on main yet: /join first." in await chat.refused("carol",
+                                                                          "/report win @bob")
+
+
 async def test_a_one_move_game_in_replies_and_history(chat: Chat) -> None:
     await duel(chat, "confirm=false")
     text = await chat.ok("alice", "/report win @bob moves=1")
