@@ -217,7 +217,10 @@ def _match_text(s: Session, record: MatchRecord) -> str:
             moved = ", ".join(
                 f"{s.name(c.player)} {_move(s, c.before, c.after)}" for c in changes
             )
-            return f"{text}: {moved}" if moved else text
+            if changes and record.note and all(c.before == c.after for c in changes):
+                return f"{text}: {record.note}"  # why nothing moved, as the reply said
+            note = f" ({record.note})" if record.note else ""  # "game 2 of a series"
+            return f"{text}: {moved}{note}" if moved else text
         if not record.note:
             return f"{text}: unrated"
         # Most notes already say so ("reported as unrated", "..., so unrated").

@@ -246,6 +246,23 @@ async def test_a_one_move_game_in_replies_and_history(chat: Chat) -> None:
         "alice beat bob (3 moves, unrated): reported as unrated")
 
 
+async def test_history_says_why_a_rated_game_moved_as_it_did(chat: Chat) -> None:
+    # RULES.md, dutch: a series of two wins between equals moves 24 in all (16, then +8);
+    # more than 719 apart, the stronger player's win moves nothing.
+    await chat.ladder("dutch", "confirm=false")
+    await chat.join("alice", "bob", "carol")
+    await chat.ok("mod", "/mod adjust @alice +1000 start")
+    await chat.ok("mod", "/mod adjust @bob +1000 start")
+    await chat.ok("alice", "/report win @bob")
+    await chat.ok("alice", "/report win @bob")
+    await chat.ok("alice", "/report win @carol")
+    lines = (await chat.ok("alice", "/history")).splitlines()
+    assert lines[1].endswith("alice beat carol: 1024 points apart, a win by the stronger "
+                             "player moves nothing (more than 719 apart)")
+    assert lines[2].endswith("alice beat bob: alice +8, bob -8 (game 2 of a series)")
+    assert lines[3].endswith("alice beat bob: alice +16, bob -16")
+
+
 async def test_leave_is_refused_with_open_reports(chat: Chat) -> None:
     await duel(chat)
     await chat.ok("alice", "/report win @bob")
