@@ -334,6 +334,12 @@ def parse(text: str, author: UserRef, resolve: Resolver,
     return Parsed(parser(args), ladder)
 
 
+_REPORT_KINDS = ("win", "loss", "draw", "ffa", "teams")
+# What people type for the outcome in plain English.
+_REPORT_WORDS = {"won": "win", "beat": "win", "lose": "loss", "lost": "loss", "tie": "draw",
+                 "tied": "draw", "drew": "draw", "team": "teams"}
+
+
 def _closest_command(word: str) -> str | None:
     """The command a mistyped word most likely meant (`/hall`, `/reprot`), if any: the
     one it begins, else the nearest by spelling."""
@@ -537,7 +543,11 @@ def _report(args: _Args) -> Command:
             raise args.error("Name both teams: /report teams @a @b vs @c @d.")
         sides = tuple(tuple(t) for t in teams)
     else:
-        raise args.error(f"{_quote(kind)}: a report starts with win, loss, draw, ffa or teams.")
+        guess = _REPORT_WORDS.get(kind) or next(
+            iter(difflib.get_close_matches(kind[:32], _REPORT_KINDS, n=1)), None)
+        hint = f" Did you mean {guess}?" if guess else ""
+        raise args.error(f"{_quote(kind)}: a report starts with win, loss, draw, ffa or teams."
+                         f"{hint}")
     while args.tokens:
         token = args.pop()
         low = token.lower()

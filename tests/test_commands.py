@@ -141,7 +141,11 @@ def test_mention_with_trailing_punctuation() -> None:
         ("/report", "Say what happened"),
         ("/report win", "Name your opponent"),
         ("/report win bob", "'bob' is not a player; name players as @name"),
-        ("/report tie @bob", "a report starts with win, loss, draw, ffa or teams"),
+        ("/report tie @bob", "a report starts with win, loss, draw, ffa or teams. Did you "
+                             "mean draw?"),
+        ("/report lost @bob", "Did you mean loss?"),
+        ("/report wins @bob", "Did you mean win?"),
+        ("/report xyzzy @bob", "'xyzzy': a report starts with win, loss, draw, ffa or teams.\n"),
         ("/report win @bob moves=lots", "moves=N takes a whole number"),
         ("/report win @bob moves=-3", "moves=N takes a whole number"),
         ("/report draw @bob major", "A draw carries no margin"),
