@@ -7,12 +7,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from core.challenges import deadline
 from core.charts import chart_for
 from core.commands import HELP, USAGE, ShowHistory, ShowProfile, ShowStandings
 from core.errors import RuleViolation
 from core.model import PlayerId
 from core.ports import Repo
-from core.records import AuditEntry, Context, MatchRecord, PlayerInfo, Reply
+from core.records import AuditEntry, ChallengeRecord, Context, MatchRecord, PlayerInfo, Reply
 from core.session import Session, rating_text, signed
 from core.settings import PRESETS, PROPERTIES, SETTING_SPECS, Settings, describe
 from core.state import PlayerState
@@ -148,6 +149,11 @@ def profile(s: Session, cmd: ShowProfile) -> Reply:
     waiting = [m for m in s.repo.open_matches(s.ladder.id) if player.id in m.result.players]
     if waiting:
         lines.append("Open reports: " + ", ".join(f"#{m.id} ({m.status})" for m in waiting) + ".")
+    if settings.challenges:
+        mine = [c for c in s.repo.unfinished_challenges(s.ladder.id) if c.involves(player.id)]
+        if mine:
+            lines.append("Challenges: " + "; ".join(_challenge_text(s, player.id, c)
+                                                    for c in mine) + ".")
     audit = s.repo.audit(s.ladder.id, player=player.id, limit=5)
     if audit:
         lines.append("Corrections: " + "; ".join(_audit_text(s, a) for a in audit) + ".")
@@ -183,6 +189,17 @@ def _standing(s: Session, player: PlayerInfo, state: PlayerState) -> str:
         elif table == "ladder":
             head += f" (not in the ladder table: no game in the last {settings.active_days:g} days)"
     return head
+
+
+def _challenge_text(s: Session, player: PlayerId, c: ChallengeRecord) -> str:
+    """`#3 from erin, to answer by ...`, `#2 to bob, ...` or `#4 with dave, accepted`."""
+    if c.status == "accepted":
+        other = c.challenged if c.challenger == player else c.challenger
+        return f"#{c.id} with {s.name(other)}, accepted: play it and /report"
+    by = s.when(deadline(s, c))
+    if c.challenged == player:
+        return f"#{c.id} from {s.name(c.challenger)}, to answer by {by}"
+    return f"#{c.id} to {s.name(c.challenged)}, unanswered (a forfeit at {by})"
 
 
 def _plural(n: int, word: str) -> str:

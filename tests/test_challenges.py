@@ -87,3 +87,20 @@ async def test_no_second_challenge_between_a_pair(chat: Chat) -> None:
     await chat.ok("p3", "/challenge @p1")
     assert "already have challenge #1" in await chat.refused("p1", "/challenge @p3")
     assert "cannot challenge yourself" in await chat.refused("p1", "/challenge @p1")
+
+
+async def test_profiles_list_unfinished_challenges(chat: Chat) -> None:
+    # T0 is 2026-01-05 10:00 UTC; the default deadline is 72 hours.
+    await nhwc(chat, 4)
+    await chat.ok("p3", "/challenge @p1")
+    await chat.ok("p4", "/challenge @p2")
+    await chat.ok("p2", "/accept")
+    assert "Challenges: #1 from p3, to answer by 2026-01-08 10:00 UTC." in \
+        (await chat.ok("p1", "/profile")).splitlines()
+    assert "Challenges: #1 to p1, unanswered (a forfeit at 2026-01-08 10:00 UTC)." in \
+        (await chat.ok("p3", "/profile")).splitlines()
+    assert "Challenges: #2 with p2, accepted: play it and /report." in \
+        (await chat.ok("p1", "/profile @p4")).splitlines()
+    await chat.ok("p2", "/report win @p4 minor")
+    assert not any(line.startswith("Challenges:")
+                   for line in (await chat.ok("p4", "/profile")).splitlines())
