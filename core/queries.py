@@ -10,6 +10,7 @@ from collections.abc import Callable
 from core.challenges import deadline
 from core.charts import chart_for
 from core.commands import HELP, USAGE, ShowHistory, ShowProfile, ShowStandings
+from core.elo import decay_amount
 from core.errors import RuleViolation
 from core.model import PlayerId
 from core.ports import Repo
@@ -143,6 +144,11 @@ def profile(s: Session, cmd: ShowProfile) -> Reply:
     if state.last_played is not None:
         record += f" Last played {s.when(state.last_played)}."
     lines.append(record)
+    if settings.decays and player.member:
+        amount = decay_amount(settings, state.rating)
+        if amount:
+            lines.append(f"Decay: {signed(-amount)} a day at this rating (at 00:00 "
+                         f"{settings.timezone}).")
     if "season" in settings.tables:
         lines.append(f"Season {s.ladder.season}: {signed(state.season_gain)} over "
                      f"{_plural(state.season_games, 'rated game')}.")

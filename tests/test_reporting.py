@@ -284,3 +284,13 @@ async def test_help_for_every_command(chat: Chat) -> None:
         assert f"Usage: {USAGE[word]}" in text
     assert "confirm_hours" in await chat.ok("alice", "/help settings")
     assert "nhwc" in await chat.ok("alice", "/help presets")
+
+
+async def test_profile_on_a_decaying_ladder_says_what_a_day_takes(chat: Chat) -> None:
+    # RULES.md, dutch: a player at 1000 loses 8 a day; at 0 nothing.
+    await chat.ladder("dutch")
+    await chat.join("alice", "bob")
+    await chat.ok("mod", "/mod adjust @alice +1000 start")
+    assert "Decay: -8 a day at this rating (at 00:00 UTC)." in \
+        (await chat.ok("bob", "/profile @alice")).splitlines()
+    assert "Decay:" not in await chat.ok("bob", "/profile")
