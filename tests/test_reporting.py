@@ -294,3 +294,17 @@ async def test_profile_on_a_decaying_ladder_says_what_a_day_takes(chat: Chat) ->
     assert "Decay: -8 a day at this rating (at 00:00 UTC)." in \
         (await chat.ok("bob", "/profile @alice")).splitlines()
     assert "Decay:" not in await chat.ok("bob", "/profile")
+
+
+async def test_a_farmed_game_says_why_once(chat: Chat) -> None:
+    # RULES.md, duel: unrated when the pair already has 4 rated games in the 7 days before.
+    await duel(chat, "confirm=false")
+    for _ in range(4):
+        await chat.ok("alice", "/report win @bob")
+        await chat.tick(HOUR)
+    text = await chat.ok("alice", "/report win @bob")
+    assert text.endswith("Nothing moves: this pair already has 4 rated games in the last 7 "
+                         "days, so unrated (anti-farming).")
+    assert (await chat.ok("alice", "/history")).splitlines()[1].endswith(
+        "alice beat bob: this pair already has 4 rated games in the last 7 days, so unrated "
+        "(anti-farming)")
