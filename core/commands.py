@@ -647,7 +647,8 @@ def _mod(args: _Args) -> Command:
         token = args.pop() if args.tokens else ""
         if not re.fullmatch(r"[+-]\d+(\.\d+)?", token) or float(token) == 0 \
                 or abs(float(token)) > MAX_ADJUST:
-            raise args.error("Give the change as +N or -N (points, or rungs on a position ladder).")
+            raise args.error("Give the change as +N or -N, at most "
+                             f"{MAX_ADJUST:,} (points, or rungs on a position ladder).")
         return AdjustRating(user, float(token), _reason(args))
     if action == "season":
         if not args.tokens or args.pop().lower() != "close":

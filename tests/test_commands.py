@@ -162,6 +162,7 @@ def test_mention_with_trailing_punctuation() -> None:
         ("/mod set 3 wrong", "Say the new result"),
         ("/mod adjust @bob 25 bonus", "Give the change as +N or -N"),
         ("/mod adjust @bob +0 nothing", "Give the change as +N or -N"),
+        ("/mod adjust @bob +999999 big", "Give the change as +N or -N, at most 10,000 "),
         ("/mod season open", "Did you mean /mod season close"),
         ("/mod ban @bob", "I don't know /mod ban"),
         ("/ladder create", "Name the new ladder"),
