@@ -208,7 +208,7 @@ def set_result(s: Session, cmd: SetResult) -> Reply:
     """Change a match's result, or decide a pending or disputed one."""
     record = _match(s, cmd.match_id)
     result = spec_result(s, record, cmd.result)
-    was = s.describe_result(record.result)
+    was = s.describe_result(record.result) + (" (voided)" if record.status == "voided" else "")
     now = s.describe_result(result)
     _audit(s, "set", cmd.reason, match=record.id, detail=f"was: {was}; now: {now}")
     who = f"{s.ctx.user.name}: {cmd.reason}"

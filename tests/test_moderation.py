@@ -72,7 +72,8 @@ async def test_a_voided_match_can_be_restored_by_setting_its_result(chat: Chat) 
     await chat.join("A", "B")
     await chat.ok("A", "/report win @B")
     await chat.ok("mod", "/mod void 1 oops")
-    await chat.ok("mod", "/mod set 1 @A it was fine")
+    text = await chat.ok("mod", "/mod set 1 @A it was fine")
+    assert "Was: A beat B (voided). Now: A beat B." in text
     assert await chat.ratings() == {"A": 1016, "B": 984}
     assert (await chat.export())["matches"][0]["status"] == "confirmed"
 
