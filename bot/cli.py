@@ -64,7 +64,8 @@ def _parser() -> argparse.ArgumentParser:
     export.add_argument("--config", help="config.toml")
     export.add_argument("--chat", default="console",
                         help="chat key: console, telegram:CHAT_ID or discord:GUILD_ID")
-    export.add_argument("--at", help="ISO 8601 instant (default: now)")
+    export.add_argument("--at", type=_instant,
+                        help="ISO 8601 instant, e.g. 2026-03-01T09:00:00+00:00 (default: now)")
     export.add_argument("--ladder", required=True, help="ladder name")
 
     run = sub.add_parser("run", help="run the bot on every configured platform",
@@ -162,12 +163,21 @@ async def _console(args: argparse.Namespace) -> int:
     return 0
 
 
+def _instant(text: str) -> int:
+    """An ISO 8601 instant from the command line, refused with an example if it is not."""
+    try:
+        return parse_instant(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not an ISO 8601 instant such as 2026-03-01T09:00:00+00:00") from None
+
+
 async def _export(args: argparse.Namespace) -> int:
     _, path = _database(args)
     if await _missing(path):
         print(f"ladderbot export: there is no database at {path}", file=sys.stderr)
         return 1
-    at = parse_instant(args.at) if args.at else int(time.time())
+    at = args.at if args.at is not None else int(time.time())
     async with store_for(path) as store:
         data = await store.run(lambda repo: export_ladder(repo, args.chat, args.ladder, at),
                                commit=False)

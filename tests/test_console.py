@@ -115,6 +115,10 @@ def test_export_of_an_unknown_ladder_or_database(tmp_path: Path) -> None:
     console(tmp_path / "l.db", "!time 2026-01-05T10:00:00+00:00\n")
     done = ladderbot("export", "--db", str(tmp_path / "l.db"), "--ladder", "main")
     assert done.returncode == 1 and "no ladder called main" in done.stderr
+    done = ladderbot("export", "--db", str(tmp_path / "l.db"), "--ladder", "main", "--at",
+                     "yesterday")
+    assert done.returncode == 2 and "'yesterday' is not an ISO 8601 instant such as " \
+        "2026-03-01T09:00:00+00:00" in done.stderr
 
 
 def test_export_at_an_earlier_instant_shows_the_ladder_as_it_stood(tmp_path: Path) -> None:
