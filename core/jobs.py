@@ -138,10 +138,16 @@ def _summary(s: Session, job: Job) -> str:
     movers = sorted(sums.items(), key=lambda kv: (-abs(kv[1][0]), kv[0]))[:5]
     movers = [m for m in movers if m[1][0] != 0]
     if not movers:
-        return f"{s.ladder.name}: a quiet week, no rating moved."
+        what = "rung" if settings.is_position else "rating"
+        return f"{s.ladder.name}: a quiet week, no {what} moved."
     s.names(p for p, _ in movers)
-    return f"{s.ladder.name}: top movers of the week: " + ", ".join(
-        f"{s.name(p)} {signed(gain)} ({games} games)" for p, (gain, games) in movers) + "."
+    if settings.is_position:  # rungs count down to the top; the displaced played no game
+        moved = [f"{s.name(p)} {'up' if delta < 0 else 'down'} {abs(delta):g}"
+                 for p, (delta, _) in movers]
+    else:
+        moved = [f"{s.name(p)} {signed(gain)} ({games} game{'' if games == 1 else 's'})"
+                 for p, (gain, games) in movers]
+    return f"{s.ladder.name}: top movers of the week: " + ", ".join(moved) + "."
 
 
 def catch_up_due(repo: Repo, now: Timestamp) -> list[Announcement]:

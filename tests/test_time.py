@@ -116,7 +116,21 @@ async def test_weekly_summary_on_monday(chat: Chat) -> None:
     await chat.join("A", "B")
     await chat.ok("A", "/report win @B")
     [summary] = await chat.time("2026-01-12T00:00:00+00:00")
-    assert summary.text == "main: top movers of the week: A +16 (1 games), B -16 (1 games)."
+    assert summary.text == "main: top movers of the week: A +16 (1 game), B -16 (1 game)."
+
+
+async def test_weekly_summary_of_a_position_ladder_says_up_and_down(chat: Chat) -> None:
+    # RULES.md, nhwc: rung 3 beats rung 1 (case 5 and case 2) by a major victory: the
+    # winner goes up 2, the loser down 1, and the player between is pushed down 1.
+    await chat.ladder("nhwc", "confirm=false", "weekly_summary=true")
+    await chat.join("A", "B", "C")
+    await chat.ok("C", "/challenge @A")
+    await chat.ok("A", "/accept")
+    await chat.ok("C", "/report win @A major")
+    found = await chat.time("2026-01-12T00:00:00+00:00")
+    assert [a.text for a in found] == ["main: top movers of the week: C up 2, A down 1, B down 1."]
+    assert [a.text for a in await chat.time("2026-01-19T00:00:00+00:00")] == [
+        "main: a quiet week, no rung moved."]
 
 
 async def test_next_due_tells_the_scheduler_when_to_wake(chat: Chat) -> None:
