@@ -42,8 +42,8 @@ class RatingGapTooLarge(LadderError):
 
     def __init__(self, gap: float, limit: float) -> None:
         super().__init__(
-            f"ratings are {round(gap)} apart; this ladder rates games only up to "
-            f"{round(limit)} apart (report it with `unrated` to record it anyway)"
+            f"The ratings are {round(gap)} apart; this ladder rates games only up to "
+            f"{round(limit)} apart (report it with `unrated` to record it anyway)."
         )
         self.gap = gap
         self.limit = limit

@@ -175,7 +175,7 @@ async def test_fame_refuses_a_rated_game_too_far_apart_but_records_unrated(chat:
     await chat.join("alice", "bob")
     await chat.ok("mod", "/mod adjust @bob +1070 setup")
     text = await chat.refused("alice", "/report win @bob")
-    assert text.startswith("ratings are 1070 apart; this ladder rates games only up to 1000 "
+    assert text.startswith("The ratings are 1070 apart; this ladder rates games only up to 1000 "
                            "apart")
     text = await chat.ok("alice", "/report win @bob unrated")
     assert "Nothing moves: reported as unrated." in text

@@ -154,7 +154,7 @@ def test_fame_refuses_games_more_than_1000_apart() -> None:
     with pytest.raises(RatingGapTooLarge) as refused:
         elo.check_gap(settings, h.result([["a"], ["b"]]), ratings)
     assert str(refused.value).startswith(
-        "ratings are 1070 apart; this ladder rates games only up to 1000 apart"
+        "The ratings are 1070 apart; this ladder rates games only up to 1000 apart"
     )
     # exactly 1000 apart is still rated
     elo.check_gap(settings, h.result([["a"], ["b"]]),
