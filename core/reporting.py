@@ -178,7 +178,7 @@ def _waiting_for(s: Session, me: PlayerId, match_id: int | None, verb: str) -> M
             raise UsageError(f"There is no match #{match_id} on {s.ladder.name}.")
         if record.status != "pending":
             raise RuleViolation(f"Match #{match_id} is {record.status}; only a pending report "
-                                f"can be {verb}ed.")
+                                f"can be {verb.removesuffix('e')}ed.")
         if me not in record.result.players:
             raise NotAllowed(f"Only the players of match #{match_id} can {verb} it.")
         if record.result.side_of(me) == record.result.side_of(record.reporter):

@@ -33,6 +33,16 @@ async def test_replies_show_what_changed(chat: Chat) -> None:
     assert "alice 1000 -> 1020 (+20), bob 1100 -> 1080 (-20)" in text
 
 
+async def test_a_settled_match_cannot_be_confirmed_or_disputed_again(chat: Chat) -> None:
+    await duel(chat)
+    await chat.ok("alice", "/report win @bob")
+    await chat.ok("bob", "/confirm")
+    assert await chat.refused("bob", "/confirm 1") == \
+        "Match #1 is confirmed; only a pending report can be confirmed."
+    assert await chat.refused("bob", "/dispute 1 wrong") == \
+        "Match #1 is confirmed; only a pending report can be disputed."
+
+
 async def test_only_the_opponent_confirms(chat: Chat) -> None:
     await duel(chat)
     await chat.join("carol")
