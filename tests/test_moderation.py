@@ -98,6 +98,8 @@ async def test_adjust_on_a_position_ladder_moves_rungs(chat: Chat) -> None:
     text = await chat.ok("mod", "/mod adjust @p3 +2 promotion")
     assert "p3 rung 3 -> 1 (up 2)" in text
     assert await chat.ratings() == {"p3": 1, "p1": 2, "p2": 3}
+    text = await chat.ok("mod", "/mod adjust @p3 -1 demotion")
+    assert text.startswith("mod adjusted p3 by -1 rung: demotion. p3 rung 1 -> 2 (down 1).")
 
 
 async def test_audit_log_in_history_and_profile(chat: Chat) -> None:
