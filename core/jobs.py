@@ -25,7 +25,7 @@ from core.ports import Repo
 from core.queries import main_table
 from core.records import Announcement, ChallengeRecord, Context, LadderInfo, MatchRecord, UserRef
 from core.reporting import confirm_match, effect_text
-from core.session import Session, signed
+from core.session import Session, plural, signed
 
 SYSTEM = UserRef("system:scheduler", "scheduler")
 
@@ -145,7 +145,7 @@ def _summary(s: Session, job: Job) -> str:
         moved = [f"{s.name(p)} {'up' if delta < 0 else 'down'} {abs(delta):g}"
                  for p, (delta, _) in movers]
     else:
-        moved = [f"{s.name(p)} {signed(gain)} ({games} game{'' if games == 1 else 's'})"
+        moved = [f"{s.name(p)} {signed(gain)} ({plural(games, 'game')})"
                  for p, (gain, games) in movers]
     return f"{s.ladder.name}: top movers of the week: " + ", ".join(moved) + "."
 

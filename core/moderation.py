@@ -27,7 +27,7 @@ from core.model import PlayerId, Result
 from core.ports import Repo
 from core.records import AuditEntry, Context, LadderInfo, MatchRecord, Reply
 from core.reporting import confirm_match
-from core.session import Session, signed
+from core.session import Session, noun, signed
 from core.settings import (
     PRESETS,
     Policy,
@@ -235,7 +235,7 @@ def adjust(s: Session, cmd: AdjustRating) -> Reply:
         raise UsageError(f"{s.ladder.name} keeps whole-number ratings: give +N or -N.")
     applied = s.append(RatingAdjusted(s.now, player.id, amount, s.ctx.user.name, cmd.reason))[0]
     assert not isinstance(applied, Rederived)
-    unit = ("rung" if s.settings.is_position else "point") + ("" if abs(amount) == 1 else "s")
+    unit = noun(amount, "rung" if s.settings.is_position else "point")
     _audit(s, "adjust", cmd.reason, player=player.id, detail=f"{signed(amount)} {unit}")
     change = [c for c in applied.changes if c.player == player.id]
     moved = s.describe_changes(change) if change else f"{player.name} stays where they are"

@@ -15,7 +15,7 @@ from core.errors import RuleViolation
 from core.model import PlayerId
 from core.ports import Repo
 from core.records import AuditEntry, ChallengeRecord, Context, MatchRecord, PlayerInfo, Reply
-from core.session import Session, rating_text, signed
+from core.session import Session, plural, rating_text, signed
 from core.settings import PRESETS, PROPERTIES, SETTING_SPECS, Settings, describe
 from core.state import PlayerState
 from core.tables import calibrating, league
@@ -50,7 +50,7 @@ def _value(s: Session, table: str, value: float, rated_games: int) -> str:
     if table == "rung":
         return ""
     if table in ("season", "week"):
-        return f" {signed(value)} ({rated_games} rated game{'s' if rated_games != 1 else ''})"
+        return f" {signed(value)} ({plural(rated_games, 'rated game')})"
     text = f" {rating_text(value)}"
     named = league(s.settings, value, rated_games)
     if named is not None:
@@ -139,8 +139,8 @@ def profile(s: Session, cmd: ShowProfile) -> Reply:
     record = f"Games: {state.games}"
     if state.games != state.rated_games:
         record += f" ({state.rated_games} rated)"
-    record += f": {_plural(state.wins, 'win')}, {_plural(state.losses, 'loss')}, " \
-              f"{_plural(state.draws, 'draw')}."
+    record += f": {plural(state.wins, 'win')}, {plural(state.losses, 'loss')}, " \
+              f"{plural(state.draws, 'draw')}."
     if state.last_played is not None:
         record += f" Last played {s.when(state.last_played)}."
     lines.append(record)
@@ -151,7 +151,7 @@ def profile(s: Session, cmd: ShowProfile) -> Reply:
                          f"{settings.timezone}).")
     if "season" in settings.tables:
         lines.append(f"Season {s.ladder.season}: {signed(state.season_gain)} over "
-                     f"{_plural(state.season_games, 'rated game')}.")
+                     f"{plural(state.season_games, 'rated game')}.")
     waiting = [m for m in s.repo.open_matches(s.ladder.id) if player.id in m.result.players]
     if waiting:
         lines.append("Open reports: " + ", ".join(f"#{m.id} ({m.status})" for m in waiting) + ".")
@@ -206,12 +206,6 @@ def _challenge_text(s: Session, player: PlayerId, c: ChallengeRecord) -> str:
     if c.challenged == player:
         return f"#{c.id} from {s.name(c.challenger)}, to answer by {by}"
     return f"#{c.id} to {s.name(c.challenged)}, unanswered (a forfeit at {by})"
-
-
-def _plural(n: int, word: str) -> str:
-    if n == 1:
-        return f"1 {word}"
-    return f"{n} {word}es" if word.endswith("s") else f"{n} {word}s"
 
 
 _ACTIONS = {"void": "voided", "set": "changed", "adjust": "adjusted", "season-close":
@@ -321,7 +315,7 @@ def ladder_info(s: Session) -> Reply:
         lines.append(f"In this chat: {', '.join(shown)}.")
     if s.page():
         lines.append(f"Public page: {s.page()}")
-    lines.append(f"Time zone {settings.timezone}. {_plural(members, 'player')}."
+    lines.append(f"Time zone {settings.timezone}. {plural(members, 'player')}."
                  + (f" Season {s.ladder.season} under way." if "season" in settings.tables
                     and s.ladder.season else ""))
     return Reply("\n".join(lines))

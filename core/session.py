@@ -126,7 +126,7 @@ class Session:
         if result.margin is not None and not result.draw:
             extras.append(result.margin.value)
         if result.moves is not None:
-            extras.append(f"{result.moves} move" if result.moves == 1 else f"{result.moves} moves")
+            extras.append(plural(result.moves, "move"))
         if not result.rated:
             extras.append("unrated")
         return text + (f" ({', '.join(extras)})" if extras else "")
@@ -167,6 +167,18 @@ def signed(delta: float) -> str:
         return "0"
     text = fmt_number(delta) if float(delta).is_integer() else f"{delta:.1f}"
     return text if delta < 0 else "+" + text
+
+
+def noun(count: float, word: str) -> str:
+    """`word` as it follows `count`: `game`/`games`, `loss`/`losses`, `rung`/`rungs`."""
+    if abs(count) == 1:
+        return word
+    return f"{word}es" if word.endswith("s") else f"{word}s"
+
+
+def plural(count: int, word: str) -> str:
+    """`1 win`, `3 losses`, `0 draws`."""
+    return f"{count} {noun(count, word)}"
 
 
 def ensure(condition: bool, error: Exception) -> None:
