@@ -214,6 +214,8 @@ Command = (
 
 MODERATOR_COMMANDS = (CreateLadder, ChangeSettings, MakeDefault, VoidMatch, SetResult,
                       AdjustRating, CloseSeason)
+# Commands about the chat's ladders as a whole: they act on no one ladder.
+CHAT_LEVEL = (CreateLadder, ListLadders, MakeDefault)
 
 
 @dataclass(frozen=True, slots=True)
@@ -318,12 +320,14 @@ def parse(text: str, author: UserRef, resolve: Resolver,
     ladder: str | None = None
     kept = []
     for token in tokens:
-        if token.lower().startswith("ladder=") and word not in ("ladder",):
+        if token.lower().startswith("ladder="):
             ladder = token.split("=", 1)[1]
             if not LADDER_NAME.match(ladder):
                 raise UsageError("ladder=NAME takes a ladder name (letters, digits, - and _).")
         else:
             kept.append(token)
+    if word == "ladder" and ladder is not None and [t.lower() for t in kept] == ["default"]:
+        kept, ladder = [*kept, ladder], None  # said as `/ladder default ladder=NAME`
     parser = _PARSERS.get(word)
     if parser is None:
         shown = word if len(word) <= 32 else word[:32] + "…"
@@ -331,7 +335,12 @@ def parse(text: str, author: UserRef, resolve: Resolver,
         hint = f" Did you mean /{guess}?" if guess else ""
         raise UsageError(f"I don't know the command /{shown}.{hint} /help lists the commands.")
     args = _Args(word, kept, author, resolve, reply_to)
-    return Parsed(parser(args), ladder)
+    command = parser(args)
+    if ladder is not None and isinstance(command, CHAT_LEVEL):
+        # These name their ladder themselves (or none); ladder= would be silently ignored.
+        raise args.error("ladder=NAME picks the ladder of /ladder set and /ladder info; "
+                         "/ladder create NAME and /ladder default NAME take the name itself.")
+    return Parsed(command, ladder)
 
 
 _REPORT_KINDS = ("win", "loss", "draw", "ffa", "teams")

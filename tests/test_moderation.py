@@ -165,3 +165,21 @@ async def test_permissions_are_checked_in_the_core_for_any_adapter(store: object
     chat = Chat(store, chat="telegram:-1001", admins=())
     text = await chat.refused("owner", "/ladder create main preset=duel")
     assert text.startswith("Only moderators")
+
+
+async def test_ladder_set_and_info_take_ladder_option(chat: Chat) -> None:
+    # /help promises ladder=NAME on any command; a chat's second ladder is set and shown
+    # through it, without making it the default first.
+    await chat.ladder("duel")
+    await chat.ok("mod", "/ladder create other preset=dutch")
+    text = await chat.ok("mod", "/ladder set ladder=other confirm=false")
+    assert text == "other: confirm=false (was true)."
+    assert "other: the dutch rulebook" in await chat.ok("mod", "/ladder info ladder=other")
+    assert "main (default): the duel rulebook" in await chat.ok("mod", "/ladder info")
+    # Where a ladder is named by the command itself, ladder= is refused with the way.
+    for text in ("/ladder create third preset=duel ladder=other", "/ladder list ladder=other",
+                 "/ladder default main ladder=other"):
+        reply = await chat.refused("mod", text)
+        assert "ladder=NAME" in reply and "/ladder set" in reply, reply
+    assert await chat.ok("mod", "/ladder default ladder=other") == (
+        "other is now this chat's default ladder.")
