@@ -62,8 +62,10 @@ class Session:
     def me(self) -> PlayerInfo:
         """The asking user as a current member, or a refusal telling them to join."""
         player = self.player(self.ctx.user)
-        if player is None or not player.member:
+        if player is None:
             raise NotAllowed(f"You are not on {self.ladder.name} yet: {self.join} first.")
+        if not player.member:
+            raise NotAllowed(f"You left {self.ladder.name}: {self.join} to come back.")
         if player.name != self.ctx.user.name:
             self.repo.update_player(self.ladder.id, player.id, name=self.ctx.user.name)
         return player
@@ -71,11 +73,14 @@ class Session:
     def member(self, user: UserRef) -> PlayerInfo:
         """A mentioned user as a current member, or a refusal saying how to join."""
         player = self.player(user)
-        if player is None or not player.member:
+        if player is None:
             raise UnknownPlayer(
                 f"{user.name} has not joined {self.ladder.name}: ask @{user.name} to "
                 f"{self.join} first."
             )
+        if not player.member:
+            raise UnknownPlayer(f"{user.name} left {self.ladder.name}: ask @{user.name} to "
+                                f"{self.join} again first.")
         return player
 
     def page(self) -> str:

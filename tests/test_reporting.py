@@ -205,6 +205,10 @@ async def test_leave_and_come_back_keeps_the_record(chat: Chat) -> None:
     await chat.ok("alice", "/report win @bob")
     assert "left main" in await chat.ok("alice", "/leave")
     assert "alice" not in await chat.ratings()
+    # Someone who left is told so, not that they have yet to join.
+    assert await chat.refused("alice", "/leave") == "You left main: /join to come back."
+    assert await chat.refused("bob", "/report win @alice") == (
+        "alice left main: ask @alice to /join again first.")
     assert "is back on main at 1016" in await chat.ok("alice", "/join")
 
 
