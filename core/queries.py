@@ -136,11 +136,14 @@ def profile(s: Session, cmd: ShowProfile) -> Reply:
     assert state is not None
     settings = s.settings
     lines = [_standing(s, player, state) + "."]
-    record = f"Games: {state.games}"
-    if state.games != state.rated_games:
-        record += f" ({state.rated_games} rated)"
-    record += f": {plural(state.wins, 'win')}, {plural(state.losses, 'loss')}, " \
-              f"{plural(state.draws, 'draw')}."
+    if not state.games:
+        record = "No games yet."
+    else:
+        record = f"Games: {state.games}"
+        if state.games != state.rated_games:
+            record += f" ({state.rated_games} rated)"
+        record += f": {plural(state.wins, 'win')}, {plural(state.losses, 'loss')}, " \
+                  f"{plural(state.draws, 'draw')}."
     if state.last_played is not None:
         record += f" Last played {s.when(state.last_played)}."
     lines.append(record)

@@ -212,6 +212,11 @@ async def test_leave_and_come_back_keeps_the_record(chat: Chat) -> None:
     assert "is back on main at 1016" in await chat.ok("alice", "/join")
 
 
+async def test_profile_of_a_newcomer_says_no_games_yet(chat: Chat) -> None:
+    await duel(chat)
+    assert (await chat.ok("alice", "/profile")).splitlines()[1] == "No games yet."
+
+
 async def test_profile_of_a_player_who_left_shows_the_record(chat: Chat) -> None:
     await duel(chat, "confirm=false")
     await chat.ok("alice", "/report win @bob")
