@@ -241,11 +241,7 @@ def _match_text(s: Session, record: MatchRecord) -> str:
                 return f"{text}: {record.note}"  # why nothing moved, as the reply said
             note = f" ({record.note})" if record.note else ""  # "game 2 of a series"
             return f"{text}: {moved}{note}" if moved else text
-        if not record.note:
-            return f"{text}: unrated"
-        # Most notes already say so ("reported as unrated", "..., so unrated").
-        return f"{text}: {record.note}" if "unrated" in record.note \
-            else f"{text}: unrated ({record.note})"
+        return f"{text}: {record.unrated_text()}"
     if record.status == "pending":
         return f"{text}: pending confirmation"
     if record.status == "disputed":

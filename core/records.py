@@ -82,6 +82,13 @@ class MatchRecord:
     note: str = ""  # dispute reason, or why the match was unrated
     rated: bool | None = None  # as derived when confirmed; None while pending
 
+    def unrated_text(self) -> str:
+        """How a confirmed unrated match reads: its reason, which says it is unrated
+        ("reported as unrated", "..., so unrated"), else plainly "unrated"."""
+        if not self.note:
+            return "unrated"
+        return self.note if "unrated" in self.note else f"unrated ({self.note})"
+
     def as_match(self) -> Match:
         """The value the rules fold."""
         return Match(self.id, self.reported_at, self.result, self.challenge, self.forfeit)

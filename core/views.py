@@ -129,6 +129,8 @@ def _match(repo: Repo, ladder: LadderInfo, record: MatchRecord,
         "status": record.status,
         "rated": bool(record.rated) if record.status == "confirmed" else False,
         "note": record.note,
+        "unrated": record.unrated_text() if record.status == "confirmed" and not record.rated
+        else None,
         "draw": result.draw,
         "margin": result.margin.value if result.margin else None,
         "sides": [[{"id": p, "name": names.get(p, str(p)),

@@ -120,3 +120,16 @@ async def test_making_a_ladder_public_replies_with_its_link(tmp_path: Path) -> N
         text = await chat.ok("mod", "/ladder set public=true")
         assert text == "main: public=true (was false). Its public page: " \
                        "http://ladders.example.org/ladders/1"
+
+
+async def test_unrated_match_says_why_once(site: Any) -> None:
+    client, chat = site
+    await chat.ok("bob", "/report win @alice unrated")  # match #4
+    page = await (await client.get("/ladders/1/history")).text()
+    row = page[page.index('<td class="num">4</td>'):]
+    row = row[:row.index("</tr>")]
+    assert "confirmed <span class=\"mute\">(reported as unrated)</span>" in row, row
+    assert "unrated (" not in row and ", unrated" not in row
+    data = await (await client.get("/api/ladders/1/history")).json()
+    four = next(m for m in data["matches"] if m["id"] == 4)
+    assert four["rated"] is False and four["unrated"] == "reported as unrated"
