@@ -331,8 +331,10 @@ def parse(text: str, author: UserRef, resolve: Resolver,
     parser = _PARSERS.get(word)
     if parser is None:
         shown = word if len(word) <= 32 else word[:32] + "…"
-        guess = _closest_command(word)
+        guess = _MEANT.get(word) or _closest_command(word)
         hint = f" Did you mean /{guess}?" if guess else ""
+        if word in ("challenges", "pending"):
+            hint += " It lists your open reports and challenges."
         raise UsageError(f"I don't know the command /{shown}.{hint} /help lists the commands.")
     args = _Args(word, kept, author, resolve, reply_to)
     command = parser(args)
@@ -347,6 +349,18 @@ _REPORT_KINDS = ("win", "loss", "draw", "ffa", "teams")
 # What people type for the outcome in plain English.
 _REPORT_WORDS = {"won": "win", "beat": "win", "lose": "loss", "lost": "loss", "tie": "draw",
                  "tied": "draw", "drew": "draw", "team": "teams"}
+
+
+# Words other ladder bots use, and what they mean here (spelling alone misleads:
+# /challenges is not /challenge, /unjoin is not /join).
+_MEANT = {
+    "leaderboard": "standings", "top": "standings", "rank": "standings",
+    "ranking": "standings", "rankings": "standings", "table": "standings",
+    "stats": "profile", "me": "profile", "challenges": "profile", "pending": "profile",
+    "matches": "history", "games": "history", "results": "history",
+    "register": "join", "signup": "join", "unjoin": "leave", "quit": "leave",
+    "hof": "halloffame", "commands": "help",
+}
 
 
 def _closest_command(word: str) -> str | None:
