@@ -753,7 +753,10 @@ class LadderState:
         own = tuple(
             Change(p, self._rung_before(p, reordered), self.order.index(p) + 1) for p in (a, b)
         )
-        return Applied("match", players=touched, changes=reordered.changes,
+        # A player of the match who kept their rung is recorded too, so history says they
+        # stayed (no record at all would read as history not yet written).
+        stayed = tuple(c for c in own if c.before == c.after)
+        return Applied("match", players=touched, changes=reordered.changes + stayed,
                        match=MatchEffect(match.id, True, "", own, ((a, case_a), (b, case_b))))
 
     def _rung_before(self, player: PlayerId, reordered: Applied) -> int:

@@ -23,6 +23,21 @@ async def test_play_a_challenge_from_issue_to_result(chat: Chat) -> None:
     assert ratings["p5"] == 4 and ratings["p7"] == 7 and ratings["p4"] == 5
 
 
+async def test_history_says_who_stayed(chat: Chat) -> None:
+    # The example above, then an adjacent draw (case 3 draw 0, case 4 draw +1: the lower's
+    # target is the higher's rung, and on a draw the one who started higher goes above).
+    await nhwc(chat)
+    await chat.ok("p7", "/challenge @p5")
+    await chat.ok("p5", "/accept")
+    await chat.ok("p5", "/report win @p7 major")
+    await chat.ok("p2", "/challenge @p1")
+    await chat.ok("p1", "/accept")
+    assert "p2 stays on rung 2, p1 stays on rung 1" in await chat.ok("p2", "/report draw @p1")
+    lines = (await chat.ok("p1", "/history")).splitlines()
+    assert lines[1].endswith("p2 drew with p1: p2 stays on 2, p1 stays on 1"), lines
+    assert lines[2].endswith("p5 beat p7 (major): p5 5 -> 4, p7 stays on 7"), lines
+
+
 async def test_a_result_needs_an_accepted_challenge_and_a_margin(chat: Chat) -> None:
     await nhwc(chat)
     text = await chat.refused("p2", "/report win @p1 major")
