@@ -8,6 +8,9 @@ including any frozen season table the correction reached back into.
 from __future__ import annotations
 
 import dataclasses
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from core.calendar import next_month
 from core.commands import (
@@ -41,13 +44,27 @@ from core.state import Applied, LadderState, SeasonEffect
 from core.tables import HallEntry, TableRow
 
 
+@contextmanager
+def _sentences() -> Iterator[None]:
+    """Setting errors as chat sentences. They are written as clauses because config-file
+    errors prefix them ("[ladder]: there is no setting ..."); a leading key=value stays."""
+    try:
+        yield
+    except SettingError as error:
+        text = str(error)
+        if not re.match(r"\w+=", text):
+            text = text[:1].upper() + text[1:]
+        raise SettingError(text if text.endswith((".", "?", "!")) else text + ".") from None
+
+
 def create_ladder(repo: Repo, ctx: Context, cmd: CreateLadder, policy: Policy) -> Reply:
     """Create a ladder in the chat from a preset and options."""
     if repo.ladder(ctx.chat, cmd.name) is not None:
         raise SettingError(f"This chat already has a ladder called {cmd.name}.")
-    base = policy.settings_for(cmd.preset)
-    rules, properties = split_properties(cmd.options)
-    settings = validate(base.with_changes(parse_settings(rules)))
+    with _sentences():
+        base = policy.settings_for(cmd.preset)
+        rules, properties = split_properties(cmd.options)
+        settings = validate(base.with_changes(parse_settings(rules)))
     ladder = repo.add_ladder(ctx.chat, cmd.name, settings, ctx.at, ctx.channel)
     if properties:
         repo.update_ladder(ladder.id, **properties)
@@ -79,10 +96,11 @@ def make_default(repo: Repo, ctx: Context, cmd: MakeDefault) -> Reply:
 
 def change_settings(s: Session, cmd: ChangeSettings) -> Reply:
     """Change settings from now on (the change is an event, so replays honour its time)."""
-    rules, properties = split_properties(cmd.options)
-    changes = parse_settings(rules)
     old = s.settings
-    validate(old.with_changes(changes))
+    with _sentences():
+        rules, properties = split_properties(cmd.options)
+        changes = parse_settings(rules)
+        validate(old.with_changes(changes))
     really = {k: v for k, v in changes.items() if getattr(old, k) != v}
     texts = [f"{k}={format_value(v)} (was {format_value(getattr(old, k))})"
              for k, v in really.items()]

@@ -183,3 +183,15 @@ async def test_ladder_set_and_info_take_ladder_option(chat: Chat) -> None:
         assert "ladder=NAME" in reply and "/ladder set" in reply, reply
     assert await chat.ok("mod", "/ladder default ladder=other") == (
         "other is now this chat's default ladder.")
+
+
+async def test_setting_errors_read_as_sentences_in_chat(chat: Chat) -> None:
+    # The same errors are clauses of config-file errors ("[ladder]: there is no ..."), so
+    # they are written lower case; in chat they stand alone.
+    assert await chat.refused("mod", "/ladder create x preset=chess") == (
+        "There is no preset called 'chess'; choose one of: warlight, fame, duel, nhwc, dutch.")
+    await chat.ladder("duel")
+    reply = await chat.refused("mod", "/ladder set colour=red")
+    assert reply == "There is no setting called 'colour'; `/help settings` lists them."
+    # a key stays as written
+    assert await chat.refused("mod", "/ladder set k=-5") == "k=-5: expected a number above 0."
