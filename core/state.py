@@ -269,8 +269,11 @@ class LadderState:
             correction = corrections.get(event.match.id)
             result = correction.result if correction is not None and correction.result \
                 else event.match.result
-            pids = () if correction is not None and correction.voided else result.players
-            if pids and settings.farm_limit is not None and result.is_duel:
+            # A voided match's players too: restoring it rolls back to here, and their
+            # states as they were are what tells a store who the restored match moved.
+            pids = result.players
+            voided = correction is not None and correction.voided
+            if not voided and settings.farm_limit is not None and result.is_duel:
                 pair = pair_key(result.sides[0][0], result.sides[1][0])
         elif isinstance(event, (PlayerJoined, PlayerLeft, RatingAdjusted)):
             pids = (event.player,)

@@ -68,13 +68,18 @@ async def test_void_of_a_pending_report_changes_nothing_else(chat: Chat) -> None
 
 
 async def test_a_voided_match_can_be_restored_by_setting_its_result(chat: Chat) -> None:
-    await chat.ladder("duel", "confirm=false")
+    await chat.ladder("duel", "confirm=false", "calibration=0")
     await chat.join("A", "B")
     await chat.ok("A", "/report win @B")
     await chat.ok("mod", "/mod void 1 oops")
     text = await chat.ok("mod", "/mod set 1 @A it was fine")
     assert "Was: A beat B (voided). Now: A beat B." in text
+    assert "Standings re-derived: A 1000 -> 1016 (+16), B 1000 -> 984 (-16)." in text, text
     assert await chat.ratings() == {"A": 1016, "B": 984}
+    # the stored standings too, which /standings and /profile read
+    assert (await chat.ok("A", "/standings")).splitlines()[1:] == ["1. A 1016 (Fighter)",
+                                                                   "2. B 984 (Challenge Accepted)"]
+    assert "Games: 1: 1 win" in await chat.ok("A", "/profile")
     assert (await chat.export())["matches"][0]["status"] == "confirmed"
 
 
