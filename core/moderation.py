@@ -228,6 +228,8 @@ def set_result(s: Session, cmd: SetResult) -> Reply:
     result = spec_result(s, record, cmd.result)
     was = s.describe_result(record.result) + (" (voided)" if record.status == "voided" else "")
     now = s.describe_result(result)
+    if record.status == "confirmed" and result == record.result:
+        raise RuleViolation(f"Match #{record.id} stands as {now} already; nothing to change.")
     _audit(s, "set", cmd.reason, match=record.id, detail=f"was: {was}; now: {now}")
     who = f"{s.ctx.user.name}: {cmd.reason}"
     if record.confirmed_at is None:  # never entered the ladder: it enters now

@@ -83,6 +83,18 @@ async def test_a_voided_match_can_be_restored_by_setting_its_result(chat: Chat) 
     assert (await chat.export())["matches"][0]["status"] == "confirmed"
 
 
+async def test_setting_the_result_a_match_has_is_refused(chat: Chat) -> None:
+    await chat.ladder("duel", "confirm=false")
+    await chat.join("A", "B")
+    await chat.ok("A", "/report win @B")
+    await chat.ok("mod", "/mod set 1 @B B won")
+    audit = len((await chat.ok("mod", "/history")).splitlines())
+    text = await chat.refused("mod", "/mod set 1 @B B won")
+    assert text == "Match #1 stands as B beat A already; nothing to change."
+    assert len((await chat.ok("mod", "/history")).splitlines()) == audit  # not logged
+    await chat.ok("mod", "/mod set 1 @B major B won big")  # a margin is a change
+
+
 async def test_a_changed_result_is_rated_as_the_rules_rate_it_now(chat: Chat) -> None:
     """The match record says whether the new result counts, not what the old one did."""
     await chat.ladder("duel", "confirm=false")  # games under 2 moves are unrated

@@ -33,17 +33,20 @@ def script(seed: int) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
     commands = []
     for k in range(1, 121):
         a, b = rng.sample(PLAYERS, 2)
-        played.append((a, b))
         how, *rest = rng.choice(["win", "win", "win", "draw", "win moves=1"]).split()
+        played.append((a, b, how))
         commands.append((a, " ".join([f"/report {how} @{b}", *rest])))
         if k % 30 == 15:  # the last one 15 games before the end: those are journaled
             commands.append(("mod", "/mod season close"))
     fixes = []
     for match in rng.sample(range(1, 90), 4):
-        a, b = played[match - 1]
-        fixes.append(("mod", rng.choice([f"/mod void {match} never played",
-                                         f"/mod set {match} @{b} wrong winner",
-                                         f"/mod set {match} draw agreed"])))
+        a, b, how = played[match - 1]
+        fix = rng.choice([f"/mod void {match} never played",
+                          f"/mod set {match} @{b} wrong winner",
+                          f"/mod set {match} draw agreed"])
+        if how == "draw" and fix.endswith("agreed"):  # the result it has: refused
+            fix = f"/mod set {match} @{b} wrong winner"
+        fixes.append(("mod", fix))
     # voided, then given a result after all: early enough that, every 12 hours, anti-
     # farming's record of it would be forgotten before the journal or within it
     again = rng.randrange(1, 45)
