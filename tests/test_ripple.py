@@ -53,7 +53,8 @@ def script(seed: int) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
     fixes += [("mod", f"/mod void {again} not sure"),
               ("mod", f"/mod set {again} draw moves=30 it was")]  # rated again
     late = rng.randrange(106, 121)  # after the last close: in the journal
-    fixes.append(("mod", f"/mod void {late} recent"))
+    fixes += [("mod", f"/mod void {late} recent"),  # and restored: rolled back in place
+              ("mod", f"/mod set {late} @{played[late - 1][0]} it was played")]
     return commands, fixes
 
 
