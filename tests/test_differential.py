@@ -28,8 +28,8 @@ OPTIONS = {"duel": ["calibration=1"], "warlight": [], "fame": [], "dutch": [], "
 class Script:
     """The next command, drawn at random from what the chat has so far."""
 
-    def __init__(self, seed: int, preset: str) -> None:
-        self.rng, self.preset = random.Random(seed), preset
+    def __init__(self, seed: int, preset: str, confirm: bool) -> None:
+        self.rng, self.preset, self.confirm = random.Random(seed), preset, confirm
         self.players = [f"p{i}" for i in range(8)]
         self.matches: dict[int, str] = {}  # match id -> one of its players
         self.voided: list[int] = []
@@ -39,13 +39,19 @@ class Script:
         if self.preset == "nhwc":
             result = rng.choice(["win @B minor", "loss @B major", "win @B overwhelming",
                                  "draw @B"]).replace("B", b)
-            return [(a, f"/challenge @{b}"), (b, f"/accept @{a}"), (a, f"/report {result}")]
-        if self.preset == "warlight" and rng.random() < 0.3:
+            if self.confirm and rng.random() < 0.2:  # unanswered: a forfeit at the deadline
+                return [(a, f"/challenge @{b}")]
+            out = [(a, f"/challenge @{b}"), (b, f"/accept @{a}"), (a, f"/report {result}")]
+        elif self.preset == "warlight" and rng.random() < 0.3:
             c = rng.choice([p for p in self.players if p not in (a, b)])
-            return [(a, f"/report ffa @{a} @{b} @{c}")]
-        how = rng.choice(["win", "win", "loss", "draw", "win unrated", "win moves=1",
-                          "win moves=30"])
-        return [(a, f"/report {how} @{b}")]
+            out = [(a, f"/report ffa @{a} @{b} @{c}")]
+        else:
+            how = rng.choice(["win", "win", "loss", "draw", "win unrated", "win moves=1",
+                              "win moves=30"])
+            out = [(a, f"/report {how} @{b}")]
+        if self.confirm:  # else it waits: confirmed when the window passes
+            out += rng.choice([[(b, "/confirm")], [(b, "/dispute no way")], []])
+        return out
 
     def fix(self, a: str, b: str) -> list[tuple[str, str]]:
         rng, ids = self.rng, sorted(self.matches)
@@ -76,9 +82,9 @@ class Script:
         return [("!tick", str(rng.choice([1, 6, 20, 30]) * HOUR))]
 
     def heard(self, name: str, text: str, reply: str) -> None:
-        found = re.match(r"Match #(\d+)", reply)
-        if text.startswith("/report") and found:
-            self.matches[int(found.group(1))] = name
+        found = re.search(r"Match #(\d+)|match #(\d+)\.", reply)  # (a forfeit's number)
+        if found and (text.startswith("/report") or "forfeit" in reply):
+            self.matches[int(found.group(1) or found.group(2))] = name
 
 
 async def _same(one: Chat, two: Chat, players: list[str], after: str) -> None:
@@ -91,24 +97,34 @@ async def _same(one: Chat, two: Chat, players: list[str], after: str) -> None:
 
 
 @pytest.mark.parametrize("preset", list(OPTIONS))
-@pytest.mark.parametrize(("seed", "journal"), [(1, 5000), (2, 7)])
+@pytest.mark.parametrize("seed", [1, 2])
 async def test_sqlite_answers_as_the_replaying_model(
-        tmp_path: Path, monkeypatch: Any, preset: str, seed: int, journal: int) -> None:
-    monkeypatch.setattr(sqlite_module, "UNDO_EVENTS", journal)  # 7: most fixes lie beyond it
-    script = Script(seed, preset)
-    async with SqliteStore(tmp_path / "l.db") as store:
+        tmp_path: Path, monkeypatch: Any, preset: str, seed: int) -> None:
+    """Seed 1: reports count at once, every correction within the journal. Seed 2:
+    reports wait for /confirm (or a dispute, or the window; challenges for an answer),
+    the journal is short, snapshots are frequent and older history is restated later."""
+    short = seed == 2
+    if short:
+        monkeypatch.setattr(sqlite_module, "UNDO_EVENTS", 7)
+        monkeypatch.setattr(sqlite_module, "SYNC_RESTATE", 4)
+    script = Script(seed, preset, confirm=short)
+    async with SqliteStore(tmp_path / "l.db", snapshot_every=3 if short else 1000,
+                           snapshot_per_player=0) as store:
         one, two = Chat(store), Chat(MemoryStore(snapshot_every=5))
         for chat in (one, two):
-            await chat.ladder(preset, "confirm=false", *OPTIONS[preset])
+            await chat.ladder(preset, f"confirm={str(short).lower()}", *OPTIONS[preset])
             await chat.join(*script.players)
         for _ in range(30):
             for name, text in script.next():
                 if name == "!tick":
                     mine, theirs = await one.tick(int(text)), await two.tick(int(text))
                     assert [a.text for a in mine] == [a.text for a in theirs]
-                    continue
-                reply, twin = await one.say(name, text), await two.say(name, text)
-                assert reply is not None and twin is not None
-                assert reply.text == twin.text, text
-                script.heard(name, text, reply.text)
+                    for announcement in mine:
+                        script.heard(name, text, announcement.text)
+                else:
+                    reply, twin = await one.say(name, text), await two.say(name, text)
+                    assert reply is not None and twin is not None
+                    assert reply.text == twin.text, text
+                    script.heard(name, text, reply.text)
+                await store.restate_pending()
                 await _same(one, two, script.players, text)
