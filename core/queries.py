@@ -131,7 +131,11 @@ def standings(s: Session, cmd: ShowStandings) -> Reply:
 def profile(s: Session, cmd: ShowProfile) -> Reply:
     """Show a player's standing, record and recent corrections."""
     # Someone who left keeps their record (/leave says so); never joined is refused.
-    player = s.me() if cmd.user is None else s.player(cmd.user) or s.member(cmd.user)
+    if cmd.user is None:
+        own = s.player(s.ctx.user)
+        player = own if own is not None and not own.member else s.me()
+    else:
+        player = s.player(cmd.user) or s.member(cmd.user)
     state = s.repo.player_state(s.ladder.id, player.id)
     assert state is not None
     settings = s.settings

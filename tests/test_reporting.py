@@ -226,6 +226,9 @@ async def test_profile_of_a_player_who_left_shows_the_record(chat: Chat) -> None
         "bob left main at rating 984 and is in no table until they /join again.",
         "Games: 1: 0 wins, 1 loss, 0 draws. Last played 2026-01-05 10:00 UTC."]
     assert "has not joined main" in await chat.refused("alice", "/profile @carol")
+    assert (await chat.ok("bob", "/profile")).splitlines()[0] == (  # their own record too
+        "bob left main at rating 984 and is in no table until they /join again.")
+    assert "not on main yet" in await chat.refused("carol", "/profile")
 
 
 async def test_profile_of_a_player_who_left_a_position_ladder(chat: Chat) -> None:
