@@ -61,19 +61,19 @@ def _value(s: Session, table: str, value: float, rated_games: int) -> str:
 
 
 def _empty(s: Session, table: str) -> str:
-    """Why a table lists no one yet."""
+    """Why a table lists no one."""
     settings = s.settings
     calibrated = (f"calibrated players ({settings.calibration} rated games)"
                   if settings.calibration else "players")
     if table == "season":
-        return (f"No one is listed yet: the season table lists {calibrated} with "
+        return (f"No one is listed now: the season table lists {calibrated} with "
                 f"{settings.season_min_games}+ rated games this month and a gain.")
     if table == "week":
-        return (f"No one is listed yet: the week table lists {calibrated} with "
+        return (f"No one is listed now: the week table lists {calibrated} with "
                 f"{settings.week_min_games}+ rated games in the last {settings.week_days:g} days "
                 "and a gain.")
     if table == "ladder":
-        return (f"No one is listed yet: the ladder lists {calibrated} who played in the last "
+        return (f"No one is listed now: the ladder lists {calibrated} who played in the last "
                 f"{settings.active_days:g} days.")
     return f"No one has joined yet: {s.join}"
 

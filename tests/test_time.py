@@ -88,6 +88,10 @@ async def test_season_closes_on_the_first_with_an_announcement(chat: Chat) -> No
     assert data["hall_of_fame"][0]["season"] == "2026-01" and data["tables"]["season"] == []
     assert "season 2026-02" in await chat.ok("A", "/standings season")
     assert "2026-01: 1. A +" in await chat.ok("A", "/halloffame")
+    # Listed before, not after a month without games: "not yet" would say never.
+    await chat.time("2026-03-10T00:00:00+00:00")
+    assert (await chat.ok("A", "/standings ladder")).splitlines()[1] == (
+        "No one is listed now: the ladder lists players who played in the last 30 days.")
 
 
 async def test_season_close_follows_the_ladders_time_zone(store: Any) -> None:
