@@ -331,7 +331,7 @@ def parse(text: str, author: UserRef, resolve: Resolver,
     parser = _PARSERS.get(word)
     if parser is None:
         shown = word if len(word) <= 32 else word[:32] + "…"
-        guess = _MEANT.get(word) or _closest_command(word)
+        guess = _closest_command(word)
         hint = f" Did you mean /{guess}?" if guess else ""
         if word in ("challenges", "pending"):
             hint += " It lists your open reports and challenges."
@@ -364,8 +364,11 @@ _MEANT = {
 
 
 def _closest_command(word: str) -> str | None:
-    """The command a mistyped word most likely meant (`/hall`, `/reprot`), if any: the
-    one it begins, else the nearest by spelling."""
+    """The command a mistyped or borrowed word most likely meant (`/hall`, `/reprot`,
+    `/leaderboard`), if any: its meaning here, else the one it begins, else the nearest by
+    spelling."""
+    if word in _MEANT:
+        return _MEANT[word]
     if len(word) > 32:  # no command is that long; spare difflib a pasted wall of text
         return None
     names = [name for name in _PARSERS if name != "start"]  # (Telegram's own /help)
