@@ -43,6 +43,15 @@ class DueQueue:
         else:
             heapq.heappush(self.heap, (at, key))
 
+    def push_all(self, times: list[Timestamp], keys: list[Pair], ordered: bool) -> None:
+        """Add each key, due at its time; `ordered` says the times never decrease."""
+        queue = self.queue
+        if ordered and times and (not queue or times[0] >= queue[-1][0]):
+            queue.extend(zip(times, keys, strict=True))
+        else:
+            for at, key in zip(times, keys, strict=True):
+                self.push(at, key)
+
     def pop_until(self, cutoff: float) -> Iterator[Pair]:
         """Remove and yield every key due at or before `cutoff`."""
         queue, heap = self.queue, self.heap

@@ -29,6 +29,7 @@ from typing import Any, TextIO, TypeVar
 
 import aiosqlite
 
+from core.batch import fold_duels
 from core.calendar import DAY
 from core.collector import paused
 from core.events import DecayDay, Event, MatchConfirmed, collect_corrections, correction_of
@@ -70,6 +71,7 @@ log = logging.getLogger(__name__)
 SNAPSHOT_EVERY = 1000  # events between stored snapshots at the least...
 SNAPSHOT_PER_PLAYER = 5  # ...and more for big ladders: a snapshot holds every player
 UNDO_EVENTS = 5000  # events a correction can roll back through (see LadderState.undo)
+LONGEST_BATCH = 1 << 16  # plain matches folded together at most, when replaying
 BULK_DECAY = 20_000  # from this many players, decay rebuilds the index instead
 SYNC_RESTATE = 20_000  # a correction rewrites this much history at once; older, later
 RESTATE_CHUNK = 50_000  # events of history restated per transaction
@@ -505,16 +507,37 @@ class SqliteRepo:
         """
         every = self.store.snapshot_interval(len(state.players))
         lean, fold = state.lean, state.apply_duel  # only a settings change alters `lean`
+        # Plain matches nobody visits, while nothing is journaled, wait here to be folded
+        # together (`core.batch`); anything else folds them first.
+        pending: list[tuple[Any, ...]] = []
+
+        def flush() -> None:
+            if pending:
+                done = fold_duels(state, *zip(*pending, strict=True))
+                for row in pending[done:]:
+                    fold(*row)
+                pending.clear()
+
         with paused():  # (core.collector: a long fold builds much that stays)
             for seq, at, kind, body, match, a, b, flags, moves, played in self.store.stream(
                     self.conn, self._STREAM, (ladder, state.seq, upto)):
                 if seq == journal_from:
+                    flush()
                     state.undo = deque(maxlen=UNDO_EVENTS)
                 if a is not None and lean and match not in corrections:
-                    outcome: Any = fold(at, a, b, bool(flags & 1), not flags & 2, moves, played)
-                    if visit is not None and seq >= visit_from:
-                        visit(seq, at, None, (match, a, b, *outcome))
+                    if state.undo is None and (visit is None or seq < visit_from):
+                        pending.append((at, a, b, bool(flags & 1), not flags & 2, moves,
+                                        played))
+                        if len(pending) >= LONGEST_BATCH:
+                            flush()
+                    else:
+                        flush()
+                        outcome: Any = fold(at, a, b, bool(flags & 1), not flags & 2, moves,
+                                            played)
+                        if visit is not None and seq >= visit_from:
+                            visit(seq, at, None, (match, a, b, *outcome))
                 else:
+                    flush()
                     if a is not None:  # body was left out of the read: rebuild the event
                         event: Event = MatchConfirmed(at, Match(match, played, Result(
                             ((a,), (b,)), bool(flags & 1), None, moves, not flags & 2)))
@@ -525,7 +548,9 @@ class SqliteRepo:
                     if visit is not None and seq >= visit_from:
                         visit(seq, at, event, outcome)
                 if snapshots is not None and seq % every == 0 and snapshots(seq):
+                    flush()
                     self._snapshot(ladder, state)
+            flush()
 
     def state(self, ladder: int) -> LadderState:
         return self._cached(ladder).state

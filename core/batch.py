@@ -1,0 +1,305 @@
+"""Folding a run of plain one-on-one matches at once.
+
+Loading a ladder's standings folds every stored match since the newest snapshot. One at
+a time (`LadderState.apply_duel`), each match's bookkeeping (its counts, anti-farming's
+record, the objects of two players) costs several times its rule. `fold_duels` folds a
+run of them in passes over columns instead, with the same result as folding them one by
+one (tests compare the two): anti-farming's decisions first, since they never depend on
+ratings; then the ratings, in one tight loop over whole numbers that looks the rule's
+points up by rating gap; then every count, per player at once.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from functools import lru_cache
+
+import numpy as np
+
+from core.calendar import month_label
+from core.model import PlayerId, Timestamp
+from core.settings import Settings
+from core.state import FARM_PRUNE_EVERY, LadderState, PlayerState, duel_ratings
+
+# Below this many matches the passes cost more than they save.
+SHORTEST_RUN = 64
+# The table of points covers gaps below this; a run whose gaps could reach it is folded
+# in pieces short enough that they cannot.
+WIDEST_GAP = 1 << 16
+# Beyond this gap the points no longer change for any sane K (checked per table).
+SATURATED = 1 << 12
+
+
+def fold_duels(state: LadderState, at: Sequence[Timestamp], a: Sequence[PlayerId],
+               b: Sequence[PlayerId], draw: Sequence[bool], rated: Sequence[bool],
+               moves: Sequence[int | None], played: Sequence[Timestamp]) -> int:
+    """Fold confirmed one-on-one matches given as columns (`a` won unless `draw`), as
+    `apply_duel` would one by one; returns how many of the first it folded, the caller
+    folding the rest one by one.
+
+    It folds runs of at least `SHORTEST_RUN` matches of `lean` whole-number settings,
+    none named by a correction, while nothing is journaled, between players with small
+    ids, whole ratings at or above the floor and whole season gains.
+    """
+    settings = state.settings
+    if state.undo is not None or not state.lean or not _whole_formula(settings):
+        return 0
+    table = _points(settings)
+    if table is None:
+        return 0
+    done, count = 0, len(a)
+    while count - done >= SHORTEST_RUN:
+        span = slice(done, count)
+        folded = _fold_run(state, table, at[span], a[span], b[span], draw[span],
+                           rated[span], moves[span], played[span])
+        if not folded:
+            break
+        done += folded
+    return done
+
+
+def _fold_run(state: LadderState, table: list[int], at: Sequence[Timestamp],
+              a: Sequence[PlayerId], b: Sequence[PlayerId], draw: Sequence[bool],
+              rated: Sequence[bool], moves: Sequence[int | None],
+              played: Sequence[Timestamp]) -> int:
+    """Fold the first matches of a run, as many as one table lookup per game allows, or
+    none (changing nothing) where the players do not suit; returns how many."""
+    settings = state.settings
+    count = len(a)
+    first, second = np.asarray(a, dtype=np.int64), np.asarray(b, dtype=np.int64)
+    ids = np.concatenate((first, second))
+    players = state.players
+    low, high = int(ids.min()), int(ids.max())
+    if low < 0 or high > 4 * (count + len(players)) + 1024:
+        return 0
+    games = np.bincount(ids, minlength=high + 1)
+    touched = np.flatnonzero(games).tolist()
+    start, floor = settings.start, settings.floor
+    before = []
+    for pid in touched:
+        player = players.get(pid)
+        rating, gain = (start, 0.0) if player is None else (player.rating, player.season_gain)
+        if not (rating.is_integer() and gain.is_integer()) or (floor is not None
+                                                               and rating < floor):
+            return 0
+        before.append(rating)
+    # A game moves a rating by at most `widest`: within `most` games of each player no
+    # gap reaches the table's end.
+    widest = max(settings.min_gain, math.ceil(abs(settings.k)) + 1)
+    spread = int(max(before) - min(before))
+    most = (WIDEST_GAP - 1 - spread) // (2 * widest)
+    if most < int(games.max()):
+        if most < SHORTEST_RUN:
+            return 0
+        count = most  # no player plays more games than the piece has
+        at, a, b, draw = at[:count], a[:count], b[:count], draw[:count]
+        rated, moves, played = rated[:count], moves[:count], played[:count]
+        first, second = first[:count], second[:count]
+        touched = np.flatnonzero(np.bincount(np.concatenate((first, second)),
+                                             minlength=high + 1)).tolist()
+
+    # Nothing refused: from here on the run is folded.
+    for pid in touched:
+        if pid not in players:
+            players[pid] = PlayerState(rating=start, member=False)
+    if state.season is None:
+        state.season = month_label(at[0], settings.timezone)
+    counted = _counted(settings, rated, moves, count)
+    times = np.asarray(played, dtype=np.int64)
+    kept = _anti_farming(state, at, a, b, played, counted, first, second,
+                         bool(np.all(times[1:] >= times[:-1])))
+    _ratings(state, a, b, draw, kept, touched, table)
+    _counts(state, first, second, draw, kept, times, high + 1, touched)
+    return count
+
+
+def _whole_formula(settings: Settings) -> bool:
+    """Whether one-on-one ratings move by whole points here (so a gap says it all)."""
+    if settings.formula == "zero_sum":
+        return settings.start.is_integer() and (settings.floor is None
+                                                or settings.floor.is_integer())
+    return (settings.formula == "classic" and settings.whole and settings.start.is_integer()
+            and (settings.floor is None or settings.floor.is_integer()))
+
+
+@lru_cache(maxsize=16)
+def _points(settings: Settings) -> list[int] | None:
+    """What the winner of a rated game gains by rating gap g (winner minus loser), for
+    |g| < WIDEST_GAP: `table[g]`, a negative g counting from the end as Python does; or
+    None where that is not a whole number of points, never negative, for every gap.
+    Computed by `duel_ratings` itself, far above any floor, up to where the points no
+    longer change (the expectation is monotone in the gap, so equal ends mean equal
+    points between them)."""
+    base = float(1 << 30)
+
+    def gain(gap: int) -> float:
+        return duel_ratings(settings, base + gap, base, False)[0] - base - gap
+
+    near = [gain(g) for g in range(SATURATED)], [gain(g) for g in range(-SATURATED, 0)]
+    high, low = gain(WIDEST_GAP), gain(-WIDEST_GAP)
+    if high != near[0][-1] or low != near[1][0]:
+        return None
+    points = (near[0] + [high] * (WIDEST_GAP - SATURATED)
+              + [low] * (WIDEST_GAP - SATURATED) + near[1])
+    if not all(p.is_integer() and p >= 0 for p in points[:SATURATED] + points[-SATURATED:]):
+        return None
+    return [int(p) for p in points]
+
+
+def _counted(settings: Settings, rated: Sequence[bool], moves: Sequence[int | None],
+             count: int) -> list[bool]:
+    """Which matches the report and the game's length leave rated."""
+    shortest = settings.min_moves
+    if all(rated) and (shortest is None or moves.count(None) == count):
+        return [True] * count
+    return [r and not (shortest is not None and m is not None and m < shortest)
+            for r, m in zip(rated, moves, strict=True)]
+
+
+def _anti_farming(state: LadderState, at: Sequence[Timestamp], a: Sequence[PlayerId],
+                  b: Sequence[PlayerId], played: Sequence[Timestamp],
+                  counted: list[bool], pa: np.ndarray, pb: np.ndarray,
+                  ordered: bool) -> list[bool]:
+    """Which matches stay rated after anti-farming, keeping its record and pruning it at
+    the same events as the one-by-one fold; advances `state.seq` and `state.at`. `pa`
+    and `pb` are `a` and `b` as arrays; `ordered` says `played` never decreases."""
+    settings = state.settings
+    limited = settings.farm_limit is not None
+    farm, due = state.farm, state.farm_due
+    kept = list(counted)
+    count = len(a)
+    first = state.seq + 1
+    done = 0
+    lows, highs = np.minimum(pa, pb).tolist(), np.maximum(pa, pb).tolist()
+    while done < count:
+        if (first + done) % FARM_PRUNE_EVERY == 0:  # pruned before that match, as one by one
+            state.seq = first + done
+            if at[done] > state.at:
+                state.at = at[done]
+            state._prune()
+        end = min(count, done + FARM_PRUNE_EVERY - (first + done) % FARM_PRUNE_EVERY)
+        if limited:
+            span = range(done, end)
+            rows = [i for i in span if counted[i]] if False in counted[done:end] else span
+            if rows is span:
+                keys = list(zip(lows[done:end], highs[done:end], strict=True))
+                times = played[done:end]
+            else:
+                keys = [(lows[i], highs[i]) for i in rows]
+                times = [played[i] for i in rows]
+            # Most pairs are new to the record and play once here: those go in at once (a
+            # merged dict keeps its hashes); the others one by one, in order.
+            fresh = dict(zip(keys, map(list, zip(times)), strict=True))
+            slow = fresh.keys() & farm.keys()
+            if len(fresh) < len(keys):
+                seen: set[tuple[PlayerId, PlayerId]] = set()
+                for key in keys:
+                    if key in seen:
+                        slow.add(key)
+                    seen.add(key)
+            if slow:
+                for key in slow:
+                    del fresh[key]
+                farm.update(fresh)
+                due.push_all([t for t, k in zip(times, keys, strict=True) if k in fresh],
+                             [k for k in keys if k in fresh], ordered)
+                for i, key, when in zip(rows, keys, times, strict=True):
+                    if key in slow:
+                        recent = farm.get(key)
+                        if recent and state._farmed(recent, when):
+                            kept[i] = False
+                        else:
+                            state._remember_pair(a[i], b[i], when)
+            else:
+                farm.update(fresh)
+                due.push_all(list(times), keys, ordered)
+        state.seq = first + end - 1
+        latest = max(at[done:end])
+        if latest > state.at:
+            state.at = latest
+        done = end
+    return kept
+
+
+def _ratings(state: LadderState, a: Sequence[PlayerId], b: Sequence[PlayerId],
+             draw: Sequence[bool], kept: list[bool], touched: list[int],
+             table: list[int]) -> None:
+    """Move the ratings of the rated matches, in order, and their season gains."""
+    settings = state.settings
+    players = state.players
+    rating = [0] * (max(touched) + 1)
+    for pid in touched:
+        rating[pid] = int(players[pid].rating)
+    if False in kept:
+        a = [x for x, k in zip(a, kept, strict=True) if k]
+        b = [y for y, k in zip(b, kept, strict=True) if k]
+        draw = [d for d, k in zip(draw, kept, strict=True) if k]
+    floor = int(settings.floor) if settings.floor is not None else None
+    if True in draw:
+        for x, y, drawn in zip(a, b, draw, strict=True):
+            rx, ry = rating[x], rating[y]
+            if drawn:
+                nx, ny = duel_ratings(settings, float(rx), float(ry), True)
+                rating[x], rating[y] = int(nx), int(ny)
+                continue
+            moved = table[rx - ry]
+            rating[x] = rx + moved
+            ry -= moved
+            rating[y] = ry if floor is None or ry > floor else floor
+    elif floor is None:
+        for x, y in zip(a, b, strict=True):
+            rx, ry = rating[x], rating[y]
+            moved = table[rx - ry]
+            rating[x] = rx + moved
+            rating[y] = ry - moved
+    else:
+        for x, y in zip(a, b, strict=True):
+            rx, ry = rating[x], rating[y]
+            moved = table[rx - ry]
+            rating[x] = rx + moved
+            ry -= moved
+            rating[y] = ry if ry > floor else floor
+    for pid in touched:
+        player = players[pid]
+        now = float(rating[pid])
+        player.season_gain += now - player.rating
+        player.rating = now
+
+
+def _counts(state: LadderState, a: np.ndarray, b: np.ndarray, draw: Sequence[bool],
+            kept: list[bool], played: np.ndarray, size: int, touched: list[int]) -> None:
+    """Add every match to its players' counts at once."""
+    def tally(*ids: np.ndarray) -> list[int]:
+        return np.bincount(np.concatenate(ids), minlength=size).tolist()  # type: ignore[no-any-return]
+
+    games = tally(a, b)
+    if True in draw:
+        drawn = np.asarray(draw, dtype=bool)
+        won = ~drawn
+        draws, wins, losses = tally(a[drawn], b[drawn]), tally(a[won]), tally(b[won])
+    else:
+        won = np.ones(len(a), dtype=bool)
+        draws, wins, losses = [0] * size, tally(a), tally(b)
+    if False in kept:
+        rated = np.asarray(kept, dtype=bool)
+        rated_games, rated_wins = tally(a[rated], b[rated]), tally(a[rated & won])
+    else:
+        rated_games, rated_wins = games, wins
+    last = np.full(size, np.iinfo(np.int64).min, dtype=np.int64)
+    np.maximum.at(last, a, played)
+    np.maximum.at(last, b, played)
+    latest = last.tolist()
+    players = state.players
+    for pid in touched:
+        player = players[pid]
+        player.games += games[pid]
+        player.draws += draws[pid]
+        player.wins += wins[pid]
+        player.losses += losses[pid]
+        player.rated_games += rated_games[pid]
+        player.rated_wins += rated_wins[pid]
+        player.season_games += rated_games[pid]
+        when = latest[pid]
+        if player.last_played is None or when > player.last_played:
+            player.last_played = when
