@@ -15,6 +15,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from core.batch import fold_duels
 from core.calendar import DAY, parse_instant
 from core.collector import paused
 from core.events import PlayerJoined
@@ -23,7 +24,7 @@ from core.records import Context, Reply, UserRef
 from core.service import handle
 from core.settings import preset
 from core.state import replay
-from storage.sqlite import SqliteStore, prepare
+from storage.sqlite import LONGEST_BATCH, SqliteStore, prepare
 
 T0 = parse_instant("2026-01-05T10:00:00+00:00")
 
@@ -236,22 +237,26 @@ async def reads(bot: Bot, players: int, runs: int = 15) -> tuple[float, float]:
 def engine_vs_openskill(players: int, matches: int) -> float:
     """Matches per second of the duel replay over openskill's 1v1 PlackettLuce rate().
 
-    Ours is the fold every long replay runs (a start, `restate`, a correction its ripple
-    cannot follow): stored one-on-one matches streamed as plain values through
-    `LadderState.apply_duel` (anti-farming, calibration counts, the floor and season
-    gains included).
+    Ours is the fold every long replay runs on the matches it does not report on (loading
+    a ladder, what a correction or `restate` folds before the part they rewrite): stored
+    one-on-one matches, streamed as plain values, folded in runs of `LONGEST_BATCH` by
+    `core.batch.fold_duels` (anti-farming, calibration counts, the floor and season gains
+    included).
     """
     from openskill.models import PlackettLuce
 
     played = pairs(players, matches, seed=5)
+    rows = [(T0 + i, a, b, False, True, None, T0 + i) for i, (a, b) in enumerate(played)]
     ours = []
     for _ in range(3):
         state = replay(preset("duel"), [PlayerJoined(T0, p) for p in range(players)])
-        fold = state.apply_duel
         started = time.perf_counter()
         with paused():  # as the stored replay runs it; openskill gets the same below
-            for i, (a, b) in enumerate(played):
-                fold(T0 + i, a, b, False, True, None, T0 + i)
+            for first in range(0, matches, LONGEST_BATCH):
+                run = rows[first:first + LONGEST_BATCH]
+                done = fold_duels(state, *zip(*run, strict=True))
+                for row in run[done:]:
+                    state.apply_duel(*row)
         ours.append(matches / (time.perf_counter() - started))
     model = PlackettLuce()
     theirs = []
