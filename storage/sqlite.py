@@ -498,8 +498,9 @@ class SqliteRepo:
                 journal_from: int | None = None) -> None:
         """Fold the stored events after `state.seq`, up to `upto`, into `state`.
 
-        Plain one-on-one matches go through the lean fold from their columns; everything
-        else is decoded. `visit(seq, at, event, outcome)` sees every event from
+        Plain one-on-one matches are folded from their columns: in runs (`fold_duels`)
+        where nothing visits or journals them, else one by one; everything else is
+        decoded. `visit(seq, at, event, outcome)` sees every event from
         `visit_from` on: `event` is None for a lean match, whose outcome is `apply_duel`'s
         tuple (with the match id first), else the event and its `Applied`. Snapshots are
         stored, at the usual spacing, where `snapshots(seq)` holds; from `journal_from` on,
