@@ -64,7 +64,8 @@ def _one_by_one(state: LadderState, rows: list[Row]) -> None:
 
 
 def _joined(settings: Settings, players: int, rows: list[Row]) -> LadderState:
-    state = replay(settings, [PlayerJoined(T0, p) for p in range(1, players + 1)])
+    # Player 2 never joined: the fold keeps them as a non-member, as one by one.
+    state = replay(settings, [PlayerJoined(T0, p) for p in range(1, players + 1) if p != 2])
     _one_by_one(state, rows)
     return state
 
