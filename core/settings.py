@@ -25,6 +25,10 @@ Bands = tuple[tuple[float, float], ...]
 
 TABLE_NAMES = ("season", "week", "ladder")
 
+# How late a confirmation may come: the standings keep anti-farming's game times (and
+# dutch series) this much longer than their window (`core.state.FARM_SLACK`), no more.
+LATEST_CONFIRMATION_DAYS = 30
+
 # RULES.md section 4: rungs moved (+ is up) by case (rows 1-6) and result (columns:
 # overwhelming/major/minor defeat, draw, minor/major/overwhelming victory).
 NHWC_MOVES: tuple[tuple[int, ...], ...] = (
@@ -222,6 +226,17 @@ def _positive(parse: Callable[[str], Any]) -> Callable[[str], Any]:
     return inner
 
 
+def _at_most(limit: float, why: str,
+             parse: Callable[[str], Any]) -> Callable[[str], Any]:
+    def inner(text: str) -> Any:
+        value = parse(text)
+        if value > limit:
+            raise ValueError(f"expected at most {limit:g} {why}")
+        return value
+
+    return inner
+
+
 def _optional(parse: Callable[[str], Any]) -> Callable[[str], Any]:
     def inner(text: str) -> Any:
         return None if text.lower() in ("none", "off", "no") else parse(text)
@@ -296,8 +311,12 @@ class SettingSpec:
 
 _SPECS: tuple[SettingSpec, ...] = (
     SettingSpec("confirm", _parse_bool, "reports wait for the opponent's /confirm (true|false)"),
-    SettingSpec("confirm_hours", _positive(_parse_number),
-                "hours after which a pending report is confirmed automatically"),
+    SettingSpec("confirm_hours", _at_most(
+        LATEST_CONFIRMATION_DAYS * 24,
+        f"({LATEST_CONFIRMATION_DAYS} days): anti-farming counts a game right only when it "
+        f"is confirmed within {LATEST_CONFIRMATION_DAYS} days of being played",
+        _positive(_parse_number)),
+                "hours after which a pending report is confirmed automatically (at most 720)"),
     SettingSpec("timezone", _parse_timezone,
                 "time zone of the ladder's day and month (daily jobs run at 00:00 in it)"),
     SettingSpec("ffa", _choice("winner_takes_all", "placement"),

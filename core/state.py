@@ -40,15 +40,15 @@ from core.events import (
     collect_corrections,
 )
 from core.model import Correction, Match, PlayerId, Result, Timestamp, pair_key
-from core.settings import Settings
+from core.settings import LATEST_CONFIRMATION_DAYS, Settings
 from core.tables import HallEntry, TableRow, gain_table, hall_entries
 
 NO_CORRECTIONS: Mapping[int, Correction] = MappingProxyType({})
 
 # Anti-farming looks back `farm_days`, a dutch series lasts `series_hours`. Game times
 # and series are kept this much longer, so that a match confirmed up to 30 days after it
-# was played is still counted right...
-FARM_SLACK = 30 * DAY
+# was played is still counted right (`confirm_hours` goes no further)...
+FARM_SLACK = LATEST_CONFIRMATION_DAYS * DAY
 # ...and every this many events, pairs with no game that recent and series that old are
 # forgotten: without it, every pair that ever played would be kept for good. A prune
 # costs what it forgets (see `DueQueue`), so it runs often: a recent correction that

@@ -3,7 +3,9 @@
 import pytest
 
 from core import elo
-from core.calendar import DAY, parse_instant
+from core.calendar import DAY, HOUR, parse_instant
+from core.events import MatchConfirmed
+from core.model import Match
 from core.settings import preset
 from core.tables import HallEntry, calibrating, gain_table, hall_entries, ladder_table, league
 from tests.history import History
@@ -226,3 +228,25 @@ def test_anti_farming_forgets_pairs_long_past(monkeypatch: pytest.MonkeyPatch) -
     h.join("d")
     h.join("e")  # event 8: pruning forgets the a-b pair, 60 days back
     assert set(h.state().farm) == {(1, 3), (2, 3)}
+
+
+def test_a_game_confirmed_30_days_late_still_counts_against_farming(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """RULES: the 5th rated game of a pair in 7 days is unrated, also when it waited the
+    longest allowed (confirm_hours at most 720) while anti-farming forgot old pairs."""
+    import core.state
+
+    monkeypatch.setattr(core.state, "FARM_PRUNE_EVERY", 4)
+    h = History("duel").join("a", "b", "c", "d")
+    for _ in range(4):
+        h.win("a", "b")
+        h.tick(HOUR)
+    played = h.at
+    h.tick(30 * DAY - 1)
+    for _ in range(6):  # prunes on the way, as late as the confirmation
+        h.win("c", "d")
+    fifth = Match(h.next_match, played, h.result([["a"], ["b"]]))
+    h.events.append(MatchConfirmed(h.at, fifth))
+    state = h.state()
+    assert state.players[h.pid("a")].rated_games == 4
+    assert state.players[h.pid("a")].games == 5

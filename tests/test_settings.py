@@ -47,7 +47,7 @@ def test_community_mix_duel_with_k24_and_no_floor() -> None:
     [("ffa", "placement", "placement"), ("timezone", "Europe/Amsterdam", "Europe/Amsterdam"),
      ("k_bands", "2100:24,2400:16", ((2100.0, 24.0), (2400.0, 16.0))),
      ("tables", "season,week", ("season", "week")), ("series_hours", "off", None),
-     ("challenge_hours", "48", 48.0)],
+     ("challenge_hours", "48", 48.0), ("confirm_hours", "720", 720.0)],
 )
 def test_values_are_parsed(key: str, value: str, field_value: object) -> None:
     assert parse_settings([(key, value)]) == {key: field_value}
@@ -63,7 +63,8 @@ def test_values_are_parsed(key: str, value: str, field_value: object) -> None:
      ("ffa", "chaos", "expected one of winner_takes_all, placement"),
      ("tables", "monthly", "expected tables from season, week, ladder"),
      ("k_bands", "2100", "expected bands like"),
-     ("calibration", "five", "expected a whole number")],
+     ("calibration", "five", "expected a whole number"),
+     ("confirm_hours", "721", r"expected at most 720 \(30 days\): anti-farming")],
 )
 def test_bad_values_are_refused_with_a_reason(key: str, value: str, message: str) -> None:
     with pytest.raises(SettingError, match=message):
