@@ -237,8 +237,8 @@ async def reads(bot: Bot, players: int, runs: int = 15) -> tuple[float, float]:
 def engine_vs_openskill(players: int, matches: int) -> float:
     """Matches per second of the duel replay over openskill's 1v1 PlackettLuce rate().
 
-    Ours is the fold every long replay runs on the matches it does not report on (loading
-    a ladder, what a correction or `restate` folds before the part they rewrite): stored
+    Ours is the fold every long replay runs where it writes no outcome (loading a ladder,
+    what a correction or `restate` folds before the part they rewrite): stored
     one-on-one matches, streamed as plain values, folded in runs of `LONGEST_BATCH` by
     `core.batch.fold_duels` (anti-farming, calibration counts, the floor and season gains
     included).

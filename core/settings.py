@@ -309,14 +309,15 @@ class SettingSpec:
     changeable: bool = True  # may a moderator change it after the ladder exists?
 
 
+_LATEST_HOURS = LATEST_CONFIRMATION_DAYS * 24
+_WHY_LATEST = (f"({LATEST_CONFIRMATION_DAYS} days): anti-farming counts a game right only "
+               f"when it is confirmed within {LATEST_CONFIRMATION_DAYS} days of being played")
+
 _SPECS: tuple[SettingSpec, ...] = (
     SettingSpec("confirm", _parse_bool, "reports wait for the opponent's /confirm (true|false)"),
-    SettingSpec("confirm_hours", _at_most(
-        LATEST_CONFIRMATION_DAYS * 24,
-        f"({LATEST_CONFIRMATION_DAYS} days): anti-farming counts a game right only when it "
-        f"is confirmed within {LATEST_CONFIRMATION_DAYS} days of being played",
-        _positive(_parse_number)),
-                "hours after which a pending report is confirmed automatically (at most 720)"),
+    SettingSpec("confirm_hours", _at_most(_LATEST_HOURS, _WHY_LATEST, _positive(_parse_number)),
+                "hours after which a pending report is confirmed automatically "
+                f"(at most {_LATEST_HOURS})"),
     SettingSpec("timezone", _parse_timezone,
                 "time zone of the ladder's day and month (daily jobs run at 00:00 in it)"),
     SettingSpec("ffa", _choice("winner_takes_all", "placement"),
