@@ -26,7 +26,9 @@ from core.records import UserRef
 from core.settings import Settings, preset
 from core.state import FARM_PRUNE_EVERY, LadderState, replay
 from storage import sqlite
+from storage.postgres import PgStore
 from storage.sqlite import SqliteStore
+from tests import postgres
 from tests.chat import T0
 
 Row = tuple[int, int, int, bool, bool, int | None, int]
@@ -120,8 +122,10 @@ def test_a_run_that_does_not_suit_is_left_alone() -> None:
     assert fold_duels(short, *list(zip(*rows[:-1], strict=True))) == 0
 
 
-async def test_a_restarted_store_folds_its_log_in_runs(tmp_path: Path,
-                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("kind", ["sqlite", "postgres"])
+async def test_a_restarted_store_folds_its_log_in_runs(
+        kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        request: pytest.FixtureRequest) -> None:
     """Stored standings loaded again (a restart), and a replay visiting only its end,
     equal the whole log folded one event at a time."""
     folded: list[int] = []
@@ -134,9 +138,16 @@ async def test_a_restarted_store_folds_its_log_in_runs(tmp_path: Path,
     monkeypatch.setattr(sqlite, "fold_duels", counted)
     monkeypatch.setattr(sqlite, "UNDO_EVENTS", 50)  # journaled on loading: the last 50
     rng = random.Random(3)
-    path = tmp_path / "runs.db"
+    url = await postgres.fresh_database(request.getfixturevalue("postgres_server")) \
+        if kind == "postgres" else ""
+
+    def opened() -> Any:  # the same database, opened again as after a restart
+        if kind == "postgres":
+            return PgStore(url, snapshot_every=400, snapshot_per_player=0)
+        return SqliteStore(tmp_path / "runs.db", snapshot_every=400, snapshot_per_player=0)
+
     events: list[Event] = []
-    async with SqliteStore(path, snapshot_every=400, snapshot_per_player=0) as store:
+    async with opened() as store:
         def build(repo: Any) -> int:
             ladder = repo.add_ladder("c", "main", preset("duel"), T0, None)
             ids = [repo.add_player(ladder.id, UserRef(f"c:{i}", f"p{i}")).id
@@ -158,7 +169,7 @@ async def test_a_restarted_store_folds_its_log_in_runs(tmp_path: Path,
 
         ladder = await store.run(build)
     whole = replay(preset("duel"), events)
-    async with SqliteStore(path, snapshot_every=400, snapshot_per_player=0) as store:
+    async with opened() as store:
         def check(repo: Any) -> None:
             repo.conn.execute("DELETE FROM snapshots")  # loading folds the whole log
             assert repo.state(ladder).fingerprint() == whole.fingerprint()
@@ -175,8 +186,8 @@ async def test_a_restarted_store_folds_its_log_in_runs(tmp_path: Path,
                              visit_from=start, snapshots=(lambda seq: True) if start else None)
                 states.append(state.fingerprint())
             assert states == [whole.fingerprint()] * 2
-            assert [row[0] for row in repo.conn.execute("SELECT seq FROM snapshots")] == \
-                [400, 800]
+            assert [row[0] for row in repo._all("SELECT seq FROM snapshots ORDER BY seq")] \
+                == [400, 800]
             assert seen["part"] == [v for v in seen["all"] if v[0] >= 700]
             for seq in (400, 800):  # the snapshots stored by the first hold their moment
                 assert repo._snapshot_before(ladder, seq + 1).fingerprint() == \
