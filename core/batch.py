@@ -20,7 +20,13 @@ import numpy as np
 from core.calendar import month_label
 from core.model import PlayerId, Timestamp
 from core.settings import Settings
-from core.state import FARM_PRUNE_EVERY, LadderState, PlayerState, duel_ratings
+from core.state import (
+    FARM_PRUNE_EVERY,
+    LadderState,
+    PlayerState,
+    duel_ratings,
+    too_short,
+)
 
 # Below this many matches the passes cost more than they save.
 SHORTEST_RUN = 64
@@ -150,11 +156,9 @@ def _points(settings: Settings) -> list[int] | None:
 def _counted(settings: Settings, rated: Sequence[bool], moves: Sequence[int | None],
              count: int) -> list[bool]:
     """Which matches the report and the game's length leave rated."""
-    shortest = settings.min_moves
-    if all(rated) and (shortest is None or moves.count(None) == count):
+    if all(rated) and (settings.min_moves is None or moves.count(None) == count):
         return [True] * count
-    return [r and not (shortest is not None and m is not None and m < shortest)
-            for r, m in zip(rated, moves, strict=True)]
+    return [r and not too_short(settings, m) for r, m in zip(rated, moves, strict=True)]
 
 
 def _anti_farming(state: LadderState, at: Sequence[Timestamp], a: Sequence[PlayerId],

@@ -487,8 +487,7 @@ class LadderState:
         result, settings = match.result, self.settings
         if not result.rated:
             return "reported as unrated"
-        if settings.min_moves is not None and result.moves is not None \
-                and result.moves < settings.min_moves:
+        if too_short(settings, result.moves):
             return f"shorter than {settings.min_moves} moves, so unrated"
         if settings.farm_limit is not None and result.is_duel:
             times = self.farm.get(pair_key(result.sides[0][0], result.sides[1][0]))
@@ -585,7 +584,7 @@ class LadderState:
         note = ""
         if not rated:
             note = "reported as unrated"
-        elif settings.min_moves is not None and moves is not None and moves < settings.min_moves:
+        elif too_short(settings, moves):
             note = f"shorter than {settings.min_moves} moves, so unrated"
         elif settings.farm_limit is not None:
             times = self.farm.get(pair_key(a, b))
@@ -775,6 +774,11 @@ class LadderState:
         )
         return Applied("match", players=result.players, changes=changes,
                        match=MatchEffect(match.id, False, note, changes))
+
+
+def too_short(settings: Settings, moves: int | None) -> bool:
+    """Whether a game of `moves` moves (None: not given) is too short to be rated."""
+    return settings.min_moves is not None and moves is not None and moves < settings.min_moves
 
 
 def duel_ratings(settings: Settings, ra: float, rb: float, draw: bool) -> tuple[float, float]:
