@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from core.batch import fold_duels
+from core.batch import fold_rows
 from core.calendar import DAY, parse_instant
 from core.collector import paused
 from core.events import PlayerJoined
@@ -240,7 +240,7 @@ def engine_vs_openskill(players: int, matches: int) -> float:
     Ours is the fold every long replay runs where it writes no outcome (loading a ladder,
     what a correction or `restate` folds before the part they rewrite): stored
     one-on-one matches, streamed as plain values, folded in runs of `LONGEST_BATCH` by
-    `core.batch.fold_duels` (anti-farming, calibration counts, the floor and season gains
+    `core.batch.fold_rows` (anti-farming, calibration counts, the floor and season gains
     included).
     """
     from openskill.models import PlackettLuce
@@ -256,9 +256,7 @@ def engine_vs_openskill(players: int, matches: int) -> float:
                 run = [(T0 + i, a, b, False, True, None, T0 + i) for i, (a, b)
                        in enumerate(played[first:first + LONGEST_BATCH], first)]
                 started = time.perf_counter()
-                done = fold_duels(state, *zip(*run, strict=True))
-                for row in run[done:]:
-                    state.apply_duel(*row)
+                fold_rows(state, run)
                 elapsed += time.perf_counter() - started
         ours.append(matches / elapsed)
     model = PlackettLuce()

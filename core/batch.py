@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
@@ -63,6 +64,14 @@ def fold_duels(state: LadderState, at: Sequence[Timestamp], a: Sequence[PlayerId
             break
         done += folded
     return done
+
+
+def fold_rows(state: LadderState, rows: Sequence[tuple[Any, ...]]) -> None:
+    """Fold plain matches given as `apply_duel`'s arguments: as many as `fold_duels`
+    takes in runs, the rest one by one."""
+    done = fold_duels(state, *zip(*rows, strict=True)) if rows else 0
+    for row in rows[done:]:
+        state.apply_duel(*row)
 
 
 def _fold_run(state: LadderState, table: list[int], at: Sequence[Timestamp],

@@ -29,7 +29,7 @@ from typing import Any, TextIO, TypeVar
 
 import aiosqlite
 
-from core.batch import fold_duels
+from core.batch import fold_rows
 from core.calendar import DAY
 from core.collector import paused
 from core.events import DecayDay, Event, MatchConfirmed, collect_corrections, correction_of
@@ -514,9 +514,7 @@ class SqliteRepo:
 
         def flush() -> None:
             if pending:
-                done = fold_duels(state, *zip(*pending, strict=True))
-                for row in pending[done:]:
-                    fold(*row)
+                fold_rows(state, pending)
                 pending.clear()
 
         with paused():  # (core.collector: a long fold builds much that stays)

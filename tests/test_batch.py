@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from core import batch
 from core.batch import SHORTEST_RUN, fold_duels
 from core.calendar import DAY
 from core.events import (
@@ -135,7 +136,7 @@ async def test_a_restarted_store_folds_its_log_in_runs(
         folded.append(done)
         return done
 
-    monkeypatch.setattr(sqlite, "fold_duels", counted)
+    monkeypatch.setattr(batch, "fold_duels", counted)
     monkeypatch.setattr(sqlite, "UNDO_EVENTS", 50)  # journaled on loading: the last 50
     rng = random.Random(3)
     url = await postgres.fresh_database(request.getfixturevalue("postgres_server")) \
