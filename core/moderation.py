@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from core.calendar import next_month
+from core.calendar import DAY, next_month
 from core.commands import (
     AdjustRating,
     ChangeSettings,
@@ -32,6 +32,8 @@ from core.records import AuditEntry, Context, LadderInfo, MatchRecord, Reply
 from core.reporting import confirm_match
 from core.session import Session, noun, signed
 from core.settings import (
+    COUNTED_RIGHT,
+    LATEST_CONFIRMATION_DAYS,
     PRESETS,
     Policy,
     describe,
@@ -40,7 +42,7 @@ from core.settings import (
     split_properties,
     validate,
 )
-from core.state import Applied, LadderState, SeasonEffect
+from core.state import Applied, LadderState, SeasonEffect, pair_rule
 from core.tables import HallEntry, TableRow
 
 
@@ -230,6 +232,8 @@ def set_result(s: Session, cmd: SetResult) -> Reply:
     now = s.describe_result(result)
     if record.status == "confirmed" and result == record.result:
         raise RuleViolation(f"Match #{record.id} stands as {now} already; nothing to change.")
+    if record.confirmed_at is None:
+        _check_not_too_late(s, record, result)
     _audit(s, "set", cmd.reason, match=record.id, detail=f"was: {was}; now: {now}")
     who = f"{s.ctx.user.name}: {cmd.reason}"
     if record.confirmed_at is None:  # never entered the ladder: it enters now
@@ -243,6 +247,19 @@ def set_result(s: Session, cmd: SetResult) -> Reply:
     results = s.append(ResultChanged(s.now, record.id, result, s.ctx.user.name, cmd.reason))
     return _correction_reply(s, frozen, results, f"Match #{record.id} changed by {who}. "
                                                  f"Was: {was}. Now: {now}.")
+
+
+def _check_not_too_late(s: Session, record: MatchRecord, result: Result) -> None:
+    """Refuse to rate a match entering the ladder so long after it was played that the
+    rule counting it by its pair's earlier games no longer sees them."""
+    rule = pair_rule(s.settings, result)
+    days = (s.now - record.reported_at) / DAY
+    if rule and days > LATEST_CONFIRMATION_DAYS:
+        raise RuleViolation(
+            f"Match #{record.id} was played {int(days)} days ago, too long ago to be rated: "
+            f"{rule} {COUNTED_RIGHT}. Decide it unrated (/mod set "
+            f"{record.id} RESULT unrated reason), or void it (/mod void {record.id} reason) "
+            "and have the players report it again.")
 
 
 def adjust(s: Session, cmd: AdjustRating) -> Reply:

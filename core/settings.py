@@ -28,6 +28,9 @@ TABLE_NAMES = ("season", "week", "ladder")
 # How late a confirmation may come: the standings keep anti-farming's game times (and
 # dutch series) this much longer than their window (`core.state.FARM_SLACK`), no more.
 LATEST_CONFIRMATION_DAYS = 30
+# Why: what a rule looking back at a pair's games (anti-farming, series) needs.
+COUNTED_RIGHT = (f"counts a game right only when it is confirmed within "
+                 f"{LATEST_CONFIRMATION_DAYS} days of being played")
 
 # RULES.md section 4: rungs moved (+ is up) by case (rows 1-6) and result (columns:
 # overwhelming/major/minor defeat, draw, minor/major/overwhelming victory).
@@ -310,8 +313,7 @@ class SettingSpec:
 
 
 _LATEST_HOURS = LATEST_CONFIRMATION_DAYS * 24
-_WHY_LATEST = (f"({LATEST_CONFIRMATION_DAYS} days): anti-farming counts a game right only "
-               f"when it is confirmed within {LATEST_CONFIRMATION_DAYS} days of being played")
+_WHY_LATEST = f"({LATEST_CONFIRMATION_DAYS} days): anti-farming {COUNTED_RIGHT}"
 
 _SPECS: tuple[SettingSpec, ...] = (
     SettingSpec("confirm", _parse_bool, "reports wait for the opponent's /confirm (true|false)"),

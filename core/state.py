@@ -781,6 +781,20 @@ def too_short(settings: Settings, moves: int | None) -> bool:
     return settings.min_moves is not None and moves is not None and moves < settings.min_moves
 
 
+def pair_rule(settings: Settings, result: Result) -> str:
+    """The rule that counts this rated game by its pair's earlier games ('anti-farming',
+    'the series'), or '' where none does. The standings keep those games only
+    `FARM_SLACK` past the rule's window, so such a game must be confirmed within
+    `LATEST_CONFIRMATION_DAYS` of being played to be counted right."""
+    if not result.is_duel or not result.rated or too_short(settings, result.moves):
+        return ""
+    if settings.farm_limit is not None:
+        return "anti-farming"
+    if settings.series_hours is not None and not settings.is_position:
+        return "the series"
+    return ""
+
+
 def duel_ratings(settings: Settings, ra: float, rb: float, draw: bool) -> tuple[float, float]:
     """New ratings of the two players of a rated one-on-one game of the classic or
     zero-sum formula (the first won unless it is a draw), floor applied."""

@@ -212,3 +212,46 @@ async def test_setting_errors_read_as_sentences_in_chat(chat: Chat) -> None:
     assert reply == "There is no setting called 'colour'; `/help settings` lists them."
     # a key stays as written
     assert await chat.refused("mod", "/ladder set k=-5") == "k=-5: expected a number above 0."
+
+
+@pytest.mark.parametrize(("preset", "rule"), [("duel", "anti-farming"), ("dutch", "the series")])
+async def test_a_dispute_decided_over_30_days_late_cannot_be_rated(chat: Chat, preset: str,
+                                                                   rule: str) -> None:
+    """Anti-farming looks at a pair's games of the 7 days before each game (a series, at
+    its first game), and the standings keep those only 30 days past: a later decision
+    could not count it right."""
+    await chat.ladder(preset)
+    await chat.join("A", "B")
+    start = await chat.ratings()
+    await chat.ok("A", "/report win @B")
+    await chat.ok("B", "/dispute it was a draw")
+    await chat.tick(30 * DAY + 60)
+    before = await chat.export()
+    text = await chat.refused("mod", "/mod set 1 @A late")
+    assert text.startswith("Match #1 was played 30 days ago"), text
+    assert f"{rule} counts a game right only" in text
+    assert "/mod set 1 RESULT unrated" in text and "/mod void 1" in text
+    assert await chat.export() == before  # nothing written, not even the audit
+    text = await chat.ok("mod", "/mod set 1 @A unrated decided late")
+    assert "Match #1 decided by mod: decided late. A beat B (unrated)." in text, text
+    assert await chat.ratings() == start
+
+
+async def test_a_dispute_decided_within_30_days_is_rated(chat: Chat) -> None:
+    await chat.ladder("duel", "calibration=0")
+    await chat.join("A", "B")
+    await chat.ok("A", "/report win @B")
+    await chat.ok("B", "/dispute it was a draw")
+    await chat.tick(30 * DAY)
+    await chat.ok("mod", "/mod set 1 @A A won")
+    assert await chat.ratings() == {"A": 1016, "B": 984}
+
+
+async def test_a_late_decision_is_rated_where_no_rule_looks_back(chat: Chat) -> None:
+    await chat.ladder("warlight")  # no anti-farming, no series
+    await chat.join("A", "B")
+    await chat.ok("A", "/report win @B")
+    await chat.ok("B", "/dispute it was a draw")
+    await chat.tick(90 * DAY)
+    await chat.ok("mod", "/mod set 1 @A A won")
+    assert await chat.ratings() == {"A": 1216, "B": 1184}  # RULES: 1200 + 32 * (1 - 0.5)
