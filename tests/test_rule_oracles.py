@@ -1,12 +1,17 @@
-"""The duel rulebook worked out again, straight from RULES.md section 3, and compared with
-the bot over random chats: reports (draws, unrated and short games, pairs that play
-often), moderators voiding, restoring and changing any match, adjustments (down to the
-floor too), and months going by. After each command the export must equal what the
-rules give the corrected history from scratch: ratings, counts, leagues, the three
-tables and the Hall of Fame.
+"""Two rulebooks worked out again, straight from RULES.md (duel, section 3; dutch,
+section 5), and compared with the bot over random chats: reports (draws, unrated and
+short games, pairs that play often), moderators voiding, restoring and changing any
+match, adjustments (down to the floor and, on dutch, into the higher K bands and past
+the 719 gap), and days and months going by. After each command the export must equal
+what the rules give the corrected history from scratch: ratings and counts; on duel
+also leagues, the three tables and the Hall of Fame; on dutch the series and decay
+days they went through.
 
-Nothing here calls the bot's rules; ties in a table, which RULES leaves open, are
-compared without their order. ORACLE_SEEDS=400 sweeps further than the suite does.
+Nothing here calls the bot's rules. Where RULES leaves a choice open the bot's reading
+is taken and said so: ties in a table are compared without their order; a dutch series
+that reaches the floor of 0 replaces what it really moved, and the 719 rule holds for a
+series the stronger player won every game of. ORACLE_SEEDS=400 sweeps further than the
+suite does.
 """
 
 from __future__ import annotations
@@ -23,11 +28,11 @@ import pytest
 
 import storage.sqlite as sqlite_module
 from storage.sqlite import SqliteStore
-from tests.chat import Chat
+from tests.chat import T0, Chat
 
 DAY = 86_400
 SEEDS = int(os.environ.get("ORACLE_SEEDS", "6"))  # more for a sweep beyond the suite
-START, FLOOR, K, MIN_GAIN = 1000, 800, 32, 1
+START, FLOOR, K, MIN_GAIN = 1000, 800, 32, 1  # duel
 CALIBRATION = 5
 LEAGUES = [(1300, "Grandmaster"), (1200, "Duel Master"), (1100, "Yard Terror"),
            (1000, "Fighter"), (float("-inf"), "Challenge Accepted")]
@@ -62,7 +67,7 @@ class Game:
 
 @dataclass
 class Player:
-    rating: int = START
+    rating: int
     games: int = 0
     rated_games: int = 0
     wins: int = 0
@@ -72,7 +77,7 @@ class Player:
     changes: list[tuple[int, int]] = field(default_factory=list)  # (at, delta) rated games
 
 
-class Rules:
+class History:
     """The history as the chat wrote it, worked out from scratch on demand."""
 
     def __init__(self, players: list[str]) -> None:
@@ -87,8 +92,12 @@ class Rules:
     def adjust(self, at: int, name: str, amount: int) -> None:
         self.log.append(("adjust", (at, name, amount)))
 
+
+class Duel(History):
+    """RULES.md section 3."""
+
     def derive(self, now: int) -> dict[str, Any]:
-        players = {n: Player() for n in self.names}
+        players = {n: Player(START) for n in self.names}
         pair_times: dict[frozenset[str], list[int]] = defaultdict(list)
         hall: list[tuple[str, int, int, frozenset[str]]] = []
         season = None
@@ -115,15 +124,7 @@ class Rules:
             if game.voided:
                 continue
             w, lo = players[game.winner], players[game.loser]
-            for p in (w, lo):
-                p.games += 1
-                p.last_played = max(p.last_played or game.at, game.at)
-            if game.draw:
-                w.draws += 1
-                lo.draws += 1
-            else:
-                w.wins += 1
-                lo.losses += 1
+            _count(w, lo, game)
             pair = frozenset((game.winner, game.loser))
             recent = [t for t in pair_times[pair] if game.at - 7 * DAY < t <= game.at]
             short = game.moves is not None and game.moves < 2
@@ -164,6 +165,119 @@ class Rules:
         return sorted(rows, key=lambda row: -row[1])
 
 
+    def compare(self, export: dict[str, Any], now: int, after: str) -> None:
+        want = self.derive(now)
+        got = {p["name"]: p for p in export["players"]}
+        for name, p in want["players"].items():
+            assert (*_counts(got[name]), got[name]["league"]) == \
+                (*_counts_of(p), league(p)), f"{name} after {after}"
+        tables = export["tables"]
+        for key in ("season", "week"):
+            rows = [(r["name"], r["gain"], r["rated_games"]) for r in tables[key]]
+            assert _by_gain(rows) == _by_gain(want[key]), f"{key} after {after}"
+        assert _by_gain([(r["name"], r["rating"]) for r in tables["ladder"]]) == \
+            _by_gain(want["ladder"]), f"ladder after {after}"
+        hall = [(h["season"], h["place"], h["gain"]) for h in export["hall_of_fame"]]
+        assert hall == [entry[:3] for entry in want["hall"]], f"hall after {after}"
+        for h, (*_, names) in zip(export["hall_of_fame"], want["hall"], strict=True):
+            assert h["name"] in names, f"hall after {after}"
+        assert len({(h["season"], h["name"]) for h in export["hall_of_fame"]}) == len(hall)
+
+
+class Dutch(History):
+    """RULES.md section 5."""
+
+    SERIES = DAY  # the series window, 24 hours from its first game
+
+    @staticmethod
+    def k(rating: int) -> int:
+        return 32 if rating < 2100 else 24 if rating < 2400 else 16
+
+    def derive(self, now: int) -> dict[str, Any]:
+        players = {n: Player(0) for n in self.names}
+        series: dict[frozenset[str], dict[str, Any]] = {}
+        midnight = (T0 // DAY + 1) * DAY  # the first 00:00 (UTC) after the ladder began
+
+        def decay_until(at: int) -> None:
+            nonlocal midnight
+            while midnight <= at:
+                for p in players.values():
+                    if p.rating > 0:
+                        p.rating -= min(p.rating, max(1, p.rating * p.rating // 125_000))
+                midnight += DAY
+
+        for kind, entry in self.log:
+            decay_until(entry.at if kind == "game" else entry[0])
+            if kind == "adjust":
+                player = players[entry[1]]
+                player.rating = max(0, player.rating + entry[2])  # never below 0
+                continue
+            game = entry
+            if game.voided:
+                continue
+            _count(players[game.winner], players[game.loser], game)
+            if not game.rated:
+                continue
+            pair = frozenset((game.winner, game.loser))
+            run = series.get(pair)
+            if run is None or game.at >= run["first"] + self.SERIES:
+                run = series[pair] = {"first": game.at, "games": 0,
+                                      "base": {n: players[n].rating for n in pair},
+                                      "score": dict.fromkeys(pair, 0.0),
+                                      "moved": dict.fromkeys(pair, 0)}
+            run["games"] += 1
+            n = run["games"]
+            for name in pair:
+                run["score"][name] += 0.5 if game.draw else float(name == game.winner)
+            for name in pair:
+                other = next(o for o in pair if o != name)
+                mine, theirs = run["base"][name], run["base"][other]
+                score = run["score"][name] / n
+                stronger_won_all = score in (0.0, 1.0) and (mine > theirs) == (score == 1.0)
+                if abs(mine - theirs) > 719 and stronger_won_all:
+                    change = 0
+                else:
+                    factor = 2 - 1 / 2 ** (n - 1)
+                    change = rounded(self.k(mine) * factor * (score - expected(mine - theirs)))
+                p = players[name]
+                # The series' earlier change is replaced by the new one.
+                after = max(0, p.rating - run["moved"][name] + change)
+                run["moved"][name] += after - p.rating
+                p.rating = after
+                p.rated_games += 1
+        decay_until(now)
+        return {"players": players}
+
+    def compare(self, export: dict[str, Any], now: int, after: str) -> None:
+        want = self.derive(now)
+        got = {p["name"]: p for p in export["players"]}
+        for name, p in want["players"].items():
+            assert _counts(got[name]) == _counts_of(p), f"{name} after {after}"
+        assert export["tables"] == {} and export["hall_of_fame"] == []
+
+
+def _count(winner: Player, loser: Player, game: Game) -> None:
+    """A confirmed game, rated or not, in its players' counts."""
+    for p in (winner, loser):
+        p.games += 1
+        p.last_played = max(p.last_played or game.at, game.at)
+    if game.draw:
+        winner.draws += 1
+        loser.draws += 1
+    else:
+        winner.wins += 1
+        loser.losses += 1
+
+
+def _counts(row: dict[str, Any]) -> tuple[Any, ...]:
+    return (row["rating"], row["games"], row["rated_games"], row["wins"], row["losses"],
+            row["draws"])
+
+
+def _counts_of(p: Player) -> tuple[Any, ...]:
+    return (p.rating, p.games, p.rated_games, p.wins, p.losses, p.draws)
+
+
 def league(p: Player) -> str:
     if p.rated_games < CALIBRATION:
         return "Calibration"
@@ -178,31 +292,23 @@ def _by_gain(rows: list[tuple[Any, ...]]) -> list[tuple[Any, frozenset[Any]]]:
     return [(gain, frozenset(names)) for gain, names in groups.items()]
 
 
-def _compare(export: dict[str, Any], rules: Rules, now: int, after: str) -> None:
-    want = rules.derive(now)
-    got = {p["name"]: p for p in export["players"]}
-    for name, p in want["players"].items():
-        mine = got[name]
-        assert (mine["rating"], mine["games"], mine["rated_games"], mine["wins"],
-                mine["losses"], mine["draws"], mine["league"]) == (
-            p.rating, p.games, p.rated_games, p.wins, p.losses, p.draws, league(p)), \
-            f"{name} after {after}"
-    tables = export["tables"]
-    for key in ("season", "week"):
-        rows = [(r["name"], r["gain"], r["rated_games"]) for r in tables[key]]
-        assert _by_gain(rows) == _by_gain(want[key]), f"{key} after {after}"
-    assert _by_gain([(r["name"], r["rating"]) for r in tables["ladder"]]) == \
-        _by_gain(want["ladder"]), f"ladder after {after}"
-    hall = [(h["season"], h["place"], h["gain"]) for h in export["hall_of_fame"]]
-    assert hall == [entry[:3] for entry in want["hall"]], f"hall after {after}"
-    for h, (*_, names) in zip(export["hall_of_fame"], want["hall"], strict=True):
-        assert h["name"] in names, f"hall after {after}"
-    assert len({(h["season"], h["name"]) for h in export["hall_of_fame"]}) == len(hall)
+RULEBOOKS: dict[str, type[History]] = {"duel": Duel, "dutch": Dutch}
+EXTRAS = {"duel": ["", "", "", " unrated", " moves=1", " moves=30"],
+          "dutch": ["", "", "", " unrated"]}
 
 
+def _adjustment(rng: random.Random, preset: str) -> int:
+    """Mostly down, to the floor; on dutch sometimes far up, into the higher K bands and
+    beyond the 719 gap."""
+    if preset == "dutch" and rng.random() < 0.4:
+        return rng.randrange(700, 2800)
+    return rng.choice([1, -1, -1]) * rng.randrange(1, 250)
+
+
+@pytest.mark.parametrize("preset", list(RULEBOOKS))
 @pytest.mark.parametrize("seed", range(SEEDS))
-async def test_the_bot_rates_as_the_duel_rulebook(tmp_path: Path, monkeypatch: Any,
-                                                 seed: int) -> None:
+async def test_the_bot_rates_as_the_rulebook(tmp_path: Path, monkeypatch: Any, preset: str,
+                                            seed: int) -> None:
     """Even seeds: every correction rolls back in place. Odd seeds: most follow their
     ripple from a snapshot (a journal of 7 events, history restated afterwards)."""
     rippled = seed % 2 == 1
@@ -211,20 +317,20 @@ async def test_the_bot_rates_as_the_duel_rulebook(tmp_path: Path, monkeypatch: A
         monkeypatch.setattr(sqlite_module, "SYNC_RESTATE", 4)
     rng = random.Random(seed)
     names = [f"p{i}" for i in range(6)]
-    rules = Rules(names)
-    async with SqliteStore(tmp_path / "duel.db", snapshot_every=3 if rippled else 50,
+    rules = RULEBOOKS[preset](names)
+    async with SqliteStore(tmp_path / "l.db", snapshot_every=3 if rippled else 50,
                            snapshot_per_player=0) as store:
         chat = Chat(store)
-        await chat.ladder("duel", "confirm=false")
+        await chat.ladder(preset, "confirm=false")
         await chat.join(*names)
         next_id = 1
         for _ in range(160):
             roll = rng.random()
             if roll < 0.55:
-                # a few pairs play most games, so anti-farming has work
+                # a few pairs play most games: anti-farming and series have work
                 a, b = rng.sample(names[:3] if rng.random() < 0.5 else names, 2)
                 word = rng.choice(["win", "win", "loss", "draw"])
-                extra = rng.choice(["", "", "", " unrated", " moves=1", " moves=30"])
+                extra = rng.choice(EXTRAS[preset])
                 text = f"/report {word} @{b}{extra}"
                 await chat.tick(rng.randrange(121, 900))  # (within 2 minutes: the same game)
                 await chat.ok(a, text)
@@ -235,6 +341,7 @@ async def test_the_bot_rates_as_the_duel_rulebook(tmp_path: Path, monkeypatch: A
                 next_id += 1
             elif roll < 0.7:
                 await chat.tick(rng.choice([rng.randrange(1, 6 * 3600),
+                                            rng.randrange(18 * 3600, 30 * 3600),
                                             rng.randrange(DAY, 3 * DAY),
                                             rng.randrange(8 * DAY, 20 * DAY)]))
                 text = "tick"
@@ -268,9 +375,9 @@ async def test_the_bot_rates_as_the_duel_rulebook(tmp_path: Path, monkeypatch: A
                     game.winner, game.loser, game.draw = new.winner, new.loser, new.draw
                     game.rated, game.voided = new.rated, False
             else:
-                name, amount = rng.choice(names), rng.choice([1, -1, -1]) * rng.randrange(1, 250)
+                name, amount = rng.choice(names), _adjustment(rng, preset)
                 text = f"/mod adjust @{name} {amount:+d} test"
                 await chat.ok("mod", text)
                 rules.adjust(chat.at, name, amount)
             await store.restate_pending()
-            _compare(await chat.export(), rules, chat.at, text)
+            rules.compare(await chat.export(), chat.at, text)
