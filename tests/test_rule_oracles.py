@@ -1,17 +1,19 @@
-"""Two rulebooks worked out again, straight from RULES.md (duel, section 3; dutch,
-section 5), and compared with the bot over random chats: reports (draws, unrated and
-short games, pairs that play often), moderators voiding, restoring and changing any
-match, adjustments (down to the floor and, on dutch, into the higher K bands and past
-the 719 gap), and days and months going by. After each command the export must equal
-what the rules give the corrected history from scratch: ratings and counts; on duel
-also leagues, the three tables and the Hall of Fame; on dutch the series and decay
-days they went through.
+"""Three rulebooks worked out again, straight from RULES.md (duel, section 3; nhwc,
+section 4; dutch, section 5), and compared with the bot over random chats: reports
+(draws, unrated and short games, pairs that play often, every margin), challenges
+(accepted, declined only for a valid reason, left to become forfeits), moderators
+voiding, restoring and changing any match, adjustments (down to the floor and, on
+dutch, into the higher K bands and past the 719 gap), and days and months going by.
+After each command the export must equal what the rules give the corrected history
+from scratch: ratings or rungs and counts; on duel also leagues, the three tables and
+the Hall of Fame; on dutch the series and decay days they went through.
 
 Nothing here calls the bot's rules. Where RULES leaves a choice open the bot's reading
 is taken and said so: ties in a table are compared without their order; a dutch series
 that reaches the floor of 0 replaces what it really moved, and the 719 rule holds for a
-series the stronger player won every game of. ORACLE_SEEDS=400 sweeps further than the
-suite does.
+series the stronger player won every game of; on an nhwc draw "the player who started
+higher" is the one higher when the result comes in. ORACLE_SEEDS=400 sweeps further
+than the suite does.
 """
 
 from __future__ import annotations
@@ -63,6 +65,8 @@ class Game:
     rated: bool
     moves: int | None
     voided: bool = False
+    margin: str | None = None  # nhwc: minor, major or overwhelming
+    challenge: int | None = None  # nhwc: the challenge it was played for
 
 
 @dataclass
@@ -292,6 +296,80 @@ def _by_gain(rows: list[tuple[Any, ...]]) -> list[tuple[Any, frozenset[Any]]]:
     return [(gain, frozenset(names)) for gain, names in groups.items()]
 
 
+# Rungs moved by case (rows) and result (columns: overwhelming, major, minor defeat, draw,
+# minor, major, overwhelming victory).
+MOVES = ((-3, -2, -1, -1, 0, 0, 1), (-2, -1, -1, 0, 0, 1, 1), (-1, -1, 0, 0, 1, 1, 2),
+         (-1, 0, 0, 1, 1, 2, 2), (0, 0, 1, 1, 2, 2, 3), (0, 1, 1, 2, 2, 3, 3))
+DEFEAT = {"overwhelming": 0, "major": 1, "minor": 2}
+VICTORY = {"minor": 4, "major": 5, "overwhelming": 6}
+
+
+class Nhwc(History):
+    """RULES.md section 4."""
+
+    def accept(self, at: int, challenge: int, challenger: str, challenged: str) -> None:
+        self.log.append(("accept", (at, challenge, challenger, challenged)))
+
+    @staticmethod
+    def case(own: int, opponent: int) -> int:
+        above = opponent - own
+        return 1 if above >= 4 else 2 if above >= 2 else 3 if above == 1 else \
+            4 if above == -1 else 5 if above >= -3 else 6
+
+    def derive(self, now: int) -> dict[str, Any]:
+        players = {n: Player(0) for n in self.names}
+        order = list(self.names)  # each joined at the bottom, in this order
+        logged: dict[int, dict[str, int]] = {}
+        for kind, entry in self.log:
+            if kind == "accept":  # both rungs are logged on acceptance
+                _, challenge, a, b = entry
+                logged[challenge] = {a: order.index(a) + 1, b: order.index(b) + 1}
+                continue
+            if kind == "adjust":
+                _, name, up = entry
+                rest = [p for p in order if p != name]
+                rest.insert(min(max(order.index(name) - up, 0), len(rest)), name)
+                order = rest
+                continue
+            game = entry
+            if game.voided:
+                continue
+            w, lo = game.winner, game.loser
+            _count(players[w], players[lo], game)
+            if not game.rated:
+                continue
+            now_rungs = {w: order.index(w) + 1, lo: order.index(lo) + 1}
+            rungs = logged.get(game.challenge, now_rungs) if game.challenge else now_rungs
+            cases = {w: self.case(rungs[w], rungs[lo]), lo: self.case(rungs[lo], rungs[w])}
+            if game.draw:
+                moves = {p: MOVES[cases[p] - 1][3] for p in (w, lo)}
+                first = min((w, lo), key=order.index)  # who stands higher goes above on a tie
+            else:
+                assert game.margin is not None
+                moves = {w: MOVES[cases[w] - 1][VICTORY[game.margin]],
+                         lo: MOVES[cases[lo] - 1][DEFEAT[game.margin]]}
+                first = w
+            # Both out, the others keep their order; each back at its target rung
+            # (clamped), the smaller target first, `first` above on equal targets.
+            target = {p: min(max(now_rungs[p] - moves[p], 1), len(order)) for p in (w, lo)}
+            rest = [p for p in order if p not in (w, lo)]
+            top, bottom = sorted((w, lo), key=lambda p: (target[p], p != first))
+            rest.insert(min(target[top] - 1, len(rest)), top)
+            rest.insert(min(max(target[bottom] - 1, rest.index(top) + 1), len(rest)), bottom)
+            order = rest
+        for rung, name in enumerate(order, 1):
+            players[name].rating = rung
+        return {"players": players}
+
+    def compare(self, export: dict[str, Any], now: int, after: str) -> None:
+        want = self.derive(now)
+        got = {p["name"]: p for p in export["players"]}
+        for name, p in want["players"].items():
+            row = got[name]
+            assert (row["rung"], row["games"], row["wins"], row["losses"], row["draws"]) == \
+                (p.rating, p.games, p.wins, p.losses, p.draws), f"{name} after {after}"
+
+
 RULEBOOKS: dict[str, type[History]] = {"duel": Duel, "dutch": Dutch}
 EXTRAS = {"duel": ["", "", "", " unrated", " moves=1", " moves=30"],
           "dutch": ["", "", "", " unrated"]}
@@ -379,5 +457,124 @@ async def test_the_bot_rates_as_the_rulebook(tmp_path: Path, monkeypatch: Any, p
                 text = f"/mod adjust @{name} {amount:+d} test"
                 await chat.ok("mod", text)
                 rules.adjust(chat.at, name, amount)
+            await store.restate_pending()
+            rules.compare(await chat.export(), chat.at, text)
+
+
+@pytest.mark.parametrize("seed", range(SEEDS))
+async def test_the_bot_moves_rungs_as_the_nhwc_rulebook(tmp_path: Path, monkeypatch: Any,
+                                                       seed: int) -> None:
+    """Challenges issued, accepted, declined (only for a valid reason) or left to become
+    forfeits; results of every margin; corrections and rung adjustments, as above."""
+    rippled = seed % 2 == 1
+    if rippled:
+        monkeypatch.setattr(sqlite_module, "UNDO_EVENTS", 7)
+        monkeypatch.setattr(sqlite_module, "SYNC_RESTATE", 4)
+    rng = random.Random(seed)
+    names = [f"p{i}" for i in range(6)]
+    rules = Nhwc(names)
+    hours = 72 * 3600  # an unanswered challenge is a forfeit after this
+    async with SqliteStore(tmp_path / "l.db", snapshot_every=3 if rippled else 50,
+                           snapshot_per_player=0) as store:
+        chat = Chat(store)
+        await chat.ladder("nhwc", "confirm=false")
+        await chat.join(*names)
+        waiting: dict[int, tuple[str, str, int]] = {}  # open: challenger, challenged, since
+        accepted: dict[int, tuple[str, str]] = {}
+        next_challenge = next_id = 1
+
+        async def tick(seconds: int) -> None:
+            """Let time pass; challenges left unanswered become forfeits, in time order."""
+            nonlocal next_id
+            await chat.tick(seconds)
+            due = sorted((since + hours, number) for number, (_, _, since)
+                         in waiting.items() if since + hours <= chat.at)
+            for deadline, number in due:  # the challenged player's minor defeat
+                a, b, _ = waiting.pop(number)
+                rules.report(Game(next_id, deadline, a, b, False, True, None, margin="minor",
+                                  challenge=number))
+                next_id += 1
+
+        for _ in range(160):
+            roll = rng.random()
+            busy = [{a, b} for a, b, *_ in (*waiting.values(), *accepted.values())]
+            if roll < 0.22:
+                a, b = rng.sample(names, 2)
+                text = f"/challenge @{b}"
+                if {a, b} in busy:
+                    await chat.refused(a, text)
+                else:
+                    await chat.ok(a, text)
+                    waiting[next_challenge] = (a, b, chat.at)
+                    next_challenge += 1
+            elif roll < 0.4 and waiting:
+                number = rng.choice(list(waiting))
+                a, b, _ = waiting[number]
+                engaged = sum(b in pair for pair in busy) > 1
+                if rng.random() < 0.25:  # declined: only while engaged elsewhere
+                    text = f"/decline @{a} busy"
+                    if engaged:
+                        await chat.ok(b, text)
+                        del waiting[number]
+                    else:
+                        await chat.refused(b, text)
+                else:
+                    text = f"/accept @{a}"
+                    await chat.ok(b, text)
+                    rules.accept(chat.at, number, a, b)
+                    accepted[number] = (a, b)
+                    del waiting[number]
+            elif roll < 0.6 and accepted:
+                number = rng.choice(list(accepted))
+                a, b = accepted.pop(number)
+                if rng.random() < 0.5:
+                    a, b = b, a  # either player reports
+                word = rng.choice(["win", "loss", "draw"])
+                margin = None if word == "draw" else rng.choice(list(DEFEAT))
+                text = f"/report {word} @{b}" + (f" {margin}" if margin else "")
+                await tick(rng.randrange(121, 900))
+                await chat.ok(a, text)
+                winner, loser = (b, a) if word == "loss" else (a, b)
+                rules.report(Game(next_id, chat.at, winner, loser, word == "draw", True, None,
+                                  margin=margin, challenge=number))
+                next_id += 1
+            elif roll < 0.75:
+                await tick(rng.choice([rng.randrange(1, 6 * 3600),
+                                       rng.randrange(18 * 3600, 30 * 3600),
+                                       rng.randrange(2 * 86_400, 4 * 86_400)]))
+                text = "tick"
+            elif roll < 0.85 and rules.games:
+                game = rules.games[rng.choice(list(rules.games))]
+                text = f"/mod void {game.id} test"
+                if game.voided:
+                    await chat.refused("mod", text)
+                else:
+                    await chat.ok("mod", text)
+                    game.voided = True
+            elif roll < 0.95 and rules.games:
+                game = rules.games[rng.choice(list(rules.games))]
+                draw = rng.random() < 0.3
+                first = rng.choice([game.winner, game.loser])
+                margin = None if draw else rng.choice(list(DEFEAT))
+                rated = rng.choice([None, None, None, True, False])
+                spec = "draw" if draw else f"@{first} {margin}"
+                spec += {None: "", True: " rated", False: " unrated"}[rated]
+                text = f"/mod set {game.id} {spec} test"
+                winner, loser = (first, game.loser if first == game.winner else game.winner)
+                if draw:  # a draw keeps the sides as reported
+                    winner, loser = game.winner, game.loser
+                new = (winner, loser, draw, margin, game.rated if rated is None else rated)
+                if new == (game.winner, game.loser, game.draw, game.margin, game.rated) \
+                        and not game.voided:
+                    await chat.refused("mod", text)
+                else:
+                    await chat.ok("mod", text)
+                    game.winner, game.loser, game.draw, game.margin, game.rated = new
+                    game.voided = False
+            else:
+                name, up = rng.choice(names), rng.choice([-3, -2, -1, 1, 2, 3])
+                text = f"/mod adjust @{name} {up:+d} test"
+                await chat.ok("mod", text)
+                rules.adjust(chat.at, name, up)
             await store.restate_pending()
             rules.compare(await chat.export(), chat.at, text)
