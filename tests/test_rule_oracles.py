@@ -1,18 +1,20 @@
-"""Three rulebooks worked out again, straight from RULES.md (duel, section 3; nhwc,
-section 4; dutch, section 5), and compared with the bot over random chats: reports
-(draws, unrated and short games, pairs that play often, every margin), challenges
-(accepted, declined only for a valid reason, left to become forfeits), moderators
-voiding, restoring and changing any match, adjustments (down to the floor and, on
-dutch, into the higher K bands and past the 719 gap), and days and months going by.
-After each command the export must equal what the rules give the corrected history
-from scratch: ratings or rungs and counts; on duel also leagues, the three tables and
-the Hall of Fame; on dutch the series and decay days they went through.
+"""The five rulebooks worked out again, straight from RULES.md, and compared with the bot
+over random chats: reports (duels, free-for-alls in both modes, games of two teams,
+draws, unrated and short games, game lengths, pairs that play often, every margin),
+challenges (accepted, declined only for a valid reason, left to become forfeits),
+moderators voiding, restoring and changing any match, adjustments (down to the floor,
+into dutch's higher K bands and past its 719 gap, to fame's 2400 and past its 1000-point
+refusal), and days and months going by. After each command the export must equal what
+the rules give the corrected history from scratch: ratings or rungs and counts; on duel
+also leagues, the three tables and the Hall of Fame; on dutch the series and decay days
+they went through.
 
 Nothing here calls the bot's rules. Where RULES leaves a choice open the bot's reading
 is taken and said so: ties in a table are compared without their order; a dutch series
 that reaches the floor of 0 replaces what it really moved, and the 719 rule holds for a
 series the stronger player won every game of; on an nhwc draw "the player who started
-higher" is the one higher when the result comes in. ORACLE_SEEDS=400 sweeps further
+higher" is the one higher when the result comes in; a fame game that a correction
+leaves more than 1000 apart counts as unrated. ORACLE_SEEDS=400 sweeps further
 than the suite does.
 """
 
@@ -370,6 +372,100 @@ class Nhwc(History):
                 (p.rating, p.games, p.wins, p.losses, p.draws), f"{name} after {after}"
 
 
+@dataclass
+class Play:
+    """A game of any number of sides, in finishing order (a draw: two sides)."""
+
+    id: int
+    at: int
+    sides: list[list[str]]
+    draw: bool
+    rated: bool
+    moves: int | None
+    voided: bool = False
+
+
+class Multi(History):
+    """warlight (RULES.md section 1) and fame (section 2): games of many sides."""
+
+    def __init__(self, players: list[str], preset: str, placement: bool) -> None:
+        super().__init__(players)
+        self.preset, self.placement = preset, placement
+        self.plays: dict[int, Play] = {}
+
+    def play(self, game: Play) -> None:
+        self.plays[game.id] = game
+        self.log.append(("game", game))
+
+    def pairs(self, sides: int, draw: bool) -> list[tuple[int, int, float]]:
+        """(side, other side, score of the first): who played whom in a game."""
+        if sides == 2:
+            return [(0, 1, 0.5 if draw else 1.0)]
+        if self.placement:  # every place beat every place below
+            return [(i, j, 1.0) for i in range(sides) for j in range(i + 1, sides)]
+        return [(0, j, 1.0) for j in range(1, sides)]  # the winner beat each other side
+
+    def fame_k(self, sides: int, rating: float, wins: int, moves: int | None) -> float:
+        k1 = 2 if sides == 2 else 1.5 if sides == 3 else 1
+        k2 = 2 if wins <= 20 else 1.5 if rating < 2400 else 1
+        k3 = 1 if moves is None else 2 if moves < 50 else 1.5 if moves < 250 else 1
+        return 10 * k1 * k2 * k3
+
+    def gap(self, ratings: dict[str, float], sides: list[list[str]]) -> float:
+        means = [sum(ratings[p] for p in side) / len(side) for side in sides]
+        return max(means) - min(means)
+
+    def derive(self, now: int) -> dict[str, Any]:
+        start = 1200.0 if self.preset == "warlight" else 1000.0
+        players = {n: Player(0) for n in self.names}
+        rating = dict.fromkeys(self.names, start)
+        wins = dict.fromkeys(self.names, 0)  # rated wins, for fame's k2
+        for kind, entry in self.log:
+            if kind == "adjust":
+                rating[entry[1]] += entry[2]
+                continue
+            game = entry
+            if game.voided:
+                continue
+            everyone = [p for side in game.sides for p in side]
+            for p in everyone:
+                me = players[p]
+                me.games += 1
+                if game.draw:
+                    me.draws += 1
+                elif p in game.sides[0]:
+                    me.wins += 1
+                else:
+                    me.losses += 1
+            if not game.rated or (self.preset == "fame"
+                                  and self.gap(rating, game.sides) > 1000):
+                continue
+            means = [sum(rating[p] for p in side) / len(side) for side in game.sides]
+            change = dict.fromkeys(everyone, 0.0)
+            for i, j, score in self.pairs(len(game.sides), game.draw):
+                for me, them, s in ((i, j, score), (j, i, 1 - score)):
+                    e = expected(means[me] - means[them])
+                    for p in game.sides[me]:
+                        k = 32.0 if self.preset == "warlight" else \
+                            self.fame_k(len(game.sides), rating[p], wins[p], game.moves)
+                        change[p] += k * (s - e)
+            for p in everyone:
+                # warlight keeps real numbers; fame sums, then rounds to a whole number
+                rating[p] += change[p] if self.preset == "warlight" else rounded(change[p])
+                players[p].rated_games += 1
+                if not game.draw and p in game.sides[0]:
+                    wins[p] += 1
+        return {"players": players, "rating": rating}
+
+    def compare(self, export: dict[str, Any], now: int, after: str) -> None:
+        want = self.derive(now)
+        got = {p["name"]: p for p in export["players"]}
+        for name, p in want["players"].items():
+            assert _counts(got[name]) == pytest.approx(
+                (want["rating"][name], p.games, p.rated_games, p.wins, p.losses, p.draws),
+                abs=1e-6), f"{name} after {after}"
+
+
 RULEBOOKS: dict[str, type[History]] = {"duel": Duel, "dutch": Dutch}
 EXTRAS = {"duel": ["", "", "", " unrated", " moves=1", " moves=30"],
           "dutch": ["", "", "", " unrated"]}
@@ -576,5 +672,106 @@ async def test_the_bot_moves_rungs_as_the_nhwc_rulebook(tmp_path: Path, monkeypa
                 text = f"/mod adjust @{name} {up:+d} test"
                 await chat.ok("mod", text)
                 rules.adjust(chat.at, name, up)
+            await store.restate_pending()
+            rules.compare(await chat.export(), chat.at, text)
+
+
+@pytest.mark.parametrize("preset", ["warlight", "warlight-placement", "fame"])
+@pytest.mark.parametrize("seed", range(SEEDS))
+async def test_the_bot_rates_games_of_many_sides_as_the_rulebook(
+        tmp_path: Path, monkeypatch: Any, preset: str, seed: int) -> None:
+    """Duels, free-for-alls of 3-5 and (warlight) games of two teams, every finishing
+    order, draws, unrated games, game lengths (fame's k3), adjustments far enough for
+    fame's k2 and its 1000-point refusal; corrections as above."""
+    rippled = seed % 2 == 1
+    if rippled:
+        monkeypatch.setattr(sqlite_module, "UNDO_EVENTS", 7)
+        monkeypatch.setattr(sqlite_module, "SYNC_RESTATE", 4)
+    rng = random.Random(seed)
+    names = [f"p{i}" for i in range(6)]
+    rules = Multi(names, preset.split("-")[0], preset.endswith("placement"))
+    fame = rules.preset == "fame"
+    async with SqliteStore(tmp_path / "l.db", snapshot_every=3 if rippled else 50,
+                           snapshot_per_player=0) as store:
+        chat = Chat(store)
+        mode = "placement" if rules.placement else "winner_takes_all"
+        await chat.ladder(rules.preset, "confirm=false", f"ffa={mode}")
+        await chat.join(*names)
+        next_id = 1
+        for _ in range(160):
+            roll = rng.random()
+            if roll < 0.55:
+                kind = rng.choice(["duel", "duel", "ffa"] + ([] if fame else ["teams"]))
+                if kind == "duel":
+                    # p0 wins most of its games: fame's k2 changes after 20 rated wins
+                    pair = rng.sample(names, 2)
+                    if fame and "p0" not in pair and rng.random() < 0.6:
+                        pair[0] = "p0"
+                    sides = [[p] for p in sorted(pair, key=lambda p: (p != "p0", rng.random()))]
+                    if "p0" not in pair or rng.random() < 0.3:
+                        rng.shuffle(sides)
+                    draw = rng.random() < 0.2
+                    text = f"/report {'draw' if draw else 'win'} @{sides[1][0]}"
+                elif kind == "ffa":
+                    sides = [[p] for p in rng.sample(names, rng.randrange(3, 6))]
+                    draw = False
+                    text = "/report ffa " + " ".join(f"@{side[0]}" for side in sides)
+                else:
+                    chosen = rng.sample(names, rng.choice([3, 4]))
+                    sides = [chosen[:2], chosen[2:]]
+                    draw = rng.random() < 0.2
+                    text = ("/report teams " + " ".join(f"@{p}" for p in sides[0]) + " vs "
+                            + " ".join(f"@{p}" for p in sides[1]) + (" draw" if draw else ""))
+                moves = rng.choice([None, 1, 49, 50, 249, 250, 900]) if fame else None
+                rated = rng.random() > 0.1
+                text += (f" moves={moves}" if moves else "") + ("" if rated else " unrated")
+                reporter = sides[0][0]
+                await chat.tick(rng.randrange(121, 900))  # (within 2 minutes: the same game)
+                now = rules.derive(chat.at)["rating"]
+                if fame and rated and rules.gap(now, sides) > 1000:
+                    assert "apart" in await chat.refused(reporter, text)
+                    continue
+                await chat.ok(reporter, text)
+                rules.play(Play(next_id, chat.at, sides, draw, rated, moves))
+                next_id += 1
+            elif roll < 0.7:
+                await chat.tick(rng.choice([rng.randrange(1, 6 * 3600),
+                                            rng.randrange(DAY, 3 * DAY)]))
+                text = "tick"
+            elif roll < 0.8 and rules.plays:
+                game = rules.plays[rng.choice(list(rules.plays))]
+                text = f"/mod void {game.id} test"
+                if game.voided:
+                    await chat.refused("mod", text)
+                else:
+                    await chat.ok("mod", text)
+                    game.voided = True
+            elif roll < 0.93 and rules.plays:
+                game = rules.plays[rng.choice(list(rules.plays))]
+                draw = len(game.sides) == 2 and rng.random() < 0.3
+                order = list(range(len(game.sides)))
+                rng.shuffle(order)
+                sides = game.sides if draw else [game.sides[i] for i in order]
+                rated = rng.choice([None, None, True, False])
+                # one player of each side, in finishing order
+                spec = "draw" if draw else " ".join(f"@{rng.choice(side)}" for side in sides)
+                spec += {None: "", True: " rated", False: " unrated"}[rated]
+                text = f"/mod set {game.id} {spec} test"
+                new = (sides, draw, game.rated if rated is None else rated)
+                if new == (game.sides, game.draw, game.rated) and not game.voided:
+                    await chat.refused("mod", text)
+                else:
+                    await chat.ok("mod", text)
+                    game.sides, game.draw, game.rated = new
+                    game.voided = False
+            else:
+                name = rng.choice(names)
+                amount = rng.choice([1, -1]) * rng.randrange(1, 300)
+                if fame and name in ("p0", "p1") and rng.random() < 0.5:  # near 2400 (k2)
+                    rating = rules.derive(chat.at)["rating"][name]
+                    amount = int(rng.choice([2399, 2400, 2450]) - rating) or 1
+                text = f"/mod adjust @{name} {amount:+d} test"
+                await chat.ok("mod", text)
+                rules.adjust(chat.at, name, amount)
             await store.restate_pending()
             rules.compare(await chat.export(), chat.at, text)
