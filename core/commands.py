@@ -289,8 +289,8 @@ def usage(word: str) -> str:
     return f"Usage: {USAGE.get(word, USAGE['help'])}"
 
 
-def _usage_error(word: str, problem: str) -> UsageError:
-    return UsageError(f"{problem}\n{usage(word)}")
+def _usage_error(word: str, problem: str, stray: str = "") -> UsageError:
+    return UsageError(f"{problem}\n{usage(word)}", stray)
 
 
 # ------------------------------------------------------------------ parsing
@@ -390,8 +390,12 @@ class _Args:
         self.resolve = resolve
         self.reply_to = reply_to
 
-    def error(self, problem: str) -> UsageError:
-        return _usage_error(self.word, problem)
+    def error(self, problem: str, stray: str = "") -> UsageError:
+        return _usage_error(self.word, problem, stray)
+
+    def stray(self, token: str) -> UsageError:
+        """A word the command does not take."""
+        return self.error(f"I don't understand {_quote(token)}.", token)
 
     def peek(self) -> str | None:
         return self.tokens[0] if self.tokens else None
@@ -408,7 +412,7 @@ class _Args:
 
     def done(self) -> None:
         if self.tokens:
-            raise self.error(f"I don't understand {_quote(self.tokens[0])}.")
+            raise self.stray(self.tokens[0])
 
     def mention(self, token: str) -> UserRef:
         if not is_mention(token):
@@ -588,7 +592,7 @@ def _report(args: _Args) -> Command:
         elif _margin(low) is not None and kind == "draw":
             raise args.error("A draw carries no margin.")
         else:
-            raise args.error(f"I don't understand {_quote(token)}.")
+            raise args.stray(token)
     everyone = [u.key for side in sides for u in side]
     if len(set(everyone)) != len(everyone):
         raise args.error("Each player can appear only once in a game.")
@@ -622,9 +626,11 @@ def _dispute(args: _Args) -> Command:
 
 
 def _standings(args: _Args) -> Command:
-    table = args.pop().lower() if args.tokens else None
-    if table is not None and table not in TABLES:
-        raise args.error(f"There is no table called {_quote(table)}; tables: season, week, ladder.")
+    token = args.pop() if args.tokens else None
+    table = token.lower() if token is not None else None
+    if token is not None and table not in TABLES:
+        raise args.error(f"There is no table called {_quote(token)}; tables: season, week, "
+                         "ladder.", token)
     args.done()
     return ShowStandings(table)
 

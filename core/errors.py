@@ -18,7 +18,12 @@ class LadderError(Exception):
 
 
 class UsageError(LadderError):
-    """The command was malformed; the reason includes its usage line."""
+    """The command was malformed; the reason includes its usage line. `stray` is the
+    word it did not expect, when that was the trouble."""
+
+    def __init__(self, reason: str, stray: str = "") -> None:
+        super().__init__(reason)
+        self.stray = stray
 
 
 class NotAllowed(LadderError):

@@ -41,7 +41,7 @@ from core.commands import (
     VoidMatch,
     parse,
 )
-from core.errors import LadderError, NoLadder, NotAllowed, RuleViolation
+from core.errors import LadderError, NoLadder, NotAllowed, RuleViolation, UsageError
 from core.events import PlayerJoined, PlayerLeft
 from core.jobs import catch_up
 from core.planning import schedule
@@ -62,6 +62,8 @@ def handle(repo: Repo, ctx: Context, text: str, resolve: Resolver,
             return Reply(earlier)
     try:
         parsed = parse(text, ctx.user, resolve, ctx.reply_to)
+    except UsageError as error:
+        return refused(_ladder_named(repo, ctx.chat, text, error))
     except LadderError as error:
         return refused(error)
     if parsed is None:
@@ -70,6 +72,19 @@ def handle(repo: Repo, ctx: Context, text: str, resolve: Resolver,
     if ctx.message_id is not None and not reply.error:
         repo.remember(ctx.chat, ctx.message_id, reply.text, ctx.at)
     return reply
+
+
+def _ladder_named(repo: Repo, chat: str, text: str, error: UsageError) -> UsageError:
+    """A word the command did not expect that names a ladder of this chat (`/join
+    league`): say the command as it was meant."""
+    if not error.stray or repo.ladder(chat, error.stray) is None:
+        return error
+    words = text.split()
+    at = words.index(error.stray, 1) if error.stray in words[1:] else -1
+    if at < 0:
+        return error
+    words[at] = f"ladder={error.stray}"
+    return UsageError(f"{error}\nDid you mean {' '.join(words)}?", error.stray)
 
 
 def refused(error: LadderError) -> Reply:

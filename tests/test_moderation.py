@@ -202,6 +202,21 @@ async def test_ladder_set_and_info_take_ladder_option(chat: Chat) -> None:
         "other is now this chat's default ladder.")
 
 
+async def test_a_ladder_named_without_ladder_is_understood_as_meant(chat: Chat) -> None:
+    await chat.ladder("duel")
+    await chat.ok("mod", "/ladder create league preset=fame")
+    reply = await chat.refused("alice", "/join league")
+    assert reply == "I don't understand 'league'.\nUsage: /join\nDid you mean /join ladder=league?"
+    await chat.ok("alice", "/join ladder=league")
+    await chat.ok("bob", "/join ladder=league")
+    for text, meant in (("/standings league", "/standings ladder=league"),
+                        ("/report win @bob league", "/report win @bob ladder=league"),
+                        ("/profile @bob league", "/profile @bob ladder=league")):
+        assert (await chat.refused("alice", text)).endswith(f"Did you mean {meant}?")
+    # a word that names no ladder gets no guess
+    assert "Did you mean" not in await chat.refused("alice", "/join leauge")
+
+
 async def test_setting_errors_read_as_sentences_in_chat(chat: Chat) -> None:
     # The same errors are clauses of config-file errors ("[ladder]: there is no ..."), so
     # they are written lower case; in chat they stand alone.
