@@ -23,6 +23,8 @@ from __future__ import annotations
 import os
 import random
 from collections import defaultdict
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -479,24 +481,66 @@ def _adjustment(rng: random.Random, preset: str) -> int:
     return rng.choice([1, -1, -1]) * rng.randrange(1, 250)
 
 
-@pytest.mark.parametrize("preset", list(RULEBOOKS))
-@pytest.mark.parametrize("seed", range(SEEDS))
-async def test_the_bot_rates_as_the_rulebook(tmp_path: Path, monkeypatch: Any, preset: str,
-                                            seed: int) -> None:
-    """Even seeds: every correction rolls back in place. Odd seeds: most follow their
-    ripple from a snapshot (a journal of 7 events, history restated afterwards)."""
+NAMES = [f"p{i}" for i in range(6)]
+
+
+@asynccontextmanager
+async def _ladder(tmp_path: Path, monkeypatch: Any, seed: int, preset: str,
+                  *options: str) -> AsyncIterator[tuple[Chat, SqliteStore]]:
+    """A ladder of six players. Even seeds: every correction rolls back in place. Odd
+    seeds: most follow their ripple from a snapshot (a journal of 7 events, history
+    restated after each command)."""
     rippled = seed % 2 == 1
     if rippled:
         monkeypatch.setattr(sqlite_module, "UNDO_EVENTS", 7)
         monkeypatch.setattr(sqlite_module, "SYNC_RESTATE", 4)
-    rng = random.Random(seed)
-    names = [f"p{i}" for i in range(6)]
-    rules = RULEBOOKS[preset](names)
     async with SqliteStore(tmp_path / "l.db", snapshot_every=3 if rippled else 50,
                            snapshot_per_player=0) as store:
         chat = Chat(store)
-        await chat.ladder(preset, "confirm=false")
-        await chat.join(*names)
+        await chat.ladder(preset, "confirm=false", *options)
+        await chat.join(*NAMES)
+        yield chat, store
+
+
+def _pause(rng: random.Random) -> int:
+    """Seconds until the next command: hours, about a day (a series' window), days."""
+    return rng.choice([rng.randrange(1, 6 * 3600), rng.randrange(18 * 3600, 30 * 3600),
+                       rng.randrange(DAY, 3 * DAY), rng.randrange(8 * DAY, 20 * DAY)])
+
+
+async def _void(chat: Chat, rng: random.Random, games: dict[int, Any]) -> str:
+    """A moderator voids a match at random (refused if it is void already)."""
+    game = games[rng.choice(list(games))]
+    text = f"/mod void {game.id} test"
+    if game.voided:
+        await chat.refused("mod", text)
+    else:
+        await chat.ok("mod", text)
+        game.voided = True
+    return text
+
+
+async def _adjust(chat: Chat, rules: History, name: str, amount: int) -> str:
+    text = f"/mod adjust @{name} {amount:+d} test"
+    await chat.ok("mod", text)
+    rules.adjust(chat.at, name, amount)
+    return text
+
+
+async def _check(store: SqliteStore, chat: Chat, rules: History, text: str) -> None:
+    """The export, once history is restated, against the rules."""
+    await store.restate_pending()
+    rules.compare(await chat.export(), chat.at, text)
+
+
+@pytest.mark.parametrize("preset", list(RULEBOOKS))
+@pytest.mark.parametrize("seed", range(SEEDS))
+async def test_the_bot_rates_as_the_rulebook(tmp_path: Path, monkeypatch: Any, preset: str,
+                                            seed: int) -> None:
+    rng = random.Random(seed)
+    names = NAMES
+    rules = RULEBOOKS[preset](names)
+    async with _ladder(tmp_path, monkeypatch, seed, preset) as (chat, store):
         next_id = 1
         for _ in range(160):
             roll = rng.random()
@@ -514,19 +558,10 @@ async def test_the_bot_rates_as_the_rulebook(tmp_path: Path, monkeypatch: Any, p
                                   "unrated" not in extra, moves))
                 next_id += 1
             elif roll < 0.7:
-                await chat.tick(rng.choice([rng.randrange(1, 6 * 3600),
-                                            rng.randrange(18 * 3600, 30 * 3600),
-                                            rng.randrange(DAY, 3 * DAY),
-                                            rng.randrange(8 * DAY, 20 * DAY)]))
+                await chat.tick(_pause(rng))
                 text = "tick"
             elif roll < 0.8 and rules.games:
-                game = rules.games[rng.choice(list(rules.games))]
-                text = f"/mod void {game.id} test"
-                if game.voided:
-                    await chat.refused("mod", text)
-                else:
-                    await chat.ok("mod", text)
-                    game.voided = True
+                text = await _void(chat, rng, rules.games)
             elif roll < 0.93 and rules.games:
                 game = rules.games[rng.choice(list(rules.games))]
                 draw = rng.random() < 0.3
@@ -549,12 +584,8 @@ async def test_the_bot_rates_as_the_rulebook(tmp_path: Path, monkeypatch: Any, p
                     game.winner, game.loser, game.draw = new.winner, new.loser, new.draw
                     game.rated, game.voided = new.rated, False
             else:
-                name, amount = rng.choice(names), _adjustment(rng, preset)
-                text = f"/mod adjust @{name} {amount:+d} test"
-                await chat.ok("mod", text)
-                rules.adjust(chat.at, name, amount)
-            await store.restate_pending()
-            rules.compare(await chat.export(), chat.at, text)
+                text = await _adjust(chat, rules, rng.choice(names), _adjustment(rng, preset))
+            await _check(store, chat, rules, text)
 
 
 @pytest.mark.parametrize("seed", range(SEEDS))
@@ -562,19 +593,11 @@ async def test_the_bot_moves_rungs_as_the_nhwc_rulebook(tmp_path: Path, monkeypa
                                                        seed: int) -> None:
     """Challenges issued, accepted, declined (only for a valid reason) or left to become
     forfeits; results of every margin; corrections and rung adjustments, as above."""
-    rippled = seed % 2 == 1
-    if rippled:
-        monkeypatch.setattr(sqlite_module, "UNDO_EVENTS", 7)
-        monkeypatch.setattr(sqlite_module, "SYNC_RESTATE", 4)
     rng = random.Random(seed)
-    names = [f"p{i}" for i in range(6)]
+    names = NAMES
     rules = Nhwc(names)
     hours = 72 * 3600  # an unanswered challenge is a forfeit after this
-    async with SqliteStore(tmp_path / "l.db", snapshot_every=3 if rippled else 50,
-                           snapshot_per_player=0) as store:
-        chat = Chat(store)
-        await chat.ladder("nhwc", "confirm=false")
-        await chat.join(*names)
+    async with _ladder(tmp_path, monkeypatch, seed, "nhwc") as (chat, store):
         waiting: dict[int, tuple[str, str, int]] = {}  # open: challenger, challenged, since
         accepted: dict[int, tuple[str, str]] = {}
         next_challenge = next_id = 1
@@ -635,18 +658,10 @@ async def test_the_bot_moves_rungs_as_the_nhwc_rulebook(tmp_path: Path, monkeypa
                                   margin=margin, challenge=number))
                 next_id += 1
             elif roll < 0.75:
-                await tick(rng.choice([rng.randrange(1, 6 * 3600),
-                                       rng.randrange(18 * 3600, 30 * 3600),
-                                       rng.randrange(2 * 86_400, 4 * 86_400)]))
+                await tick(_pause(rng))
                 text = "tick"
             elif roll < 0.85 and rules.games:
-                game = rules.games[rng.choice(list(rules.games))]
-                text = f"/mod void {game.id} test"
-                if game.voided:
-                    await chat.refused("mod", text)
-                else:
-                    await chat.ok("mod", text)
-                    game.voided = True
+                text = await _void(chat, rng, rules.games)
             elif roll < 0.95 and rules.games:
                 game = rules.games[rng.choice(list(rules.games))]
                 draw = rng.random() < 0.3
@@ -668,12 +683,9 @@ async def test_the_bot_moves_rungs_as_the_nhwc_rulebook(tmp_path: Path, monkeypa
                     game.winner, game.loser, game.draw, game.margin, game.rated = new
                     game.voided = False
             else:
-                name, up = rng.choice(names), rng.choice([-3, -2, -1, 1, 2, 3])
-                text = f"/mod adjust @{name} {up:+d} test"
-                await chat.ok("mod", text)
-                rules.adjust(chat.at, name, up)
-            await store.restate_pending()
-            rules.compare(await chat.export(), chat.at, text)
+                text = await _adjust(chat, rules, rng.choice(names),
+                                     rng.choice([-3, -2, -1, 1, 2, 3]))
+            await _check(store, chat, rules, text)
 
 
 @pytest.mark.parametrize("preset", ["warlight", "warlight-placement", "fame"])
@@ -683,20 +695,13 @@ async def test_the_bot_rates_games_of_many_sides_as_the_rulebook(
     """Duels, free-for-alls of 3-5 and (warlight) games of two teams, every finishing
     order, draws, unrated games, game lengths (fame's k3), adjustments far enough for
     fame's k2 and its 1000-point refusal; corrections as above."""
-    rippled = seed % 2 == 1
-    if rippled:
-        monkeypatch.setattr(sqlite_module, "UNDO_EVENTS", 7)
-        monkeypatch.setattr(sqlite_module, "SYNC_RESTATE", 4)
     rng = random.Random(seed)
-    names = [f"p{i}" for i in range(6)]
+    names = NAMES
     rules = Multi(names, preset.split("-")[0], preset.endswith("placement"))
     fame = rules.preset == "fame"
-    async with SqliteStore(tmp_path / "l.db", snapshot_every=3 if rippled else 50,
-                           snapshot_per_player=0) as store:
-        chat = Chat(store)
-        mode = "placement" if rules.placement else "winner_takes_all"
-        await chat.ladder(rules.preset, "confirm=false", f"ffa={mode}")
-        await chat.join(*names)
+    mode = "placement" if rules.placement else "winner_takes_all"
+    async with _ladder(tmp_path, monkeypatch, seed, rules.preset, f"ffa={mode}") as (chat,
+                                                                                     store):
         next_id = 1
         for _ in range(160):
             roll = rng.random()
@@ -735,17 +740,10 @@ async def test_the_bot_rates_games_of_many_sides_as_the_rulebook(
                 rules.play(Play(next_id, chat.at, sides, draw, rated, moves))
                 next_id += 1
             elif roll < 0.7:
-                await chat.tick(rng.choice([rng.randrange(1, 6 * 3600),
-                                            rng.randrange(DAY, 3 * DAY)]))
+                await chat.tick(_pause(rng))
                 text = "tick"
             elif roll < 0.8 and rules.plays:
-                game = rules.plays[rng.choice(list(rules.plays))]
-                text = f"/mod void {game.id} test"
-                if game.voided:
-                    await chat.refused("mod", text)
-                else:
-                    await chat.ok("mod", text)
-                    game.voided = True
+                text = await _void(chat, rng, rules.plays)
             elif roll < 0.93 and rules.plays:
                 game = rules.plays[rng.choice(list(rules.plays))]
                 draw = len(game.sides) == 2 and rng.random() < 0.3
@@ -770,8 +768,5 @@ async def test_the_bot_rates_games_of_many_sides_as_the_rulebook(
                 if fame and name in ("p0", "p1") and rng.random() < 0.5:  # near 2400 (k2)
                     rating = rules.derive(chat.at)["rating"][name]
                     amount = int(rng.choice([2399, 2400, 2450]) - rating) or 1
-                text = f"/mod adjust @{name} {amount:+d} test"
-                await chat.ok("mod", text)
-                rules.adjust(chat.at, name, amount)
-            await store.restate_pending()
-            rules.compare(await chat.export(), chat.at, text)
+                text = await _adjust(chat, rules, name, amount)
+            await _check(store, chat, rules, text)
