@@ -232,11 +232,12 @@ def set_result(s: Session, cmd: SetResult) -> Reply:
     now = s.describe_result(result)
     if record.status == "confirmed" and result == record.result:
         raise RuleViolation(f"Match #{record.id} stands as {now} already; nothing to change.")
-    if record.confirmed_at is None:
+    entering = record.confirmed_at is None  # never entered the ladder: it enters now
+    if entering:
         _check_not_too_late(s, record, result)
     _audit(s, "set", cmd.reason, match=record.id, detail=f"was: {was}; now: {now}")
     who = f"{s.ctx.user.name}: {cmd.reason}"
-    if record.confirmed_at is None:  # never entered the ladder: it enters now
+    if entering:
         record, text = confirm_match(s, dataclasses.replace(record, voided_at=None), s.now, result)
         return Reply(f"Match #{record.id} decided by {who}. {now}. {text}")
     frozen = dict(s.repo.state(s.ladder.id).frozen)
@@ -253,11 +254,10 @@ def _check_not_too_late(s: Session, record: MatchRecord, result: Result) -> None
     """Refuse to rate a match entering the ladder so long after it was played that the
     rule counting it by its pair's earlier games no longer sees them."""
     rule = pair_rule(s.settings, result)
-    days = (s.now - record.reported_at) / DAY
-    if rule and days > LATEST_CONFIRMATION_DAYS:
+    if rule and s.now - record.reported_at > LATEST_CONFIRMATION_DAYS * DAY:
         raise RuleViolation(
-            f"Match #{record.id} was played {int(days)} days ago, too long ago to be rated: "
-            f"{rule} {COUNTED_RIGHT}. Decide it unrated (/mod set "
+            f"Match #{record.id} was played more than {LATEST_CONFIRMATION_DAYS} days ago, too "
+            f"long ago to be rated: {rule} {COUNTED_RIGHT}. Decide it unrated (/mod set "
             f"{record.id} RESULT unrated reason), or void it (/mod void {record.id} reason) "
             "and have the players report it again.")
 

@@ -77,7 +77,7 @@ def handle(repo: Repo, ctx: Context, text: str, resolve: Resolver,
 def _ladder_named(repo: Repo, chat: str, text: str, error: UsageError) -> UsageError:
     """A word the command did not expect that names a ladder of this chat (`/join
     league`): say the command as it was meant."""
-    if not error.stray or repo.ladder(chat, error.stray) is None:
+    if not error.stray or "ladder=" in text.lower() or repo.ladder(chat, error.stray) is None:
         return error
     words = text.split()
     at = words.index(error.stray, 1) if error.stray in words[1:] else -1

@@ -213,8 +213,9 @@ async def test_a_ladder_named_without_ladder_is_understood_as_meant(chat: Chat) 
                         ("/report win @bob league", "/report win @bob ladder=league"),
                         ("/profile @bob league", "/profile @bob ladder=league")):
         assert (await chat.refused("alice", text)).endswith(f"Did you mean {meant}?")
-    # a word that names no ladder gets no guess
+    # a word that names no ladder gets no guess, nor one next to a ladder named already
     assert "Did you mean" not in await chat.refused("alice", "/join leauge")
+    assert "Did you mean" not in await chat.refused("alice", "/standings league ladder=main")
 
 
 async def test_setting_errors_read_as_sentences_in_chat(chat: Chat) -> None:
@@ -243,7 +244,7 @@ async def test_a_dispute_decided_over_30_days_late_cannot_be_rated(chat: Chat, p
     await chat.tick(30 * DAY + 60)
     before = await chat.export()
     text = await chat.refused("mod", "/mod set 1 @A late")
-    assert text.startswith("Match #1 was played 30 days ago"), text
+    assert text.startswith("Match #1 was played more than 30 days ago"), text
     assert f"{rule} counts a game right only" in text
     assert "/mod set 1 RESULT unrated" in text and "/mod void 1" in text
     assert await chat.export() == before  # nothing written, not even the audit
