@@ -105,8 +105,11 @@ def _set_challenge(s: Session, challenge_id: int, **changes: object) -> None:
 
 
 def _same_outcome(a: Result, b: Result) -> bool:
-    return a.draw == b.draw and a.margin == b.margin and \
-        [set(side) for side in a.sides] == [set(side) for side in b.sides]
+    """Whether two reports tell the same result (a draw's sides in either order)."""
+    if a.draw != b.draw or a.margin != b.margin:
+        return False
+    sides_a, sides_b = ([frozenset(side) for side in r.sides] for r in (a, b))
+    return set(sides_a) == set(sides_b) if a.draw else sides_a == sides_b
 
 
 def _same_game(s: Session, me: PlayerId, result: Result) -> Reply | None:

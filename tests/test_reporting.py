@@ -133,6 +133,27 @@ async def test_other_sides_report_moments_later_is_the_same_game(chat: Chat) -> 
     assert len((await chat.export())["matches"]) == 2
 
 
+async def test_the_other_sides_report_of_a_draw_is_the_same_game(chat: Chat) -> None:
+    """A draw has no order of sides: the opponent's draw is the same game, reported
+    from the other side (which once confirmed, or was recorded a second time)."""
+    await duel(chat)
+    await chat.ok("alice", "/report draw @bob")
+    text = await chat.ok("bob", "/report draw @alice")
+    assert text.startswith("That matches #1, which is now confirmed."), text
+    await chat.ladder("duel", "confirm=false", name="quick")
+    await chat.join("alice", "bob", ladder="ladder=quick")
+    await chat.ok("alice", "/report draw @bob ladder=quick")
+    text = await chat.refused("bob", "/report draw @alice ladder=quick")
+    assert "alice already reported this game as #1" in text
+    assert len((await chat.export("quick"))["matches"]) == 1
+    # teams, whichever team reports first
+    await chat.ok("mod", "/ladder create teams preset=warlight")
+    await chat.join("alice", "bob", "carol", "dave", ladder="ladder=teams")
+    await chat.ok("alice", "/report teams @alice @bob vs @carol @dave draw ladder=teams")
+    text = await chat.ok("carol", "/report teams @dave @carol vs @bob @alice draw ladder=teams")
+    assert text.startswith("That matches #1, which is now confirmed."), text
+
+
 async def test_racing_reports_produce_one_match(store: Any) -> None:
     for confirm in ("true", "false"):
         chat = Chat(store, chat=f"race-{confirm}")
