@@ -486,7 +486,7 @@ NAMES = [f"p{i}" for i in range(6)]
 
 @asynccontextmanager
 async def _ladder(tmp_path: Path, monkeypatch: Any, seed: int, preset: str,
-                  *options: str) -> AsyncIterator[tuple[Chat, SqliteStore]]:
+                  *options: str, confirm: bool = False) -> AsyncIterator[tuple[Chat, SqliteStore]]:
     """A ladder of six players. Even seeds: every correction rolls back in place. Odd
     seeds: most follow their ripple from a snapshot (a journal of 7 events, history
     restated after each command)."""
@@ -497,7 +497,7 @@ async def _ladder(tmp_path: Path, monkeypatch: Any, seed: int, preset: str,
     async with SqliteStore(tmp_path / "l.db", snapshot_every=3 if rippled else 50,
                            snapshot_per_player=0) as store:
         chat = Chat(store)
-        await chat.ladder(preset, "confirm=false", *options)
+        await chat.ladder(preset, f"confirm={str(confirm).lower()}", *options)
         await chat.join(*NAMES)
         yield chat, store
 
@@ -506,6 +506,22 @@ def _pause(rng: random.Random) -> int:
     """Seconds until the next command: hours, about a day (a series' window), days."""
     return rng.choice([rng.randrange(1, 6 * 3600), rng.randrange(18 * 3600, 30 * 3600),
                        rng.randrange(DAY, 3 * DAY), rng.randrange(8 * DAY, 20 * DAY)])
+
+
+async def _answer(chat: Chat, rng: random.Random, match: int, a: str, b: str, word: str,
+                  extra: str) -> None:
+    """The opponent of a waiting report confirms it, reports the same game (which
+    confirms it too), or disputes it and a moderator decides it as reported."""
+    roll = rng.random()
+    if roll < 0.5:
+        await chat.ok(b, f"/confirm {match}")
+    elif roll < 0.75:
+        mirrored = {"win": "loss", "loss": "win", "draw": "draw"}[word]
+        assert "matches #" in await chat.ok(b, f"/report {mirrored} @{a}")
+    else:
+        await chat.ok(b, f"/dispute {match} not so")
+        spec = "draw" if word == "draw" else f"@{b if word == 'loss' else a}"
+        await chat.ok("mod", f"/mod set {match} {spec}{extra} as reported")
 
 
 async def _void(chat: Chat, rng: random.Random, games: dict[int, Any]) -> str:
@@ -537,10 +553,13 @@ async def _check(store: SqliteStore, chat: Chat, rules: History, text: str) -> N
 @pytest.mark.parametrize("seed", range(SEEDS))
 async def test_the_bot_rates_as_the_rulebook(tmp_path: Path, monkeypatch: Any, preset: str,
                                             seed: int) -> None:
+    """Seeds 2 and 3 of every four: reports wait for the opponent, who confirms them,
+    reports the same game, or disputes it for a moderator to decide."""
     rng = random.Random(seed)
     names = NAMES
     rules = RULEBOOKS[preset](names)
-    async with _ladder(tmp_path, monkeypatch, seed, preset) as (chat, store):
+    confirm = seed % 4 >= 2
+    async with _ladder(tmp_path, monkeypatch, seed, preset, confirm=confirm) as (chat, store):
         next_id = 1
         for _ in range(160):
             roll = rng.random()
@@ -553,6 +572,8 @@ async def test_the_bot_rates_as_the_rulebook(tmp_path: Path, monkeypatch: Any, p
                 await chat.tick(rng.randrange(121, 900))  # (within 2 minutes: the same game)
                 await chat.ok(a, text)
                 winner, loser = (b, a) if word == "loss" else (a, b)
+                if confirm:
+                    await _answer(chat, rng, next_id, a, b, word, extra)
                 moves = 1 if "moves=1" in extra else 30 if "moves=30" in extra else None
                 rules.report(Game(next_id, chat.at, winner, loser, word == "draw",
                                   "unrated" not in extra, moves))
