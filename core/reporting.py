@@ -34,15 +34,16 @@ def report(s: Session, cmd: ReportResult) -> Reply:
     if me.id not in result.players:
         raise NotAllowed("Only a player in the game can report it.")
     check_shape(s, result)
+    # A game reported already is answered first: its challenge is spent on that report.
+    duplicate = _same_game(s, me.id, result)
+    if duplicate is not None:
+        return duplicate
     challenge = None
     if s.settings.is_position and s.settings.challenges:
         challenge = _accepted_challenge(s, result)
     if s.settings.max_gap is not None and result.rated and not s.settings.is_position:
         ratings = {p: _rating(s, p) for p in result.players}
         elo.check_gap(s.settings, result, ratings)
-    duplicate = _same_game(s, me.id, result)
-    if duplicate is not None:
-        return duplicate
     record = MatchRecord(
         ladder=s.ladder.id, id=s.repo.new_match_id(s.ladder.id), status="pending",
         reporter=me.id, reported_at=s.now, result=result, challenge=challenge,

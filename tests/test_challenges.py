@@ -119,3 +119,23 @@ async def test_profiles_list_unfinished_challenges(chat: Chat) -> None:
     await chat.ok("p2", "/report win @p4 minor")
     assert not any(line.startswith("Challenges:")
                    for line in (await chat.ok("p4", "/profile")).splitlines())
+
+
+async def test_the_opponents_report_of_a_challenge_game_is_the_same_game(chat: Chat) -> None:
+    """The first report spends the challenge; the other side's report of the same result
+    confirms it (or, without confirmation, is answered), not 'challenge first'."""
+    await chat.ladder("nhwc")
+    await chat.join("p1", "p2", "p3")
+    await chat.ok("p3", "/challenge @p1")
+    await chat.ok("p1", "/accept")
+    await chat.ok("p3", "/report win @p1 major")
+    text = await chat.ok("p1", "/report loss @p3 major")
+    assert text.startswith("That matches #1, which is now confirmed."), text
+    await chat.ok("mod", "/ladder set confirm=false")
+    await chat.ok("p2", "/challenge @p1")
+    await chat.ok("p1", "/accept")
+    await chat.ok("p1", "/report draw @p2")
+    text = await chat.refused("p2", "/report draw @p1")
+    assert "p1 already reported this game as #2" in text, text
+    # with no game reported, a challenge is still needed
+    assert "no accepted challenge" in await chat.refused("p2", "/report win @p3 minor")
