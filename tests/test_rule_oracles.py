@@ -517,11 +517,35 @@ async def _answer(chat: Chat, rng: random.Random, match: int, a: str, b: str, wo
         await chat.ok(b, f"/confirm {match}")
     elif roll < 0.75:
         mirrored = {"win": "loss", "loss": "win", "draw": "draw"}[word]
-        assert "matches #" in await chat.ok(b, f"/report {mirrored} @{a}")
+        assert "matches #" in await chat.ok(b, f"/report {mirrored} @{a}{extra}")
     else:
         await chat.ok(b, f"/dispute {match} not so")
         spec = "draw" if word == "draw" else f"@{b if word == 'loss' else a}"
         await chat.ok("mod", f"/mod set {match} {spec}{extra} as reported")
+
+
+async def _answer_sides(chat: Chat, rng: random.Random, match: int, text: str,
+                        sides: list[list[str]], draw: bool, rated: bool) -> None:
+    """A player of another side answers a waiting report of the first side's player: as
+    `_answer` does, the same game reported from their side being the same words (a
+    duel's mirrored, a draw of teams with the teams the other way round)."""
+    other = rng.choice([p for side in sides[1:] for p in side])
+    roll = rng.random()
+    if roll < 0.5:
+        await chat.ok(other, f"/confirm {match}")
+    elif roll < 0.75:
+        words = text.split()
+        if words[1] in ("win", "draw"):  # a duel, from the other side
+            words[1:3] = ["draw" if draw else "loss", f"@{sides[0][0]}"]
+        elif words[1] == "teams" and draw:
+            versus = words.index("vs")
+            words[2:versus + len(sides[1]) + 1] = (
+                [f"@{p}" for p in sides[1]] + ["vs"] + [f"@{p}" for p in sides[0]])
+        assert "matches #" in await chat.ok(other, " ".join(words))
+    else:
+        await chat.ok(other, f"/dispute {match} not so")
+        spec = "draw" if draw else " ".join(f"@{rng.choice(side)}" for side in sides)
+        await chat.ok("mod", f"/mod set {match} {spec}{'' if rated else ' unrated'} as reported")
 
 
 async def _void(chat: Chat, rng: random.Random, games: dict[int, Any]) -> str:
@@ -613,12 +637,14 @@ async def test_the_bot_rates_as_the_rulebook(tmp_path: Path, monkeypatch: Any, p
 async def test_the_bot_moves_rungs_as_the_nhwc_rulebook(tmp_path: Path, monkeypatch: Any,
                                                        seed: int) -> None:
     """Challenges issued, accepted, declined (only for a valid reason) or left to become
-    forfeits; results of every margin; corrections and rung adjustments, as above."""
+    forfeits; results of every margin; corrections and rung adjustments, as above. Seeds
+    2 and 3 of every four: results wait for the opponent to answer."""
     rng = random.Random(seed)
     names = NAMES
     rules = Nhwc(names)
     hours = 72 * 3600  # an unanswered challenge is a forfeit after this
-    async with _ladder(tmp_path, monkeypatch, seed, "nhwc") as (chat, store):
+    confirm = seed % 4 >= 2
+    async with _ladder(tmp_path, monkeypatch, seed, "nhwc", confirm=confirm) as (chat, store):
         waiting: dict[int, tuple[str, str, int]] = {}  # open: challenger, challenged, since
         accepted: dict[int, tuple[str, str]] = {}
         next_challenge = next_id = 1
@@ -674,6 +700,8 @@ async def test_the_bot_moves_rungs_as_the_nhwc_rulebook(tmp_path: Path, monkeypa
                 text = f"/report {word} @{b}" + (f" {margin}" if margin else "")
                 await tick(rng.randrange(121, 900))
                 await chat.ok(a, text)
+                if confirm:
+                    await _answer(chat, rng, next_id, a, b, word, f" {margin}" if margin else "")
                 winner, loser = (b, a) if word == "loss" else (a, b)
                 rules.report(Game(next_id, chat.at, winner, loser, word == "draw", True, None,
                                   margin=margin, challenge=number))
@@ -715,14 +743,16 @@ async def test_the_bot_rates_games_of_many_sides_as_the_rulebook(
         tmp_path: Path, monkeypatch: Any, preset: str, seed: int) -> None:
     """Duels, free-for-alls of 3-5 and (warlight) games of two teams, every finishing
     order, draws, unrated games, game lengths (fame's k3), adjustments far enough for
-    fame's k2 and its 1000-point refusal; corrections as above."""
+    fame's k2 and its 1000-point refusal; corrections as above. Seeds 2 and 3 of every
+    four: reports wait for another side to answer."""
     rng = random.Random(seed)
     names = NAMES
     rules = Multi(names, preset.split("-")[0], preset.endswith("placement"))
     fame = rules.preset == "fame"
     mode = "placement" if rules.placement else "winner_takes_all"
-    async with _ladder(tmp_path, monkeypatch, seed, rules.preset, f"ffa={mode}") as (chat,
-                                                                                     store):
+    confirm = seed % 4 >= 2
+    async with _ladder(tmp_path, monkeypatch, seed, rules.preset, f"ffa={mode}",
+                       confirm=confirm) as (chat, store):
         next_id = 1
         for _ in range(160):
             roll = rng.random()
@@ -758,6 +788,8 @@ async def test_the_bot_rates_games_of_many_sides_as_the_rulebook(
                     assert "apart" in await chat.refused(reporter, text)
                     continue
                 await chat.ok(reporter, text)
+                if confirm:
+                    await _answer_sides(chat, rng, next_id, text, sides, draw, rated)
                 rules.play(Play(next_id, chat.at, sides, draw, rated, moves))
                 next_id += 1
             elif roll < 0.7:
