@@ -269,8 +269,10 @@ HELP: dict[str, str] = {
               "unanswered reports are confirmed after the ladder's window. Position ladders need "
               "the margin of a win: minor, major or overwhelming. `unrated` records a game "
               "without moving ratings.",
-    "confirm": "Confirm a report your opponent made. Without an id, your oldest pending one.",
-    "dispute": "Dispute a report; it waits for a moderator (/mod set or /mod void).",
+    "confirm": "Confirm a report your opponent made. The id is needed only when more than one "
+               "waits for you.",
+    "dispute": "Dispute a report; it waits for a moderator (/mod set or /mod void). The id is "
+               "needed only when more than one waits for you.",
     "standings": "Show the ladder's table: season (gain this month), week (last 7 days) or "
                  "ladder (rating of active players), where the ladder keeps them.",
     "profile": "Show a player's rating or rung, rank, record and recent corrections.",

@@ -188,11 +188,16 @@ def _waiting_for(s: Session, me: PlayerId, match_id: int | None, verb: str) -> M
         if record.result.side_of(me) == record.result.side_of(record.reporter):
             raise NotAllowed(f"Your side reported #{match_id}; your opponent {verb}s it.")
         return record
-    for record in s.repo.open_matches(s.ladder.id):
-        if record.status == "pending" and me in record.result.players \
-                and record.result.side_of(me) != record.result.side_of(record.reporter):
-            return record
-    raise RuleViolation(f"You have no report waiting for you to {verb}.")
+    waiting = [record for record in s.repo.open_matches(s.ladder.id)
+               if record.status == "pending" and me in record.result.players
+               and record.result.side_of(me) != record.result.side_of(record.reporter)]
+    if not waiting:
+        raise RuleViolation(f"You have no report waiting for you to {verb}.")
+    if len(waiting) > 1:  # guessing could settle a game the player meant to question
+        listed = [f"#{r.id} ({s.describe_result(r.result)})" for r in waiting]
+        raise UsageError(f"{len(waiting)} reports wait for you: {', '.join(listed[:-1])} and "
+                         f"{listed[-1]}. Say which: /{verb} {waiting[0].id}, for example.")
+    return waiting[0]
 
 
 def confirm(s: Session, cmd: ConfirmResult) -> Reply:

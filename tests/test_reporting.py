@@ -351,3 +351,18 @@ async def test_a_farmed_game_says_why_once(chat: Chat) -> None:
     assert (await chat.ok("alice", "/history")).splitlines()[1].endswith(
         "alice beat bob: this pair already has 4 rated games in the last 7 days, so unrated "
         "(anti-farming)")
+
+
+async def test_with_two_reports_waiting_confirm_asks_which(chat: Chat) -> None:
+    """Guessing could settle the game the player meant to dispute."""
+    await duel(chat)
+    await chat.join("carol")
+    await chat.ok("alice", "/report win @bob")
+    await chat.ok("carol", "/report win @bob")
+    for verb in ("confirm", "dispute"):
+        text = await chat.refused("bob", f"/{verb}")
+        assert text == ("2 reports wait for you: #1 (alice beat bob) and #2 (carol beat bob). "
+                        f"Say which: /{verb} 1, for example.")
+    assert [m["status"] for m in (await chat.export())["matches"]] == ["pending", "pending"]
+    await chat.ok("bob", "/dispute 2 carol was not there")
+    assert (await chat.ok("bob", "/confirm")).startswith("Match #1 confirmed")
