@@ -100,6 +100,10 @@ class History:
     def adjust(self, at: int, name: str, amount: int) -> None:
         self.log.append(("adjust", (at, name, amount)))
 
+    def change(self, at: int, key: str, value: int) -> None:
+        """A moderator's `/ladder set key=value`: it holds from here on in the log."""
+        self.log.append(("set", (at, key, value)))
+
 
 class Duel(History):
     """RULES.md section 3."""
@@ -109,6 +113,7 @@ class Duel(History):
         pair_times: dict[frozenset[str], list[int]] = defaultdict(list)
         hall: list[tuple[str, int, int, frozenset[str]]] = []
         season = None
+        rule = {"k": K, "farm_limit": 4, "floor": FLOOR}  # as set at each point of the log
 
         def close_until(at: int) -> None:
             nonlocal season
@@ -124,9 +129,12 @@ class Duel(History):
             at = entry.at if kind == "game" else entry[0]
             season = season or month(at)
             close_until(at)
+            if kind == "set":
+                rule[entry[1]] = entry[2]
+                continue
             if kind == "adjust":
                 player = players[entry[1]]
-                player.rating = max(FLOOR, player.rating + entry[2])  # no rating below 800
+                player.rating = max(rule["floor"], player.rating + entry[2])  # not below it
                 continue
             game = entry
             if game.voided:
@@ -136,18 +144,18 @@ class Duel(History):
             pair = frozenset((game.winner, game.loser))
             recent = [t for t in pair_times[pair] if game.at - 7 * DAY < t <= game.at]
             short = game.moves is not None and game.moves < 2
-            if not game.rated or short or len(recent) >= 4:
+            if not game.rated or short or len(recent) >= rule["farm_limit"]:
                 continue
             pair_times[pair].append(game.at)
             if game.draw:
                 high, low = (w, lo) if w.rating >= lo.rating else (lo, w)
-                moved = rounded(K * (expected(high.rating - low.rating) - 0.5))
+                moved = rounded(rule["k"] * (expected(high.rating - low.rating) - 0.5))
                 new = {id(high): high.rating - moved, id(low): low.rating + moved}
             else:
-                gain = max(MIN_GAIN, rounded(K * (1 - expected(w.rating - lo.rating))))
+                gain = max(MIN_GAIN, rounded(rule["k"] * (1 - expected(w.rating - lo.rating))))
                 new = {id(w): w.rating + gain, id(lo): lo.rating - gain}
             for p in (w, lo):
-                after = max(FLOOR, new[id(p)])
+                after = max(rule["floor"], new[id(p)])
                 p.changes.append((game.at, after - p.rating))
                 p.rating = after
                 p.rated_games += 1
@@ -214,8 +222,12 @@ class Dutch(History):
                         p.rating -= min(p.rating, max(1, p.rating * p.rating // 125_000))
                 midnight += DAY
 
+        window = self.SERIES
         for kind, entry in self.log:
             decay_until(entry.at if kind == "game" else entry[0])
+            if kind == "set":  # series_hours
+                window = entry[2] * 3600
+                continue
             if kind == "adjust":
                 player = players[entry[1]]
                 player.rating = max(0, player.rating + entry[2])  # never below 0
@@ -228,7 +240,7 @@ class Dutch(History):
                 continue
             pair = frozenset((game.winner, game.loser))
             run = series.get(pair)
-            if run is None or game.at >= run["first"] + self.SERIES:
+            if run is None or game.at >= run["first"] + window:
                 run = series[pair] = {"first": game.at, "games": 0,
                                       "base": {n: players[n].rating for n in pair},
                                       "score": dict.fromkeys(pair, 0.0),
@@ -469,6 +481,9 @@ class Multi(History):
 
 
 RULEBOOKS: dict[str, type[History]] = {"duel": Duel, "dutch": Dutch}
+SETTINGS = {"duel": [("k", 16), ("k", 24), ("k", 32), ("k", 40), ("farm_limit", 2),
+                     ("farm_limit", 3), ("farm_limit", 4), ("floor", 800), ("floor", 850)],
+            "dutch": [("series_hours", 12), ("series_hours", 24), ("series_hours", 36)]}
 EXTRAS = {"duel": ["", "", "", " unrated", " moves=1", " moves=30"],
           "dutch": ["", "", "", " unrated"]}
 
@@ -628,8 +643,13 @@ async def test_the_bot_rates_as_the_rulebook(tmp_path: Path, monkeypatch: Any, p
                     await chat.ok("mod", text)
                     game.winner, game.loser, game.draw = new.winner, new.loser, new.draw
                     game.rated, game.voided = new.rated, False
-            else:
+            elif roll < 0.96:
                 text = await _adjust(chat, rules, rng.choice(names), _adjustment(rng, preset))
+            else:  # the rules change from here on; corrections before it keep the old ones
+                key, value = rng.choice(SETTINGS[preset])
+                text = f"/ladder set {key}={value}"
+                await chat.ok("mod", text)
+                rules.change(chat.at, key, value)
             await _check(store, chat, rules, text)
 
 
