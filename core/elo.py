@@ -172,11 +172,14 @@ def series_change(
     return round_half_away(k * series_factor(games) * (score_total / games - e))
 
 
-def apply_floor(settings: Settings, rating: float) -> float:
-    """Clamp a rating at the ladder's floor, if it has one."""
-    if settings.floor is not None and rating < settings.floor:
-        return settings.floor
-    return rating
+def apply_floor(settings: Settings, rating: float, before: float) -> float:
+    """A rating moved from `before`, clamped at the ladder's floor, if it has one: no
+    change takes it below the floor, nor lower still when it was below already (a floor
+    raised since), so a loss never lifts it."""
+    floor = settings.floor
+    if floor is None or rating >= floor:
+        return rating
+    return max(rating, min(before, floor))
 
 
 def decay_amount(settings: Settings, rating: float) -> float:

@@ -30,7 +30,7 @@ from core.model import PlayerId, Result
 from core.ports import Repo
 from core.records import AuditEntry, Context, LadderInfo, MatchRecord, Reply
 from core.reporting import confirm_match
-from core.session import Session, noun, signed
+from core.session import Session, noun, rating_text, signed
 from core.settings import (
     COUNTED_RIGHT,
     LATEST_CONFIRMATION_DAYS,
@@ -270,6 +270,13 @@ def adjust(s: Session, cmd: AdjustRating) -> Reply:
         raise UsageError("Rungs move in whole steps: +N or -N.")
     if s.settings.whole and not s.settings.is_position and not float(amount).is_integer():
         raise UsageError(f"{s.ladder.name} keeps whole-number ratings: give +N or -N.")
+    floor = s.settings.floor
+    state = s.repo.player_state(s.ladder.id, player.id)
+    if amount < 0 and not s.settings.is_position and floor is not None \
+            and state is not None and state.rating <= floor:
+        raise RuleViolation(f"{player.name} is at {rating_text(state.rating)}, not above "
+                            f"{s.ladder.name}'s floor of {rating_text(floor)}: no rating goes "
+                            "lower.")
     applied = s.append(RatingAdjusted(s.now, player.id, amount, s.ctx.user.name, cmd.reason))[0]
     assert not isinstance(applied, Rederived)
     unit = noun(amount, "rung" if s.settings.is_position else "point")

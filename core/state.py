@@ -384,7 +384,7 @@ class LadderState:
         if self.settings.is_position:
             return self._reorder("adjust", position.shift(self.order, player, int(amount)))
         before = state.rating
-        state.rating = elo.apply_floor(self.settings, before + amount)
+        state.rating = elo.apply_floor(self.settings, before + amount, before)
         return Applied("adjust", players=(player,), changes=(Change(player, before, state.rating),))
 
     def _decay(self, day: str) -> Applied:
@@ -680,7 +680,7 @@ class LadderState:
             if settings.formula == "fame" else None
         deltas = elo.game_changes(settings, result, before, wins)
         for p, delta in deltas.items():
-            players[p].rating = elo.apply_floor(settings, before[p] + delta)
+            players[p].rating = elo.apply_floor(settings, before[p] + delta, before[p])
         changes = self._record_rated(match, before)
         note = ""
         if result.is_duel and not result.draw:
@@ -720,7 +720,7 @@ class LadderState:
                                      (high, target_high, "applied_high")):
             s = players[player]
             applied = getattr(series, attr)
-            new_rating = elo.apply_floor(settings, s.rating + (target - applied))
+            new_rating = elo.apply_floor(settings, s.rating + (target - applied), s.rating)
             setattr(series, attr, applied + (new_rating - s.rating))
             s.rating = new_rating
         changes = self._record_rated(match, before)
@@ -808,7 +808,7 @@ def duel_ratings(settings: Settings, ra: float, rb: float, draw: bool) -> tuple[
         da = settings.k * ((0.5 if draw else 1.0) - elo.expected(ra, rb))
         if settings.whole:
             da = float(elo.round_half_away(da))
-    return elo.apply_floor(settings, ra + da), elo.apply_floor(settings, rb - da)
+    return elo.apply_floor(settings, ra + da, ra), elo.apply_floor(settings, rb - da, rb)
 
 
 def standing_changes(before: Callable[[PlayerId], PlayerState | None],

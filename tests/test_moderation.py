@@ -271,3 +271,20 @@ async def test_a_late_decision_is_rated_where_no_rule_looks_back(chat: Chat) -> 
     await chat.tick(90 * DAY)
     await chat.ok("mod", "/mod set 1 @A A won")
     assert await chat.ratings() == {"A": 1216, "B": 1184}  # RULES: 1200 + 32 * (1 - 0.5)
+
+
+async def test_a_raised_floor_never_lifts_a_loser_below_it(chat: Chat) -> None:
+    """RULES: no rating falls below the floor. A player left below a floor raised later
+    loses nothing more, and gains nothing by losing; a win still counts in full."""
+    await chat.ladder("duel", "confirm=false")
+    await chat.join("A", "B", "C")
+    await chat.ok("mod", "/mod adjust @B -190 setup")  # 810
+    await chat.ok("mod", "/ladder set floor=850")
+    text = await chat.ok("A", "/report win @B")
+    assert "B 810 -> 810 (0)" in text, text
+    assert "A 1000 -> 1008 (+8)" in text  # A 1000 beats B 810: the winner gains in full
+    text = await chat.refused("mod", "/mod adjust @B -5 setup")
+    assert text == "B is at 810, not above main's floor of 850: no rating goes lower."
+    text = await chat.ok("B", "/report win @C")  # 810 beats 1000: +24, still below 850
+    assert "B 810 -> 834 (+24)" in text, text
+    assert (await chat.ratings())["B"] == 834
