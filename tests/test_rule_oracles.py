@@ -50,6 +50,12 @@ def rounded(x: float) -> int:
     return whole if x >= 0 else -whole
 
 
+def floored(rating: int, before: int, floor: int) -> int:
+    """No rating falls below the floor; one below it already (the floor was raised)
+    falls no further, nor rises by losing."""
+    return max(rating, min(before, floor))
+
+
 def expected(gap: float) -> float:
     """The expectation of the player `gap` points above the other."""
     return 1 / (1 + 10 ** (-gap / 400))
@@ -100,6 +106,10 @@ class History:
     def adjust(self, at: int, name: str, amount: int) -> None:
         self.log.append(("adjust", (at, name, amount)))
 
+    def floor(self) -> int | None:
+        """The ladder's floor as the log stands, or None."""
+        return None
+
     def change(self, at: int, key: str, value: int) -> None:
         """A moderator's `/ladder set key=value`: it holds from here on in the log."""
         self.log.append(("set", (at, key, value)))
@@ -107,6 +117,10 @@ class History:
 
 class Duel(History):
     """RULES.md section 3."""
+
+    def floor(self) -> int | None:
+        floors = [entry[2] for kind, entry in self.log if kind == "set" and entry[1] == "floor"]
+        return floors[-1] if floors else FLOOR
 
     def derive(self, now: int) -> dict[str, Any]:
         players = {n: Player(START) for n in self.names}
@@ -134,7 +148,7 @@ class Duel(History):
                 continue
             if kind == "adjust":
                 player = players[entry[1]]
-                player.rating = max(rule["floor"], player.rating + entry[2])  # not below it
+                player.rating = floored(player.rating + entry[2], player.rating, rule["floor"])
                 continue
             game = entry
             if game.voided:
@@ -155,7 +169,7 @@ class Duel(History):
                 gain = max(MIN_GAIN, rounded(rule["k"] * (1 - expected(w.rating - lo.rating))))
                 new = {id(w): w.rating + gain, id(lo): lo.rating - gain}
             for p in (w, lo):
-                after = max(rule["floor"], new[id(p)])
+                after = floored(new[id(p)], p.rating, rule["floor"])
                 p.changes.append((game.at, after - p.rating))
                 p.rating = after
                 p.rated_games += 1
@@ -202,6 +216,9 @@ class Duel(History):
 
 class Dutch(History):
     """RULES.md section 5."""
+
+    def floor(self) -> int | None:
+        return 0
 
     SERIES = DAY  # the series window, 24 hours from its first game
 
@@ -576,7 +593,13 @@ async def _void(chat: Chat, rng: random.Random, games: dict[int, Any]) -> str:
 
 
 async def _adjust(chat: Chat, rules: History, name: str, amount: int) -> str:
+    """A moderator's adjustment; refused downwards for a player not above the floor."""
     text = f"/mod adjust @{name} {amount:+d} test"
+    floor = rules.floor()
+    if amount < 0 and floor is not None and \
+            rules.derive(chat.at)["players"][name].rating <= floor:
+        assert "no rating goes lower" in await chat.refused("mod", text)
+        return text
     await chat.ok("mod", text)
     rules.adjust(chat.at, name, amount)
     return text
