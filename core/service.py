@@ -80,10 +80,9 @@ def _ladder_named(repo: Repo, chat: str, text: str, error: UsageError) -> UsageE
     if not error.stray or "ladder=" in text.lower() or repo.ladder(chat, error.stray) is None:
         return error
     words = text.split()
-    at = words.index(error.stray, 1) if error.stray in words[1:] else -1
-    if at < 0:
+    if error.stray not in words[1:]:
         return error
-    words[at] = f"ladder={error.stray}"
+    words[words.index(error.stray, 1)] = f"ladder={error.stray}"
     return UsageError(f"{error}\nDid you mean {' '.join(words)}?", error.stray)
 
 
