@@ -19,7 +19,7 @@ from core.state import Applied, Change, LadderState, standing_changes
 @dataclass(frozen=True, slots=True)
 class Rederived:
     """What a correction re-derived: the first event replayed, every event's effect (a
-    store may keep none), and the members whose standing it moved, before and after."""
+    store may keep none), and the players whose standing it moved, before and after."""
 
     from_seq: int
     applied: tuple[Applied, ...]

@@ -158,9 +158,11 @@ def _correction_reply(s: Session, frozen: dict[str, tuple[TableRow, ...]],
     frozen season tables changed."""
     state = s.repo.state(s.ladder.id)
     moved = [c for r in results if isinstance(r, Rederived) for c in r.moved]
+    left = {c.player for c in moved
+            if (player := state.players.get(c.player)) is None or not player.member}
     lines = [headline]
-    lines.append(("Standings re-derived: " + s.describe_changes(moved) + ".") if moved
-                 else "No standing changes.")
+    lines.append(("Standings re-derived: " + s.describe_changes(moved, left=left) + ".")
+                 if moved else "No standing changes.")
     seasons = _seasons_text(s, frozen, state)
     if seasons:
         lines.append(seasons)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from core.calendar import local
@@ -136,21 +136,23 @@ class Session:
             extras.append("unrated")
         return text + (f" ({', '.join(extras)})" if extras else "")
 
-    def describe_changes(self, changes: Sequence[Change], limit: int = 12) -> str:
-        """`alice 1000 -> 1020 (+20), bob 1100 -> 1080 (-20)`, largest first when cut."""
+    def describe_changes(self, changes: Sequence[Change], limit: int = 12,
+                         left: Collection[PlayerId] = ()) -> str:
+        """`alice 1000 -> 1020 (+20), bob (left) 1100 -> 1080 (-20)`, largest first when
+        cut; `left` are the players to mark as having left the ladder."""
         if not changes:
             return ""
         shown = list(changes)
         if len(shown) > limit:
             shown = sorted(shown, key=lambda c: -abs(c.delta))[:limit]
         self.names(c.player for c in shown)
-        parts = [self.change_text(c) for c in shown]
+        parts = [self.change_text(c, c.player in left) for c in shown]
         more = len(changes) - len(shown)
         return ", ".join(parts) + (f", and {more} more" if more else "")
 
-    def change_text(self, change: Change) -> str:
-        """One player's change, as ratings or rungs."""
-        name = self.name(change.player)
+    def change_text(self, change: Change, left: bool = False) -> str:
+        """One player's change, as ratings or rungs (`left`: marked as gone)."""
+        name = self.name(change.player) + (" (left)" if left else "")
         if self.settings.is_position:
             before, after = int(change.before), int(change.after)
             if after == before:

@@ -814,8 +814,9 @@ def duel_ratings(settings: Settings, ra: float, rb: float, draw: bool) -> tuple[
 def standing_changes(before: Callable[[PlayerId], PlayerState | None],
                      old_order: list[PlayerId], state: LadderState,
                      players: Iterable[PlayerId]) -> tuple[Change, ...]:
-    """What a re-derivation moved: each member of before whose rating (rung, on a position
-    ladder) `state` puts elsewhere, in player (join) order. `players` are those that may have
+    """What a re-derivation moved: each player of before whose rating (rung, on a position
+    ladder) `state` puts elsewhere, in player (join) order, those who left included (their
+    record stays for a return). `players` are those that may have
     moved (a position ladder compares every rung); `before` gives a player's prior state.
     """
     if state.settings.is_position:
@@ -825,8 +826,7 @@ def standing_changes(before: Callable[[PlayerId], PlayerState | None],
     moved = []
     for p in sorted(players):
         prior, after = before(p), state.players.get(p)
-        if prior is not None and prior.member and after is not None \
-                and after.rating != prior.rating:
+        if prior is not None and after is not None and after.rating != prior.rating:
             moved.append(Change(p, prior.rating, after.rating))
     return tuple(moved)
 

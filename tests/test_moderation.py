@@ -44,6 +44,20 @@ async def test_void_rederives_later_matches(chat: Chat) -> None:
     assert (await chat.export())["matches"][0]["status"] == "voided"
 
 
+async def test_a_correction_lists_players_who_left_among_those_it_moved(chat: Chat) -> None:
+    # The worked pair again; B leaves before the void. B's record stays (a /join brings
+    # B back at it), so the moderator is told how the correction moved it too.
+    await chat.ladder("duel", "confirm=false")
+    await chat.join("A", "B")
+    await chat.ok("mod", "/mod adjust @B +100 setup")
+    await chat.ok("A", "/report win @B")
+    await chat.ok("B", "/report win @A")
+    await chat.ok("B", "/leave")
+    text = await chat.ok("mod", "/mod void 1 never played")
+    assert "Standings re-derived: A 1007 -> 988 (-19), B (left) 1093 -> 1112 (+19)." in text
+    assert "B is back on main at 1112." in await chat.ok("B", "/join")
+
+
 async def test_set_result_rederives_as_if_reported_so(chat: Chat) -> None:
     await chat.ladder("duel", "confirm=false")
     await chat.join("A", "B")
