@@ -4,18 +4,20 @@ draws, unrated and short games, game lengths, pairs that play often, every margi
 challenges (accepted, declined only for a valid reason, left to become forfeits),
 moderators voiding, restoring and changing any match, adjustments (down to the floor,
 into dutch's higher K bands and past its 719 gap, to fame's 2400 and past its 1000-point
-refusal), and days and months going by. After each command the export must equal what
-the rules give the corrected history from scratch: ratings or rungs and counts; on duel
-also leagues, the three tables and the Hall of Fame; on dutch the series and decay days
-they went through.
+refusal), players leaving and coming back, and days and months going by. After each
+command the export must equal what the rules give the corrected history from scratch:
+ratings or rungs and counts; on duel also leagues, the three tables and the Hall of
+Fame; on dutch the series and decay days they went through.
 
 Nothing here calls the bot's rules. Where RULES leaves a choice open the bot's reading
 is taken and said so: ties in a table are compared without their order; a dutch series
 that reaches the floor of 0 replaces what it really moved, and the 719 rule holds for a
 series the stronger player won every game of; on an nhwc draw "the player who started
 higher" is the one higher when the result comes in; a fame game that a correction
-leaves more than 1000 apart counts as unrated. ORACLE_SEEDS=400 sweeps further
-than the suite does.
+leaves more than 1000 apart counts as unrated. RULES says nothing of leaving: who leaves
+keeps the record and comes back to it, is in no table, Hall of Fame or decay meanwhile,
+and on nhwc gives up the rung (those below move up) and comes back at the bottom.
+ORACLE_SEEDS=400 sweeps further than the suite does.
 """
 
 from __future__ import annotations
@@ -98,6 +100,12 @@ class History:
         self.names = players
         self.log: list[tuple[str, Any]] = []  # ("game", Game) | ("adjust", (at, name, n))
         self.games: dict[int, Game] = {}
+        self.members = set(players)  # who is on the ladder now
+
+    def member(self, at: int, name: str, joined: bool) -> None:
+        """`/join` (again) or `/leave`: the record stays; who leaves is in no table."""
+        (self.members.add if joined else self.members.discard)(name)
+        self.log.append(("member", (at, name, joined)))
 
     def report(self, game: Game) -> None:
         self.games[game.id] = game
@@ -124,6 +132,7 @@ class Duel(History):
 
     def derive(self, now: int) -> dict[str, Any]:
         players = {n: Player(START) for n in self.names}
+        members = set(self.names)
         pair_times: dict[frozenset[str], list[int]] = defaultdict(list)
         hall: list[tuple[str, int, int, frozenset[str]]] = []
         season = None
@@ -132,7 +141,7 @@ class Duel(History):
         def close_until(at: int) -> None:
             nonlocal season
             while season is not None and season < month(at):
-                table = self.gain_table(players, lambda t, s=season: month(t) == s, 3)
+                table = self.gain_table(players, members, lambda t, s=season: month(t) == s, 3)
                 for place, (_, gain, _) in enumerate(table[:3], 1):  # ties: any of them
                     hall.append((season, place, gain,
                                  frozenset(n for n, g, _ in table if g == gain)))
@@ -145,6 +154,9 @@ class Duel(History):
             close_until(at)
             if kind == "set":
                 rule[entry[1]] = entry[2]
+                continue
+            if kind == "member":
+                (members.add if entry[2] else members.discard)(entry[1])
                 continue
             if kind == "adjust":
                 player = players[entry[1]]
@@ -176,21 +188,23 @@ class Duel(History):
         if season is not None:
             close_until(now)
         return {"players": players, "hall": hall,
-                "season": self.gain_table(players, lambda t: month(t) == month(now), 3),
-                "week": self.gain_table(players, lambda t: now - 7 * DAY < t <= now, 2),
+                "season": self.gain_table(players, members, lambda t: month(t) == month(now), 3),
+                "week": self.gain_table(players, members, lambda t: now - 7 * DAY < t <= now, 2),
                 "ladder": sorted(((n, p.rating) for n, p in players.items()
-                                  if p.rated_games >= CALIBRATION and p.last_played is not None
+                                  if n in members and p.rated_games >= CALIBRATION
+                                  and p.last_played is not None
                                   and p.last_played > now - 30 * DAY),
                                  key=lambda row: -row[1])}
 
     @staticmethod
-    def gain_table(players: dict[str, Player], counts: Any,
+    def gain_table(players: dict[str, Player], members: set[str], counts: Any,
                    least: int) -> list[tuple[str, int, int]]:
-        """Calibrated players with `least` rated games in the span and a gain, best first."""
+        """Calibrated members with `least` rated games in the span and a gain, best first."""
         rows = []
         for name, p in players.items():
             mine = [d for t, d in p.changes if counts(t)]
-            if p.rated_games >= CALIBRATION and len(mine) >= least and sum(mine) > 0:
+            if name in members and p.rated_games >= CALIBRATION and len(mine) >= least \
+                    and sum(mine) > 0:
                 rows.append((name, sum(mine), len(mine)))
         return sorted(rows, key=lambda row: -row[1])
 
@@ -198,7 +212,9 @@ class Duel(History):
     def compare(self, export: dict[str, Any], now: int, after: str) -> None:
         want = self.derive(now)
         got = {p["name"]: p for p in export["players"]}
-        for name, p in want["players"].items():
+        assert set(got) == self.members, f"members after {after}"
+        for name in self.members:
+            p = want["players"][name]
             assert (*_counts(got[name]), got[name]["league"]) == \
                 (*_counts_of(p), league(p)), f"{name} after {after}"
         tables = export["tables"]
@@ -228,14 +244,15 @@ class Dutch(History):
 
     def derive(self, now: int) -> dict[str, Any]:
         players = {n: Player(0) for n in self.names}
+        members = set(self.names)
         series: dict[frozenset[str], dict[str, Any]] = {}
         midnight = (T0 // DAY + 1) * DAY  # the first 00:00 (UTC) after the ladder began
 
         def decay_until(at: int) -> None:
             nonlocal midnight
             while midnight <= at:
-                for p in players.values():
-                    if p.rating > 0:
+                for name, p in players.items():
+                    if p.rating > 0 and name in members:  # who left does not decay
                         p.rating -= min(p.rating, max(1, p.rating * p.rating // 125_000))
                 midnight += DAY
 
@@ -244,6 +261,9 @@ class Dutch(History):
             decay_until(entry.at if kind == "game" else entry[0])
             if kind == "set":  # series_hours
                 window = entry[2] * 3600
+                continue
+            if kind == "member":
+                (members.add if entry[2] else members.discard)(entry[1])
                 continue
             if kind == "adjust":
                 player = players[entry[1]]
@@ -288,8 +308,9 @@ class Dutch(History):
     def compare(self, export: dict[str, Any], now: int, after: str) -> None:
         want = self.derive(now)
         got = {p["name"]: p for p in export["players"]}
-        for name, p in want["players"].items():
-            assert _counts(got[name]) == _counts_of(p), f"{name} after {after}"
+        assert set(got) == self.members, f"members after {after}"
+        for name in self.members:
+            assert _counts(got[name]) == _counts_of(want["players"][name]), f"{name} after {after}"
         assert export["tables"] == {} and export["hall_of_fame"] == []
 
 
@@ -358,6 +379,10 @@ class Nhwc(History):
                 _, challenge, a, b = entry
                 logged[challenge] = {a: order.index(a) + 1, b: order.index(b) + 1}
                 continue
+            if kind == "member":  # who leaves gives up the rung; who comes back is last
+                _, name, joined = entry
+                order = [p for p in order if p != name] + ([name] if joined else [])
+                continue
             if kind == "adjust":
                 _, name, up = entry
                 rest = [p for p in order if p != name]
@@ -397,8 +422,9 @@ class Nhwc(History):
     def compare(self, export: dict[str, Any], now: int, after: str) -> None:
         want = self.derive(now)
         got = {p["name"]: p for p in export["players"]}
-        for name, p in want["players"].items():
-            row = got[name]
+        assert set(got) == self.members, f"members after {after}"
+        for name in self.members:
+            p, row = want["players"][name], got[name]
             assert (row["rung"], row["games"], row["wins"], row["losses"], row["draws"]) == \
                 (p.rating, p.games, p.wins, p.losses, p.draws), f"{name} after {after}"
 
@@ -455,6 +481,8 @@ class Multi(History):
             if kind == "adjust":
                 rating[entry[1]] += entry[2]
                 continue
+            if kind == "member":  # ratings wait for who left to come back
+                continue
             game = entry
             if game.voided:
                 continue
@@ -491,7 +519,9 @@ class Multi(History):
     def compare(self, export: dict[str, Any], now: int, after: str) -> None:
         want = self.derive(now)
         got = {p["name"]: p for p in export["players"]}
-        for name, p in want["players"].items():
+        assert set(got) == self.members, f"members after {after}"
+        for name in self.members:
+            p = want["players"][name]
             assert _counts(got[name]) == pytest.approx(
                 (want["rating"][name], p.games, p.rated_games, p.wins, p.losses, p.draws),
                 abs=1e-6), f"{name} after {after}"
@@ -592,6 +622,23 @@ async def _void(chat: Chat, rng: random.Random, games: dict[int, Any]) -> str:
     return text
 
 
+async def _membership(chat: Chat, rng: random.Random, rules: History,
+                      engaged: set[str] | frozenset[str] = frozenset(), stay: int = 2) -> str:
+    """Someone leaves (`stay` players stay), or someone who left comes back. The
+    `engaged` (in an unfinished challenge) may not leave yet."""
+    name = rng.choice(rules.names)
+    joined = name not in rules.members
+    if not joined and len(rules.members) <= stay:
+        return "nobody left"
+    text = "/join" if joined else "/leave"
+    if not joined and name in engaged:
+        assert "unfinished challenge" in await chat.refused(name, text)
+        return f"{name}: {text}"
+    await chat.ok(name, text)
+    rules.member(chat.at, name, joined)
+    return f"{name}: {text}"
+
+
 async def _adjust(chat: Chat, rules: History, name: str, amount: int) -> str:
     """A moderator's adjustment; refused downwards for a player not above the floor."""
     text = f"/mod adjust @{name} {amount:+d} test"
@@ -625,9 +672,11 @@ async def test_the_bot_rates_as_the_rulebook(tmp_path: Path, monkeypatch: Any, p
         next_id = 1
         for _ in range(160):
             roll = rng.random()
+            # a few pairs play most games: anti-farming and series have work
+            few = [n for n in names[:3] if n in rules.members]
+            pool = few if rng.random() < 0.5 and len(few) > 1 else sorted(rules.members)
             if roll < 0.55:
-                # a few pairs play most games: anti-farming and series have work
-                a, b = rng.sample(names[:3] if rng.random() < 0.5 else names, 2)
+                a, b = rng.sample(pool, 2)
                 word = rng.choice(["win", "win", "loss", "draw"])
                 extra = rng.choice(EXTRAS[preset])
                 text = f"/report {word} @{b}{extra}"
@@ -640,9 +689,11 @@ async def test_the_bot_rates_as_the_rulebook(tmp_path: Path, monkeypatch: Any, p
                 rules.report(Game(next_id, chat.at, winner, loser, word == "draw",
                                   "unrated" not in extra, moves))
                 next_id += 1
-            elif roll < 0.7:
+            elif roll < 0.66:
                 await chat.tick(_pause(rng))
                 text = "tick"
+            elif roll < 0.7:
+                text = await _membership(chat, rng, rules)
             elif roll < 0.8 and rules.games:
                 text = await _void(chat, rng, rules.games)
             elif roll < 0.93 and rules.games:
@@ -667,7 +718,7 @@ async def test_the_bot_rates_as_the_rulebook(tmp_path: Path, monkeypatch: Any, p
                     game.winner, game.loser, game.draw = new.winner, new.loser, new.draw
                     game.rated, game.voided = new.rated, False
             elif roll < 0.96:
-                text = await _adjust(chat, rules, rng.choice(names), _adjustment(rng, preset))
+                text = await _adjust(chat, rules, rng.choice(pool), _adjustment(rng, preset))
             else:  # the rules change from here on; corrections before it keep the old ones
                 key, value = rng.choice(SETTINGS[preset])
                 text = f"/ladder set {key}={value}"
@@ -707,8 +758,9 @@ async def test_the_bot_moves_rungs_as_the_nhwc_rulebook(tmp_path: Path, monkeypa
         for _ in range(160):
             roll = rng.random()
             busy = [{a, b} for a, b, *_ in (*waiting.values(), *accepted.values())]
+            members = sorted(rules.members)
             if roll < 0.22:
-                a, b = rng.sample(names, 2)
+                a, b = rng.sample(members, 2)
                 text = f"/challenge @{b}"
                 if {a, b} in busy:
                     await chat.refused(a, text)
@@ -749,9 +801,11 @@ async def test_the_bot_moves_rungs_as_the_nhwc_rulebook(tmp_path: Path, monkeypa
                 rules.report(Game(next_id, chat.at, winner, loser, word == "draw", True, None,
                                   margin=margin, challenge=number))
                 next_id += 1
-            elif roll < 0.75:
+            elif roll < 0.71:
                 await tick(_pause(rng))
                 text = "tick"
+            elif roll < 0.75:
+                text = await _membership(chat, rng, rules, set().union(*busy))
             elif roll < 0.85 and rules.games:
                 text = await _void(chat, rng, rules.games)
             elif roll < 0.95 and rules.games:
@@ -775,7 +829,7 @@ async def test_the_bot_moves_rungs_as_the_nhwc_rulebook(tmp_path: Path, monkeypa
                     game.winner, game.loser, game.draw, game.margin, game.rated = new
                     game.voided = False
             else:
-                text = await _adjust(chat, rules, rng.choice(names),
+                text = await _adjust(chat, rules, rng.choice(members),
                                      rng.choice([-3, -2, -1, 1, 2, 3]))
             await _check(store, chat, rules, text)
 
@@ -799,12 +853,13 @@ async def test_the_bot_rates_games_of_many_sides_as_the_rulebook(
         next_id = 1
         for _ in range(160):
             roll = rng.random()
+            members = sorted(rules.members)
             if roll < 0.55:
                 kind = rng.choice(["duel", "duel", "ffa"] + ([] if fame else ["teams"]))
                 if kind == "duel":
                     # p0 wins most of its games: fame's k2 changes after 20 rated wins
-                    pair = rng.sample(names, 2)
-                    if fame and "p0" not in pair and rng.random() < 0.6:
+                    pair = rng.sample(members, 2)
+                    if fame and "p0" in members and "p0" not in pair and rng.random() < 0.6:
                         pair[0] = "p0"
                     sides = [[p] for p in sorted(pair, key=lambda p: (p != "p0", rng.random()))]
                     if "p0" not in pair or rng.random() < 0.3:
@@ -812,11 +867,11 @@ async def test_the_bot_rates_games_of_many_sides_as_the_rulebook(
                     draw = rng.random() < 0.2
                     text = f"/report {'draw' if draw else 'win'} @{sides[1][0]}"
                 elif kind == "ffa":
-                    sides = [[p] for p in rng.sample(names, rng.randrange(3, 6))]
+                    sides = [[p] for p in rng.sample(members, rng.randrange(3, 6))]
                     draw = False
                     text = "/report ffa " + " ".join(f"@{side[0]}" for side in sides)
                 else:
-                    chosen = rng.sample(names, rng.choice([3, 4]))
+                    chosen = rng.sample(members, rng.choice([3, 4]))
                     sides = [chosen[:2], chosen[2:]]
                     draw = rng.random() < 0.2
                     text = ("/report teams " + " ".join(f"@{p}" for p in sides[0]) + " vs "
@@ -835,9 +890,11 @@ async def test_the_bot_rates_games_of_many_sides_as_the_rulebook(
                     await _answer_sides(chat, rng, next_id, text, sides, draw, rated)
                 rules.play(Play(next_id, chat.at, sides, draw, rated, moves))
                 next_id += 1
-            elif roll < 0.7:
+            elif roll < 0.66:
                 await chat.tick(_pause(rng))
                 text = "tick"
+            elif roll < 0.7:  # five stay, for free-for-alls of up to five
+                text = await _membership(chat, rng, rules, stay=5)
             elif roll < 0.8 and rules.plays:
                 text = await _void(chat, rng, rules.plays)
             elif roll < 0.93 and rules.plays:
@@ -859,7 +916,7 @@ async def test_the_bot_rates_games_of_many_sides_as_the_rulebook(
                     game.sides, game.draw, game.rated = new
                     game.voided = False
             else:
-                name = rng.choice(names)
+                name = rng.choice(members)
                 amount = rng.choice([1, -1]) * rng.randrange(1, 300)
                 if fame and name in ("p0", "p1") and rng.random() < 0.5:  # near 2400 (k2)
                     rating = rules.derive(chat.at)["rating"][name]
