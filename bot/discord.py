@@ -49,6 +49,7 @@ from core.commands import (
     ShowProfile,
     ShowStandings,
     VoidMatch,
+    WithdrawReport,
 )
 from core.errors import LadderError
 from core.model import Margin
@@ -488,6 +489,12 @@ def register(p: DiscordPlatform) -> None:
     async def dispute(i: discord.Interaction[Any], reason: str = "", match: int | None = None,
                       ladder: str | None = None) -> None:
         await p.answer(i, DisputeResult(match, reason), ladder)
+
+    @tree.command(name="withdraw", description="Take back a report of yours still waiting")
+    @app_commands.guild_only()
+    async def withdraw(i: discord.Interaction[Any], match: int | None = None,
+                       ladder: str | None = None) -> None:
+        await p.answer(i, WithdrawReport(match), ladder)
 
     @tree.command(name="standings", description="The ladder's table")
     @app_commands.guild_only()

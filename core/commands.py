@@ -136,6 +136,13 @@ class DisputeResult:
 
 
 @dataclass(frozen=True, slots=True)
+class WithdrawReport:
+    """Take back a report of one's own side while it waits for the opponent."""
+
+    match_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class ShowStandings:
     """Show a table (default: the ladder's main ranking)."""
 
@@ -208,8 +215,8 @@ class CloseSeason:
 Command = (
     Help | CreateLadder | ChangeSettings | ShowLadder | ListLadders | MakeDefault | Join | Leave
     | IssueChallenge | AcceptChallenge | DeclineChallenge | SetAvailability | ReportResult
-    | ConfirmResult | DisputeResult | ShowStandings | ShowProfile | ShowHistory | ShowHallOfFame
-    | VoidMatch | SetResult | AdjustRating | CloseSeason
+    | ConfirmResult | DisputeResult | WithdrawReport | ShowStandings | ShowProfile | ShowHistory
+    | ShowHallOfFame | VoidMatch | SetResult | AdjustRating | CloseSeason
 )
 
 MODERATOR_COMMANDS = (CreateLadder, ChangeSettings, MakeDefault, VoidMatch, SetResult,
@@ -242,6 +249,7 @@ USAGE: dict[str, str] = {
               "/report ffa @first @second ... | /report teams @a @b vs @c @d [draw]",
     "confirm": "/confirm [MATCH_ID]",
     "dispute": "/dispute [MATCH_ID] [reason]",
+    "withdraw": "/withdraw [MATCH_ID]",
     "standings": "/standings [season|week|ladder]",
     "profile": "/profile [@user]",
     "history": "/history [@user]",
@@ -273,6 +281,9 @@ HELP: dict[str, str] = {
                "waits for you.",
     "dispute": "Dispute a report; it waits for a moderator (/mod set or /mod void). The id is "
                "needed only when more than one waits for you.",
+    "withdraw": "Take back a report your side made (a wrong result or opponent) while it waits "
+                "for the opponent: it never counted, so report the game again as it was. The id "
+                "is needed only when more than one of yours waits.",
     "standings": "Show the ladder's table: season (gain this month), week (last 7 days) or "
                  "ladder (rating of active players), where the ladder keeps them.",
     "profile": "Show a player's rating or rung, rank, record and recent corrections.",
@@ -627,6 +638,12 @@ def _dispute(args: _Args) -> Command:
     return DisputeResult(match_id, args.rest())
 
 
+def _withdraw(args: _Args) -> Command:
+    match_id = _match_id(args, required=False)
+    args.done()
+    return WithdrawReport(match_id)
+
+
 def _standings(args: _Args) -> Command:
     token = args.pop() if args.tokens else None
     table = token.lower() if token is not None else None
@@ -736,6 +753,7 @@ _PARSERS: dict[str, Callable[[_Args], Command]] = {
     "report": _report,
     "confirm": _confirm,
     "dispute": _dispute,
+    "withdraw": _withdraw,
     "standings": _standings,
     "profile": _profile,
     "history": _history,

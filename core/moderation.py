@@ -29,7 +29,7 @@ from core.ledger import Rederived
 from core.model import PlayerId, Result
 from core.ports import Repo
 from core.records import AuditEntry, Context, LadderInfo, MatchRecord, Reply
-from core.reporting import confirm_match
+from core.reporting import confirm_match, reopen_challenge
 from core.session import Session, noun, rating_text, signed
 from core.settings import (
     COUNTED_RIGHT,
@@ -178,7 +178,7 @@ def void(s: Session, cmd: VoidMatch) -> Reply:
     _audit(s, "void", cmd.reason, match=record.id, detail=what)
     if record.confirmed_at is None:  # pending or disputed: it never entered the ladder
         s.repo.save_match(dataclasses.replace(record, status="voided", voided_at=s.now))
-        _reopen_challenge(s, record)
+        reopen_challenge(s, record)
         return Reply(f"Match #{record.id} ({what}) voided by {s.ctx.user.name}: {cmd.reason}. "
                      "It had not counted yet, so nothing changes.")
     frozen = dict(s.repo.state(s.ladder.id).frozen)
@@ -186,14 +186,6 @@ def void(s: Session, cmd: VoidMatch) -> Reply:
     s.repo.save_match(dataclasses.replace(record, status="voided", voided_at=s.now, rated=False))
     return _correction_reply(s, frozen, results, f"Match #{record.id} ({what}) voided by "
                                                  f"{s.ctx.user.name}: {cmd.reason}.")
-
-
-def _reopen_challenge(s: Session, record: MatchRecord) -> None:
-    if record.challenge is None:
-        return
-    for challenge in s.repo.unfinished_challenges(s.ladder.id):
-        if challenge.id == record.challenge:
-            s.repo.save_challenge(dataclasses.replace(challenge, match=None))
 
 
 def spec_result(s: Session, record: MatchRecord, spec: ResultSpec) -> Result:

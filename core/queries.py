@@ -250,6 +250,8 @@ def _match_text(s: Session, record: MatchRecord) -> str:
         return f"{text}: pending confirmation"
     if record.status == "disputed":
         return f"{text}: disputed ({record.note}), waiting for a moderator"
+    if record.confirmed_at is None and record.disputed_at is None and record.note:
+        return f"{text}: voided ({record.note})"  # "withdrawn by alice"
     return f"{text}: voided"
 
 

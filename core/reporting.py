@@ -1,4 +1,5 @@
-"""Reporting games: report -> pending -> confirm / dispute / automatic confirmation.
+"""Reporting games: report -> pending -> confirm / dispute / automatic confirmation, or
+withdrawn by the side that reported it.
 
 A second report of the same game is answered, not recorded twice: while a report of
 the same players is pending, a matching report from the other side confirms it and
@@ -13,7 +14,7 @@ import dataclasses
 
 from core import elo
 from core.calendar import HOUR
-from core.commands import ConfirmResult, DisputeResult, ReportResult
+from core.commands import ConfirmResult, DisputeResult, ReportResult, WithdrawReport
 from core.errors import Duplicate, NotAllowed, RuleViolation, UsageError
 from core.events import MatchConfirmed
 from core.model import Match, PlayerId, Result, Timestamp
@@ -228,3 +229,64 @@ def dispute(s: Session, cmd: DisputeResult) -> Reply:
         f"/mod void {record.id} reason.",
         announce=True,
     )
+
+
+def withdraw(s: Session, cmd: WithdrawReport) -> Reply:
+    """The side that made a report takes it back while it waits for the opponent: it never
+    counted, so it is voided, and a challenge it was played for can be reported again."""
+    me = s.me()
+    if not s.settings.confirm and not s.repo.open_matches(s.ladder.id):
+        raise RuleViolation(
+            f"Reports on {s.ladder.name} count at once. If one is wrong, ask a moderator: "
+            "/mod set MATCH_ID RESULT reason, or /mod void MATCH_ID reason."
+        )
+    record = _reported_by(s, me.id, cmd.match_id)
+    s.repo.save_match(dataclasses.replace(record, status="voided", voided_at=s.now,
+                                          note=f"withdrawn by {me.name}"))
+    reopen_challenge(s, record)
+    return Reply(f"Match #{record.id} ({s.describe_result(record.result)}) withdrawn by "
+                 f"{me.name}: it never counted.")
+
+
+def _reported_by(s: Session, me: PlayerId, match_id: int | None) -> MatchRecord:
+    """The pending report of `me`'s side that `me` may withdraw."""
+    if match_id is not None:
+        record = s.repo.match(s.ladder.id, match_id)
+        if record is None:
+            raise UsageError(f"There is no match #{match_id} on {s.ladder.name}.")
+        if me not in record.result.players:
+            raise NotAllowed(f"Only the players of match #{match_id} can withdraw it.")
+        if record.status == "voided":
+            raise RuleViolation(f"Match #{match_id} is void already.")
+        if record.status == "confirmed":
+            raise RuleViolation(f"Match #{match_id} counts already: if it is wrong, ask a "
+                                f"moderator (/mod set {match_id} RESULT reason, or "
+                                f"/mod void {match_id} reason).")
+        if record.status == "disputed":
+            raise RuleViolation(f"Match #{match_id} is disputed: a moderator decides it now "
+                                f"(/mod set {match_id} RESULT reason, or /mod void "
+                                f"{match_id} reason).")
+        if record.result.side_of(me) != record.result.side_of(record.reporter):
+            raise NotAllowed(f"Only the side that reported a game can withdraw it; your "
+                             f"opponent reported #{match_id}: /dispute {match_id} if it is "
+                             "wrong.")
+        return record
+    mine = [record for record in s.repo.open_matches(s.ladder.id)
+            if record.status == "pending" and me in record.result.players
+            and record.result.side_of(me) == record.result.side_of(record.reporter)]
+    if not mine:
+        raise RuleViolation("You have no report waiting for your opponent to withdraw.")
+    if len(mine) > 1:
+        listed = [f"#{r.id} ({s.describe_result(r.result)})" for r in mine]
+        raise UsageError(f"{len(mine)} reports of yours wait: {', '.join(listed[:-1])} and "
+                         f"{listed[-1]}. Say which: /withdraw {mine[0].id}, for example.")
+    return mine[0]
+
+
+def reopen_challenge(s: Session, record: MatchRecord) -> None:
+    """A challenge whose game was voided before it counted waits for its result again."""
+    if record.challenge is None:
+        return
+    for challenge in s.repo.unfinished_challenges(s.ladder.id):
+        if challenge.id == record.challenge:
+            s.repo.save_challenge(dataclasses.replace(challenge, match=None))

@@ -39,6 +39,7 @@ from core.commands import (
     ShowProfile,
     ShowStandings,
     VoidMatch,
+    WithdrawReport,
     parse,
 )
 from core.errors import LadderError, NoLadder, NotAllowed, RuleViolation, UsageError
@@ -146,6 +147,8 @@ def _ladder_command(s: Session, cmd: Command) -> Reply:
         return reporting.confirm(s, cmd)
     if isinstance(cmd, DisputeResult):
         return reporting.dispute(s, cmd)
+    if isinstance(cmd, WithdrawReport):
+        return reporting.withdraw(s, cmd)
     if isinstance(cmd, ShowStandings):
         return queries.standings(s, cmd)
     if isinstance(cmd, ShowProfile):

@@ -139,3 +139,16 @@ async def test_the_opponents_report_of_a_challenge_game_is_the_same_game(chat: C
     assert "p1 already reported this game as #2" in text, text
     # with no game reported, a challenge is still needed
     assert "no accepted challenge" in await chat.refused("p2", "/report win @p3 minor")
+
+
+async def test_a_withdrawn_report_gives_the_challenge_back(chat: Chat) -> None:
+    # p3 one below p2: case 4, a major victory +2; p2 case 3, a major defeat -1.
+    await chat.ladder("nhwc")
+    await chat.join("p1", "p2", "p3")
+    await chat.ok("p3", "/challenge @p2")
+    await chat.ok("p2", "/accept")
+    await chat.ok("p3", "/report win @p2 minor")  # it was major
+    await chat.ok("p3", "/withdraw")
+    await chat.ok("p3", "/report win @p2 major")
+    text = await chat.ok("p2", "/confirm")
+    assert "p3 rung 3 -> 1 (up 2), p2 rung 2 -> 3 (down 1)" in text, text

@@ -92,6 +92,17 @@ async def test_a_duel_from_create_to_confirm_button(dc: Harness) -> None:
                for m, p, _ in dc.fake.requests)
 
 
+async def test_a_withdrawn_report_leaves_its_buttons_nothing_to_confirm(dc: Harness) -> None:
+    await ladder(dc)
+    await dc.send(report(ALICE, "win", BOB))
+    withdrawn = await dc.send(command("withdraw", by=ALICE))
+    assert text(withdrawn) == "Match #1 (alice beat bob) withdrawn by alice: it never counted."
+    answer = await dc.send(button("lb:confirm:1:main", BOB))
+    assert ephemeral(answer)
+    assert text(answer) == "Match #1 is voided; only a pending report can be confirmed."
+    assert [m["status"] for m in (await dc.export())["matches"]] == ["voided"]
+
+
 async def test_a_stranger_pressing_confirm_gets_an_ephemeral_no(dc: Harness) -> None:
     await ladder(dc)
     await dc.send(command("join", by=DAVE))
@@ -228,8 +239,8 @@ def test_sync_dry_run_lists_every_command_without_a_token(tmp_path: Path) -> Non
     names = {p["name"]: p for p in payloads}
     assert set(names) == {"ladder", "join", "leave", "challenge", "accept", "decline",
                           "available", "unavailable", "report", "report-ffa", "report-teams",
-                          "confirm", "dispute", "standings", "profile", "history",
-                          "halloffame", "mod", "help"}
+                          "confirm", "dispute", "withdraw", "standings", "profile",
+                          "history", "halloffame", "mod", "help"}
     assert [o["name"] for o in names["ladder"]["options"]] == [
         "create", "set", "info", "list", "default"]
     assert [o["name"] for o in names["mod"]["options"]] == [

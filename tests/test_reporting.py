@@ -366,3 +366,46 @@ async def test_with_two_reports_waiting_confirm_asks_which(chat: Chat) -> None:
     assert [m["status"] for m in (await chat.export())["matches"]] == ["pending", "pending"]
     await chat.ok("bob", "/dispute 2 carol was not there")
     assert (await chat.ok("bob", "/confirm")).startswith("Match #1 confirmed")
+
+
+async def test_the_reporter_withdraws_a_report_still_waiting(chat: Chat) -> None:
+    """A mistaken report (wrong result, wrong opponent) is taken back by the side that made
+    it while it waits: it never counted, so no moderator is needed."""
+    await duel(chat)
+    await chat.join("carol")
+    await chat.ok("alice", "/report win @carol")  # meant bob
+    assert "your opponent reported #1: /dispute 1" in await chat.refused("carol", "/withdraw 1")
+    assert "You have no report" in await chat.refused("bob", "/withdraw")
+    text = await chat.ok("alice", "/withdraw")
+    assert text == "Match #1 (alice beat carol) withdrawn by alice: it never counted."
+    assert "no report waiting" in await chat.refused("carol", "/confirm")
+    assert "is void already" in await chat.refused("alice", "/withdraw 1")
+    assert (await chat.ok("alice", "/report win @bob")).startswith("Match #2 reported")
+    await chat.ok("bob", "/confirm")
+    assert "counts already: if it is wrong, ask a moderator" in \
+        await chat.refused("alice", "/withdraw 2")
+    assert await chat.ratings() == {"alice": 1016, "bob": 984, "carol": 1000}
+    assert [m["status"] for m in (await chat.export())["matches"]] == ["voided", "confirmed"]
+    assert "alice beat carol: voided (withdrawn by alice)" in await chat.ok("carol", "/history")
+    await chat.ok("carol", "/leave")  # nothing of hers waits any more
+
+
+async def test_a_disputed_report_is_for_a_moderator_not_withdrawn(chat: Chat) -> None:
+    await duel(chat)
+    await chat.join("carol")
+    await chat.ok("alice", "/report win @bob")
+    await chat.ok("alice", "/report win @carol")
+    text = await chat.refused("alice", "/withdraw")
+    assert text == ("2 reports of yours wait: #1 (alice beat bob) and #2 (alice beat carol). "
+                    "Say which: /withdraw 1, for example.")
+    await chat.ok("bob", "/dispute 1 never played")
+    assert "is disputed: a moderator decides it" in await chat.refused("alice", "/withdraw 1")
+    assert (await chat.ok("alice", "/withdraw")).startswith("Match #2 (alice beat carol)")
+    assert [m["status"] for m in (await chat.export())["matches"]] == ["disputed", "voided"]
+
+
+async def test_withdraw_where_reports_count_at_once_points_to_a_moderator(chat: Chat) -> None:
+    await duel(chat, "confirm=false")
+    await chat.ok("alice", "/report win @bob")
+    text = await chat.refused("alice", "/withdraw")
+    assert text.startswith("Reports on main count at once. If one is wrong, ask a moderator")

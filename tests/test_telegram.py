@@ -51,8 +51,8 @@ async def test_commands_are_registered_for_groups_and_private_chats(tg: Harness)
     assert groups["scope"]["type"] == "all_group_chats"
     assert {c["command"] for c in groups["commands"]} >= {
         "ladder", "join", "leave", "challenge", "accept", "decline", "available", "unavailable",
-        "report", "confirm", "dispute", "standings", "profile", "history", "halloffame", "mod",
-        "help"}
+        "report", "confirm", "dispute", "withdraw", "standings", "profile", "history",
+        "halloffame", "mod", "help"}
     assert private["scope"]["type"] == "all_private_chats"
     assert {c["command"] for c in private["commands"]} == {
         "help", "standings", "profile", "history", "halloffame", "ladder"}
