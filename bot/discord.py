@@ -41,6 +41,7 @@ from core.commands import (
     ListLadders,
     MakeDefault,
     Parsed,
+    RemovePlayer,
     ReportResult,
     SetAvailability,
     ShowHallOfFame,
@@ -542,6 +543,11 @@ def register(p: DiscordPlatform) -> None:
             await p.respond(i, Reply("Give a change other than 0.", error=True))
             return
         await p.answer(i, AdjustRating(user(player), float(amount), reason), ladder)
+
+    @mod.command(name="remove", description="Take a player off the ladder (they may rejoin)")
+    async def mod_remove(i: discord.Interaction[Any], player: discord.User, reason: str,
+                         ladder: str | None = None) -> None:
+        await p.answer(i, RemovePlayer(user(player), reason), ladder)
 
     @mod.command(name="season-close", description="Close the season now")
     async def mod_season_close(i: discord.Interaction[Any], reason: str = "",

@@ -197,6 +197,14 @@ class SetResult:
 
 
 @dataclass(frozen=True, slots=True)
+class RemovePlayer:
+    """Moderator: take a player off the ladder, as their own /leave would."""
+
+    user: UserRef
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class AdjustRating:
     """Moderator: move a rating by points, or a player by rungs."""
 
@@ -216,11 +224,11 @@ Command = (
     Help | CreateLadder | ChangeSettings | ShowLadder | ListLadders | MakeDefault | Join | Leave
     | IssueChallenge | AcceptChallenge | DeclineChallenge | SetAvailability | ReportResult
     | ConfirmResult | DisputeResult | WithdrawReport | ShowStandings | ShowProfile | ShowHistory
-    | ShowHallOfFame | VoidMatch | SetResult | AdjustRating | CloseSeason
+    | ShowHallOfFame | VoidMatch | SetResult | AdjustRating | RemovePlayer | CloseSeason
 )
 
 MODERATOR_COMMANDS = (CreateLadder, ChangeSettings, MakeDefault, VoidMatch, SetResult,
-                      AdjustRating, CloseSeason)
+                      AdjustRating, RemovePlayer, CloseSeason)
 # Commands about the chat's ladders as a whole: they act on no one ladder.
 CHAT_LEVEL = (CreateLadder, ListLadders, MakeDefault)
 
@@ -255,7 +263,8 @@ USAGE: dict[str, str] = {
     "history": "/history [@user]",
     "halloffame": "/halloffame",
     "mod": "/mod void MATCH_ID reason... | /mod set MATCH_ID RESULT reason... | "
-           "/mod adjust @user +N|-N reason... | /mod season close [reason]",
+           "/mod adjust @user +N|-N reason... | /mod remove @user reason... | "
+           "/mod season close [reason]",
     "help": "/help [command]",
 }
 
@@ -291,8 +300,9 @@ HELP: dict[str, str] = {
     "halloffame": "Show the Hall of Fame: the top three of every closed season.",
     "mod": "Moderators: void a match, set its result (RESULT names players in finishing order, "
            "e.g. `@bob major`, or `draw`; add `unrated` or `rated`), adjust a rating (rungs on a "
-           "position ladder: +N is up), or close the season now. Every action needs a reason "
-           "and is kept in the history.",
+           "position ladder: +N is up), take a player off the ladder (an inactive rung, a "
+           "cheat; the record stays and they may /join again), or close the season now. Every "
+           "action needs a reason and is kept in the history.",
     "help": "Show the commands, or how one command works.",
 }
 
@@ -701,6 +711,11 @@ def _mod(args: _Args) -> Command:
             raise args.error("Give the change as +N or -N, at most "
                              f"{MAX_ADJUST:,} (points, or rungs on a position ladder).")
         return AdjustRating(user, float(token), _reason(args))
+    if action == "remove":
+        user = args.optional_mention()
+        if user is None:
+            raise args.error("Name the player to take off the ladder.")
+        return RemovePlayer(user, _reason(args))
     if action == "season":
         if not args.tokens or args.pop().lower() != "close":
             raise args.error("Did you mean /mod season close?")

@@ -19,12 +19,20 @@ from core.commands import (
     CloseSeason,
     CreateLadder,
     MakeDefault,
+    RemovePlayer,
     ResultSpec,
     SetResult,
     VoidMatch,
 )
 from core.errors import NoLadder, RuleViolation, SettingError, UsageError
-from core.events import MatchVoided, RatingAdjusted, ResultChanged, SeasonClosed, SettingsChanged
+from core.events import (
+    MatchVoided,
+    PlayerLeft,
+    RatingAdjusted,
+    ResultChanged,
+    SeasonClosed,
+    SettingsChanged,
+)
 from core.ledger import Rederived
 from core.model import PlayerId, Result
 from core.ports import Repo
@@ -279,6 +287,27 @@ def adjust(s: Session, cmd: AdjustRating) -> Reply:
     moved = s.describe_changes(change) if change else f"{player.name} stays where they are"
     return Reply(f"{s.ctx.user.name} adjusted {player.name} by {signed(amount)} {unit}: "
                  f"{cmd.reason}. {moved}.")
+
+
+def remove(s: Session, cmd: RemovePlayer) -> Reply:
+    """Take a player off the ladder, as their own /leave would (an inactive rung, a cheat):
+    the record stays, and they may /join again."""
+    player = s.member(cmd.user)
+    reports, challenges = s.waiting_on(player.id)
+    if reports:
+        first = reports[0].id
+        raise RuleViolation(f"{player.name} has report #{first} waiting (pending or disputed): "
+                            f"settle it first, or /mod void {first} reason.")
+    if challenges:
+        raise RuleViolation(f"{player.name} has challenge #{challenges[0].id} unfinished: it is "
+                            "played, declined or forfeited first.")
+    applied = s.append(PlayerLeft(s.now, player.id))[0]
+    assert not isinstance(applied, Rederived)
+    _audit(s, "remove", cmd.reason, player=player.id)
+    moved = s.describe_changes(applied.changes)
+    return Reply(f"{s.ctx.user.name} took {player.name} off {s.ladder.name}: {cmd.reason}. "
+                 + (f"{moved}. " if moved else "")
+                 + f"The record stays: {player.name} can {s.join} again.")
 
 
 def close_season(s: Session, cmd: CloseSeason) -> Reply:

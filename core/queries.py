@@ -216,7 +216,7 @@ def _challenge_text(s: Session, player: PlayerId, c: ChallengeRecord) -> str:
 
 
 _ACTIONS = {"void": "voided", "set": "changed", "adjust": "adjusted", "season-close":
-            "closed the season", "settings": "changed settings"}
+            "closed the season", "settings": "changed settings", "remove": "removed"}
 
 
 def _audit_text(s: Session, entry: AuditEntry) -> str:

@@ -29,6 +29,7 @@ from core.commands import (
     ListLadders,
     MakeDefault,
     Parsed,
+    RemovePlayer,
     ReportResult,
     Resolver,
     SetAvailability,
@@ -179,6 +180,8 @@ def _ladder_command(s: Session, cmd: Command) -> Reply:
         return moderation.set_result(s, cmd)
     if isinstance(cmd, AdjustRating):
         return moderation.adjust(s, cmd)
+    if isinstance(cmd, RemovePlayer):
+        return moderation.remove(s, cmd)
     if isinstance(cmd, CloseSeason):
         return moderation.close_season(s, cmd)
     raise RuleViolation("That command does not apply to a ladder.")
@@ -212,10 +215,11 @@ def join(s: Session) -> Reply:
 def leave(s: Session) -> Reply:
     """Leave the ladder (the record stays for a return)."""
     me = s.me()
-    if any(me.id in m.result.players for m in s.repo.open_matches(s.ladder.id)):
+    reports, challenges = s.waiting_on(me.id)
+    if reports:
         raise RuleViolation("You have a report waiting (pending or disputed): settle it before "
                             "leaving.")
-    if any(c.involves(me.id) for c in s.repo.unfinished_challenges(s.ladder.id)):
+    if challenges:
         raise RuleViolation("You have an unfinished challenge: play or decline it before leaving.")
     s.append(PlayerLeft(s.now, me.id))
     return Reply(f"{me.name} left {s.ladder.name}. The record stays: {s.join} to come back.")

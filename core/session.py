@@ -12,7 +12,7 @@ from core.events import Event
 from core.ledger import Rederived
 from core.model import PlayerId, Result, Timestamp
 from core.ports import Repo
-from core.records import Context, LadderInfo, PlayerInfo, UserRef
+from core.records import ChallengeRecord, Context, LadderInfo, MatchRecord, PlayerInfo, UserRef
 from core.settings import Policy, Settings, fmt_number
 from core.state import Applied, Change
 
@@ -82,6 +82,12 @@ class Session:
             raise UnknownPlayer(f"{user.name} left {self.ladder.name}: ask @{user.name} to "
                                 f"{self.join} again first.")
         return player
+
+    def waiting_on(self, player: PlayerId) -> tuple[list[MatchRecord], list[ChallengeRecord]]:
+        """A player's open reports (pending or disputed) and unfinished challenges: what
+        keeps them on the ladder until it is settled."""
+        return ([m for m in self.repo.open_matches(self.ladder.id) if player in m.result.players],
+                [c for c in self.repo.unfinished_challenges(self.ladder.id) if c.involves(player)])
 
     def page(self) -> str:
         """The public page of the ladder, if it is public and pages are served."""

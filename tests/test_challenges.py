@@ -141,6 +141,15 @@ async def test_the_opponents_report_of_a_challenge_game_is_the_same_game(chat: C
     assert "no accepted challenge" in await chat.refused("p2", "/report win @p3 minor")
 
 
+async def test_a_player_in_an_unfinished_challenge_is_not_removed(chat: Chat) -> None:
+    await nhwc(chat, 3)
+    await chat.ok("p3", "/challenge @p2")
+    text = await chat.refused("mod", "/mod remove @p2 inactive")
+    assert text == "p2 has challenge #1 unfinished: it is played, declined or forfeited first."
+    await chat.tick(73 * HOUR)  # the forfeit: p2's minor defeat
+    assert "took p2 off main" in await chat.ok("mod", "/mod remove @p2 inactive")
+
+
 async def test_a_withdrawn_report_gives_the_challenge_back(chat: Chat) -> None:
     # p3 one below p2: case 4, a major victory +2; p2 case 3, a major defeat -1.
     await chat.ladder("nhwc")

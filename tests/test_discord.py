@@ -244,7 +244,7 @@ def test_sync_dry_run_lists_every_command_without_a_token(tmp_path: Path) -> Non
     assert [o["name"] for o in names["ladder"]["options"]] == [
         "create", "set", "info", "list", "default"]
     assert [o["name"] for o in names["mod"]["options"]] == [
-        "void", "set", "adjust", "season-close"]
+        "void", "set", "adjust", "remove", "season-close"]
     assert [o["name"] for o in names["report"]["options"]][:5] == [
         "result", "opponent", "margin", "moves", "unrated"]
     assert [c["value"] for c in names["report"]["options"][0]["choices"]] == [

@@ -15,6 +15,7 @@ MOD_COMMANDS = [
     "/mod set 1 @bob reason",
     "/mod adjust @alice +10 reason",
     "/mod season close",
+    "/mod remove @bob reason",
 ]
 
 
@@ -302,3 +303,32 @@ async def test_a_raised_floor_never_lifts_a_loser_below_it(chat: Chat) -> None:
     text = await chat.ok("B", "/report win @C")  # 810 beats 1000: +24, still below 850
     assert "B 810 -> 834 (+24)" in text, text
     assert (await chat.ratings())["B"] == 834
+
+
+async def test_a_moderator_takes_an_inactive_player_off_a_position_ladder(chat: Chat) -> None:
+    await chat.ladder("nhwc", "confirm=false")
+    await chat.join("p1", "p2", "p3", "p4")
+    text = await chat.ok("mod", "/mod remove @p2 inactive since March")
+    assert text == ("mod took p2 off main: inactive since March. p3 rung 3 -> 2 (up 1), "
+                    "p4 rung 4 -> 3 (up 1). The record stays: p2 can /join again.")
+    assert await chat.ratings() == {"p1": 1, "p3": 2, "p4": 3}
+    assert "mod removed p2: inactive since March" in await chat.ok("p1", "/history")
+    assert "left main" in await chat.refused("mod", "/mod remove @p2 twice")
+    assert "p2 is back on main on rung 4, the bottom." in await chat.ok("p2", "/join")
+
+
+async def test_a_player_with_business_waiting_is_not_removed(chat: Chat) -> None:
+    await chat.ladder("duel")
+    await chat.join("alice", "bob")
+    await chat.ok("alice", "/report win @bob")
+    before = await chat.export()
+    text = await chat.refused("mod", "/mod remove @bob cheating")
+    assert text == ("bob has report #1 waiting (pending or disputed): settle it first, or "
+                    "/mod void 1 reason.")
+    assert "Moderator actions need a reason" in await chat.refused("mod", "/mod remove @bob")
+    assert "has not joined" in await chat.refused("mod", "/mod remove @carol spam")
+    assert await chat.export() == before
+    await chat.ok("mod", "/mod void 1 never played")
+    await chat.ok("mod", "/mod remove @bob cheating")
+    assert [p["name"] for p in (await chat.export())["players"]] == ["alice"]
+

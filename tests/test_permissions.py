@@ -66,6 +66,9 @@ REFUSED: list[tuple[str, str, str, str | None, Options, str]] = [
                 dfake.option("reason", "gift")], MODERATORS_ONLY),
     ("carol", "/mod season close early", "season-close", "mod",
      lambda m: [dfake.option("reason", "early")], MODERATORS_ONLY),
+    ("carol", "/mod remove @bob rival", "remove", "mod",
+     lambda m: [user("player", {"player": m["bob"]}), dfake.option("reason", "rival")],
+     MODERATORS_ONLY),
     # every participant-only action, from someone who is not a participant
     ("dave", "/report win @bob", "report", None,
      lambda m: [dfake.option("result", "win"), user("opponent", {"opponent": m["bob"]})],
@@ -78,6 +81,8 @@ REFUSED: list[tuple[str, str, str, str | None, Options, str]] = [
     ("carol", "/dispute 1 not fair", "dispute", None,
      lambda m: [dfake.option("match", 1), dfake.option("reason", "not fair")],
      "Only the players of match #1 can dispute it."),
+    ("carol", "/withdraw 1", "withdraw", None, lambda m: [dfake.option("match", 1)],
+     "Only the players of match #1 can withdraw it."),
     ("dave", "/confirm", "confirm", None, lambda m: [], "not on main yet"),
     ("bob", "/accept ladder=pos", "accept", None, lambda m: [dfake.option("ladder", "pos")],
      "You have no open challenge to answer."),

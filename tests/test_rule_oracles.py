@@ -624,17 +624,18 @@ async def _void(chat: Chat, rng: random.Random, games: dict[int, Any]) -> str:
 
 async def _membership(chat: Chat, rng: random.Random, rules: History,
                       engaged: set[str] | frozenset[str] = frozenset(), stay: int = 2) -> str:
-    """Someone leaves (`stay` players stay), or someone who left comes back. The
-    `engaged` (in an unfinished challenge) may not leave yet."""
+    """Someone leaves or a moderator takes them off (`stay` players stay), or someone who
+    left comes back. The `engaged` (in an unfinished challenge) may not leave yet."""
     name = rng.choice(rules.names)
     joined = name not in rules.members
     if not joined and len(rules.members) <= stay:
         return "nobody left"
-    text = "/join" if joined else "/leave"
+    who, text = (name, "/join") if joined else (name, "/leave") if rng.random() < 0.6 \
+        else ("mod", f"/mod remove @{name} test")
     if not joined and name in engaged:
-        assert "unfinished challenge" in await chat.refused(name, text)
-        return f"{name}: {text}"
-    await chat.ok(name, text)
+        assert "unfinished" in await chat.refused(who, text)
+        return f"{who}: {text}"
+    await chat.ok(who, text)
     rules.member(chat.at, name, joined)
     return f"{name}: {text}"
 
