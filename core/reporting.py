@@ -194,11 +194,26 @@ def _waiting_for(s: Session, me: PlayerId, match_id: int | None, verb: str) -> M
                and record.result.side_of(me) != record.result.side_of(record.reporter)]
     if not waiting:
         raise RuleViolation(f"You have no report waiting for you to {verb}.")
-    if len(waiting) > 1:  # guessing could settle a game the player meant to question
-        listed = [f"#{r.id} ({s.describe_result(r.result)})" for r in waiting]
-        raise UsageError(f"{len(waiting)} reports wait for you: {', '.join(listed[:-1])} and "
-                         f"{listed[-1]}. Say which: /{verb} {waiting[0].id}, for example.")
-    return waiting[0]
+    # guessing could settle a game the player meant to question
+    return _only(s, waiting, "wait for you", verb)
+
+
+def _only(s: Session, records: list[MatchRecord], wait: str, verb: str) -> MatchRecord:
+    """The one report of `records`, or a refusal listing them and asking which."""
+    if len(records) > 1:
+        listed = [f"#{r.id} ({s.describe_result(r.result)})" for r in records]
+        raise UsageError(f"{len(records)} reports {wait}: {', '.join(listed[:-1])} and "
+                         f"{listed[-1]}. Say which: /{verb} {records[0].id}, for example.")
+    return records[0]
+
+
+def _counting_at_once(s: Session) -> None:
+    """Refuse answering reports where they count at once (and none waits from before)."""
+    if not s.settings.confirm and not s.repo.open_matches(s.ladder.id):
+        raise RuleViolation(
+            f"Reports on {s.ladder.name} count at once. If one is wrong, ask a moderator: "
+            "/mod set MATCH_ID RESULT reason, or /mod void MATCH_ID reason."
+        )
 
 
 def confirm(s: Session, cmd: ConfirmResult) -> Reply:
@@ -214,11 +229,7 @@ def confirm(s: Session, cmd: ConfirmResult) -> Reply:
 def dispute(s: Session, cmd: DisputeResult) -> Reply:
     """The opponent disputes a pending report; it waits for a moderator."""
     me = s.me()
-    if not s.settings.confirm and not s.repo.open_matches(s.ladder.id):
-        raise RuleViolation(
-            f"Reports on {s.ladder.name} count at once. If one is wrong, ask a moderator: "
-            "/mod set MATCH_ID RESULT reason, or /mod void MATCH_ID reason."
-        )
+    _counting_at_once(s)
     record = _waiting_for(s, me.id, cmd.match_id, "dispute")
     reason = cmd.reason or "no reason given"
     s.repo.save_match(dataclasses.replace(record, status="disputed", disputed_at=s.now,
@@ -235,11 +246,7 @@ def withdraw(s: Session, cmd: WithdrawReport) -> Reply:
     """The side that made a report takes it back while it waits for the opponent: it never
     counted, so it is voided, and a challenge it was played for can be reported again."""
     me = s.me()
-    if not s.settings.confirm and not s.repo.open_matches(s.ladder.id):
-        raise RuleViolation(
-            f"Reports on {s.ladder.name} count at once. If one is wrong, ask a moderator: "
-            "/mod set MATCH_ID RESULT reason, or /mod void MATCH_ID reason."
-        )
+    _counting_at_once(s)
     record = _reported_by(s, me.id, cmd.match_id)
     s.repo.save_match(dataclasses.replace(record, status="voided", voided_at=s.now,
                                           note=f"withdrawn by {me.name}"))
@@ -275,12 +282,9 @@ def _reported_by(s: Session, me: PlayerId, match_id: int | None) -> MatchRecord:
             if record.status == "pending" and me in record.result.players
             and record.result.side_of(me) == record.result.side_of(record.reporter)]
     if not mine:
-        raise RuleViolation("You have no report waiting for your opponent to withdraw.")
-    if len(mine) > 1:
-        listed = [f"#{r.id} ({s.describe_result(r.result)})" for r in mine]
-        raise UsageError(f"{len(mine)} reports of yours wait: {', '.join(listed[:-1])} and "
-                         f"{listed[-1]}. Say which: /withdraw {mine[0].id}, for example.")
-    return mine[0]
+        raise RuleViolation("You have no report waiting for your opponent's answer: nothing "
+                            "to withdraw.")
+    return _only(s, mine, "of yours wait", "withdraw")
 
 
 def reopen_challenge(s: Session, record: MatchRecord) -> None:

@@ -816,8 +816,8 @@ def standing_changes(before: Callable[[PlayerId], PlayerState | None],
                      players: Iterable[PlayerId]) -> tuple[Change, ...]:
     """What a re-derivation moved: each player of before whose rating (rung, on a position
     ladder) `state` puts elsewhere, in player (join) order, those who left included (their
-    record stays for a return). `players` are those that may have
-    moved (a position ladder compares every rung); `before` gives a player's prior state.
+    record stays for a return). `players` are those that may have moved (a position ladder
+    compares every rung); `before` gives a player's prior state.
     """
     if state.settings.is_position:
         now = {p: i + 1 for i, p in enumerate(state.order)}

@@ -30,13 +30,17 @@ async def test_moderator_commands_are_refused_to_players(chat: Chat, text: str) 
     assert await chat.export() == before
 
 
-async def test_void_rederives_later_matches(chat: Chat) -> None:
-    # The worked pair of RULES.md: A (1000) beats B (1100): +20; then B beats A: +13.
+async def worked_pair(chat: Chat) -> None:
+    """The worked pair of RULES.md: A (1000) beats B (1100): +20; then B beats A: +13."""
     await chat.ladder("duel", "confirm=false")
     await chat.join("A", "B")
     await chat.ok("mod", "/mod adjust @B +100 setup")
     await chat.ok("A", "/report win @B")
     await chat.ok("B", "/report win @A")
+
+
+async def test_void_rederives_later_matches(chat: Chat) -> None:
+    await worked_pair(chat)
     assert await chat.ratings() == {"A": 1007, "B": 1093}
     text = await chat.ok("mod", "/mod void 1 never played")
     # Without the first game, B (1100) beats A (1000): gap +100, B gains 12.
@@ -46,13 +50,9 @@ async def test_void_rederives_later_matches(chat: Chat) -> None:
 
 
 async def test_a_correction_lists_players_who_left_among_those_it_moved(chat: Chat) -> None:
-    # The worked pair again; B leaves before the void. B's record stays (a /join brings
-    # B back at it), so the moderator is told how the correction moved it too.
-    await chat.ladder("duel", "confirm=false")
-    await chat.join("A", "B")
-    await chat.ok("mod", "/mod adjust @B +100 setup")
-    await chat.ok("A", "/report win @B")
-    await chat.ok("B", "/report win @A")
+    # B leaves before the void. B's record stays (a /join brings B back at it), so the
+    # moderator is told how the correction moved it too.
+    await worked_pair(chat)
     await chat.ok("B", "/leave")
     text = await chat.ok("mod", "/mod void 1 never played")
     assert "Standings re-derived: A 1007 -> 988 (-19), B (left) 1093 -> 1112 (+19)." in text
