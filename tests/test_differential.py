@@ -1,7 +1,8 @@
 """Random chats on the SQLite store and on the in-memory reference model (`core.ledger`,
 which re-derives by replaying from a snapshot) give the same replies, exports, standings
-and profiles after every command: reports, corrections of any match (voided, restored,
-rated or not), adjustments, leaving and coming back, and time passing (decay, seasons).
+and profiles after every command: reports (confirmed, disputed, withdrawn or left to the
+window), corrections of any match (voided, restored, rated or not), adjustments, leaving
+or being taken off and coming back, and time passing (decay, seasons).
 
 SQLite rolls recent corrections back in place and follows old ones by their ripple;
 comparing it with the replaying model after each command is what found a restored
@@ -50,7 +51,8 @@ class Script:
                               "win moves=30"])
             out = [(a, f"/report {how} @{b}")]
         if self.confirm:  # else it waits: confirmed when the window passes
-            out += rng.choice([[(b, "/confirm")], [(b, "/dispute no way")], []])
+            out += rng.choice([[(b, "/confirm")], [(b, "/dispute no way")], [(a, "/withdraw")],
+                               []])
         return out
 
     def fix(self, a: str, b: str) -> list[tuple[str, str]]:
@@ -77,8 +79,8 @@ class Script:
             return self.fix(a, b)
         if r < 0.8:
             return [("mod", f"/mod adjust @{a} {rng.choice(['+5', '-7', '+1', '-2'])} adj")]
-        if r < 0.85:
-            return [(a, "/leave"), (a, "/join")]
+        if r < 0.85:  # (refused, and nothing changes, while a report or challenge waits)
+            return [rng.choice([(a, "/leave"), ("mod", f"/mod remove @{a} gone")]), (a, "/join")]
         return [("!tick", str(rng.choice([1, 6, 20, 30]) * HOUR))]
 
     def heard(self, name: str, text: str, reply: str) -> None:

@@ -571,10 +571,14 @@ def _pause(rng: random.Random) -> int:
 
 
 async def _answer(chat: Chat, rng: random.Random, match: int, a: str, b: str, word: str,
-                  extra: str) -> None:
+                  extra: str) -> bool:
     """The opponent of a waiting report confirms it, reports the same game (which
-    confirms it too), or disputes it and a moderator decides it as reported."""
+    confirms it too), or disputes it and a moderator decides it as reported; or, before
+    that, the reporter withdraws it (False: the game is not in the history)."""
     roll = rng.random()
+    if roll < 0.1:
+        await chat.ok(a, f"/withdraw {match}")
+        return False
     if roll < 0.5:
         await chat.ok(b, f"/confirm {match}")
     elif roll < 0.75:
@@ -584,15 +588,20 @@ async def _answer(chat: Chat, rng: random.Random, match: int, a: str, b: str, wo
         await chat.ok(b, f"/dispute {match} not so")
         spec = "draw" if word == "draw" else f"@{b if word == 'loss' else a}"
         await chat.ok("mod", f"/mod set {match} {spec}{extra} as reported")
+    return True
 
 
 async def _answer_sides(chat: Chat, rng: random.Random, match: int, text: str,
-                        sides: list[list[str]], draw: bool, rated: bool) -> None:
+                        sides: list[list[str]], draw: bool, rated: bool) -> bool:
     """A player of another side answers a waiting report of the first side's player: as
     `_answer` does, the same game reported from their side being the same words (a
-    duel's mirrored, a draw of teams with the teams the other way round)."""
+    duel's mirrored, a draw of teams with the teams the other way round); or a player of
+    the first side withdraws it first (False)."""
     other = rng.choice([p for side in sides[1:] for p in side])
     roll = rng.random()
+    if roll < 0.1:
+        await chat.ok(rng.choice(sides[0]), f"/withdraw {match}")
+        return False
     if roll < 0.5:
         await chat.ok(other, f"/confirm {match}")
     elif roll < 0.75:
@@ -608,6 +617,7 @@ async def _answer_sides(chat: Chat, rng: random.Random, match: int, text: str,
         await chat.ok(other, f"/dispute {match} not so")
         spec = "draw" if draw else " ".join(f"@{rng.choice(side)}" for side in sides)
         await chat.ok("mod", f"/mod set {match} {spec}{'' if rated else ' unrated'} as reported")
+    return True
 
 
 async def _void(chat: Chat, rng: random.Random, games: dict[int, Any]) -> str:
@@ -664,7 +674,8 @@ async def _check(store: SqliteStore, chat: Chat, rules: History, text: str) -> N
 async def test_the_bot_rates_as_the_rulebook(tmp_path: Path, monkeypatch: Any, preset: str,
                                             seed: int) -> None:
     """Seeds 2 and 3 of every four: reports wait for the opponent, who confirms them,
-    reports the same game, or disputes it for a moderator to decide."""
+    reports the same game, or disputes it for a moderator to decide, unless the reporter
+    withdraws them first."""
     rng = random.Random(seed)
     names = NAMES
     rules = RULEBOOKS[preset](names)
@@ -684,12 +695,11 @@ async def test_the_bot_rates_as_the_rulebook(tmp_path: Path, monkeypatch: Any, p
                 await chat.tick(rng.randrange(121, 900))  # (within 2 minutes: the same game)
                 await chat.ok(a, text)
                 winner, loser = (b, a) if word == "loss" else (a, b)
-                if confirm:
-                    await _answer(chat, rng, next_id, a, b, word, extra)
-                moves = 1 if "moves=1" in extra else 30 if "moves=30" in extra else None
-                rules.report(Game(next_id, chat.at, winner, loser, word == "draw",
-                                  "unrated" not in extra, moves))
                 next_id += 1
+                if not confirm or await _answer(chat, rng, next_id - 1, a, b, word, extra):
+                    moves = 1 if "moves=1" in extra else 30 if "moves=30" in extra else None
+                    rules.report(Game(next_id - 1, chat.at, winner, loser, word == "draw",
+                                      "unrated" not in extra, moves))
             elif roll < 0.66:
                 await chat.tick(_pause(rng))
                 text = "tick"
@@ -733,7 +743,8 @@ async def test_the_bot_moves_rungs_as_the_nhwc_rulebook(tmp_path: Path, monkeypa
                                                        seed: int) -> None:
     """Challenges issued, accepted, declined (only for a valid reason) or left to become
     forfeits; results of every margin; corrections and rung adjustments, as above. Seeds
-    2 and 3 of every four: results wait for the opponent to answer."""
+    2 and 3 of every four: results wait for the opponent to answer (or are withdrawn, and
+    the challenge waits for its result again)."""
     rng = random.Random(seed)
     names = NAMES
     rules = Nhwc(names)
@@ -788,7 +799,7 @@ async def test_the_bot_moves_rungs_as_the_nhwc_rulebook(tmp_path: Path, monkeypa
                     del waiting[number]
             elif roll < 0.6 and accepted:
                 number = rng.choice(list(accepted))
-                a, b = accepted.pop(number)
+                a, b = pair = accepted.pop(number)
                 if rng.random() < 0.5:
                     a, b = b, a  # either player reports
                 word = rng.choice(["win", "loss", "draw"])
@@ -796,12 +807,14 @@ async def test_the_bot_moves_rungs_as_the_nhwc_rulebook(tmp_path: Path, monkeypa
                 text = f"/report {word} @{b}" + (f" {margin}" if margin else "")
                 await tick(rng.randrange(121, 900))
                 await chat.ok(a, text)
-                if confirm:
-                    await _answer(chat, rng, next_id, a, b, word, f" {margin}" if margin else "")
-                winner, loser = (b, a) if word == "loss" else (a, b)
-                rules.report(Game(next_id, chat.at, winner, loser, word == "draw", True, None,
-                                  margin=margin, challenge=number))
                 next_id += 1
+                if confirm and not await _answer(chat, rng, next_id - 1, a, b, word,
+                                                 f" {margin}" if margin else ""):
+                    accepted[number] = pair  # withdrawn: the challenge waits for a result
+                else:
+                    winner, loser = (b, a) if word == "loss" else (a, b)
+                    rules.report(Game(next_id - 1, chat.at, winner, loser, word == "draw",
+                                      True, None, margin=margin, challenge=number))
             elif roll < 0.71:
                 await tick(_pause(rng))
                 text = "tick"
@@ -842,7 +855,7 @@ async def test_the_bot_rates_games_of_many_sides_as_the_rulebook(
     """Duels, free-for-alls of 3-5 and (warlight) games of two teams, every finishing
     order, draws, unrated games, game lengths (fame's k3), adjustments far enough for
     fame's k2 and its 1000-point refusal; corrections as above. Seeds 2 and 3 of every
-    four: reports wait for another side to answer."""
+    four: reports wait for another side to answer (or are withdrawn)."""
     rng = random.Random(seed)
     names = NAMES
     rules = Multi(names, preset.split("-")[0], preset.endswith("placement"))
@@ -887,10 +900,10 @@ async def test_the_bot_rates_games_of_many_sides_as_the_rulebook(
                     assert "apart" in await chat.refused(reporter, text)
                     continue
                 await chat.ok(reporter, text)
-                if confirm:
-                    await _answer_sides(chat, rng, next_id, text, sides, draw, rated)
-                rules.play(Play(next_id, chat.at, sides, draw, rated, moves))
                 next_id += 1
+                if not confirm or await _answer_sides(chat, rng, next_id - 1, text, sides,
+                                                      draw, rated):
+                    rules.play(Play(next_id - 1, chat.at, sides, draw, rated, moves))
             elif roll < 0.66:
                 await chat.tick(_pause(rng))
                 text = "tick"
