@@ -159,14 +159,13 @@ def profile(s: Session, cmd: ShowProfile) -> Reply:
     if "season" in settings.tables:
         lines.append(f"Season {s.ladder.season}: {signed(state.season_gain)} over "
                      f"{plural(state.season_games, 'rated game')}.")
-    waiting = [m for m in s.repo.open_matches(s.ladder.id) if player.id in m.result.players]
-    if waiting:
-        lines.append("Open reports: " + ", ".join(f"#{m.id} ({m.status})" for m in waiting) + ".")
-    if settings.challenges:
-        mine = [c for c in s.repo.unfinished_challenges(s.ladder.id) if c.involves(player.id)]
-        if mine:
-            lines.append("Challenges: " + "; ".join(_challenge_text(s, player.id, c)
-                                                    for c in mine) + ".")
+    reports, challenges = s.waiting_on(player.id)
+    if reports:
+        lines.append("Open reports: " + "; ".join(_open_text(s, player, m) for m in reports)
+                     + ".")
+    if challenges:
+        lines.append("Challenges: " + "; ".join(_challenge_text(s, player.id, c)
+                                                for c in challenges) + ".")
     audit = s.repo.audit(s.ladder.id, player=player.id, limit=5)
     if audit:
         lines.append("Corrections: " + "; ".join(_audit_text(s, a) for a in audit) + ".")
@@ -202,6 +201,21 @@ def _standing(s: Session, player: PlayerInfo, state: PlayerState) -> str:
         elif table == "ladder":
             head += f" (not in the ladder table: no game in the last {settings.active_days:g} days)"
     return head
+
+
+def _open_text(s: Session, player: PlayerInfo, m: MatchRecord) -> str:
+    """`#2 carol beat alice: waiting for alice to /confirm 2 or /dispute 2`: who answers."""
+    text = f"#{m.id} {s.describe_result(m.result)}"
+    if m.status == "disputed":
+        return f"{text}: disputed, waiting for a moderator"
+    result = m.result
+    reporters = result.side_of(m.reporter)
+    if result.side_of(player.id) != reporters:
+        return f"{text}: waiting for {player.name} to /confirm {m.id} or /dispute {m.id}"
+    answering = [p for p in result.players if result.side_of(p) != reporters]
+    s.names(answering)
+    return (f"{text}: waiting for {' or '.join(s.name(p) for p in answering)} to answer (or "
+            f"{player.name} to /withdraw {m.id})")
 
 
 def _challenge_text(s: Session, player: PlayerId, c: ChallengeRecord) -> str:

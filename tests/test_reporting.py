@@ -409,3 +409,16 @@ async def test_withdraw_where_reports_count_at_once_points_to_a_moderator(chat: 
     await chat.ok("alice", "/report win @bob")
     text = await chat.refused("alice", "/withdraw")
     assert text.startswith("Reports on main count at once. If one is wrong, ask a moderator")
+
+
+async def test_a_profile_says_who_each_open_report_waits_for(chat: Chat) -> None:
+    await duel(chat)
+    await chat.join("carol")
+    await chat.ok("alice", "/report win @bob")
+    await chat.ok("carol", "/report win @alice")
+    await chat.ok("bob", "/dispute 1 never played")
+    assert ("Open reports: #1 alice beat bob: disputed, waiting for a moderator; "
+            "#2 carol beat alice: waiting for alice to /confirm 2 or /dispute 2.") in \
+        await chat.ok("alice", "/profile")
+    assert "Open reports: #2 carol beat alice: waiting for alice to answer (or carol to " \
+           "/withdraw 2)." in await chat.ok("bob", "/profile @carol")
