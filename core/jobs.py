@@ -25,7 +25,7 @@ from core.ports import Repo
 from core.queries import main_table
 from core.records import Announcement, ChallengeRecord, Context, LadderInfo, MatchRecord, UserRef
 from core.reporting import confirm_match, effect_text
-from core.session import Session, plural, signed
+from core.session import Session, plural, signed, span
 
 SYSTEM = UserRef("system:scheduler", "scheduler")
 
@@ -84,7 +84,7 @@ def _auto_confirm(s: Session, job: Job) -> str:
         return ""
     record, text = confirm_match(s, record, job.at)
     return (f"Match #{record.id} ({s.describe_result(record.result)}) is confirmed: no answer "
-            f"within {s.settings.confirm_hours:g} hours. {text}")
+            f"within {span(s.settings.confirm_hours, 'hour')}. {text}")
 
 
 def _challenge(s: Session, challenge_id: int) -> ChallengeRecord | None:
@@ -115,8 +115,8 @@ def _forfeit(s: Session, job: Job) -> str:
     s.repo.save_challenge(dataclasses.replace(challenge, status="forfeited", match=record.id,
                                               answered_at=job.at))
     return (f"{s.name(challenge.challenged)} did not answer {s.name(challenge.challenger)}'s "
-            f"challenge #{challenge.id} within {s.settings.challenge_hours:g} hours: a forfeit "
-            f"(minor defeat), match #{record.id}. "
+            f"challenge #{challenge.id} within {span(s.settings.challenge_hours, 'hour')}: a "
+            f"forfeit (minor defeat), match #{record.id}. "
             + effect_text(s, effect.rated, effect.note, effect.changes))
 
 

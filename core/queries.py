@@ -15,7 +15,7 @@ from core.errors import RuleViolation
 from core.model import PlayerId
 from core.ports import Repo
 from core.records import AuditEntry, ChallengeRecord, Context, MatchRecord, PlayerInfo, Reply
-from core.session import Session, plural, rating_text, signed
+from core.session import Session, plural, rating_text, signed, span
 from core.settings import PRESETS, PROPERTIES, SETTING_SPECS, Settings, describe
 from core.state import PlayerState
 from core.tables import calibrating, league
@@ -38,11 +38,11 @@ def _header(s: Session, table: str) -> str:
         return f"{name}: ratings"
     if table == "ladder":
         return f"{name}: ladder (rating; calibrated players active in the last " \
-               f"{settings.active_days:g} days)"
+               f"{span(settings.active_days, 'day')})"
     if table == "season":
         return f"{name}: season {s.ladder.season or ''} (gain this month; " \
                f"{settings.season_min_games}+ rated games)"
-    return f"{name}: last {settings.week_days:g} days (gain; " \
+    return f"{name}: last {span(settings.week_days, 'day')} (gain; " \
            f"{settings.week_min_games}+ rated games)"
 
 
@@ -63,18 +63,18 @@ def _value(s: Session, table: str, value: float, rated_games: int) -> str:
 def _empty(s: Session, table: str) -> str:
     """Why a table lists no one."""
     settings = s.settings
-    calibrated = (f"calibrated players ({settings.calibration} rated games)"
+    calibrated = (f"calibrated players ({plural(settings.calibration, 'rated game')})"
                   if settings.calibration else "players")
     if table == "season":
         return (f"No one is listed now: the season table lists {calibrated} with "
                 f"{settings.season_min_games}+ rated games this month and a gain.")
     if table == "week":
         return (f"No one is listed now: the week table lists {calibrated} with "
-                f"{settings.week_min_games}+ rated games in the last {settings.week_days:g} days "
-                "and a gain.")
+                f"{settings.week_min_games}+ rated games in the last "
+                f"{span(settings.week_days, 'day')} and a gain.")
     if table == "ladder":
         return (f"No one is listed now: the ladder lists {calibrated} who played in the last "
-                f"{settings.active_days:g} days.")
+                f"{span(settings.active_days, 'day')}.")
     return f"No one has joined yet: {s.join}"
 
 
@@ -199,7 +199,8 @@ def _standing(s: Session, player: PlayerInfo, state: PlayerState) -> str:
             head += f", {place} of {total} in the {table} table" if table == "ladder" else \
                 f", rank {place} of {total}"
         elif table == "ladder":
-            head += f" (not in the ladder table: no game in the last {settings.active_days:g} days)"
+            head += (" (not in the ladder table: no game in the last "
+                     f"{span(settings.active_days, 'day')})")
     return head
 
 
@@ -323,8 +324,8 @@ def ladder_info(s: Session) -> Reply:
              f"{settings.preset} rulebook, {summary}."]
     lines.append(f"Settings changed from the preset: {describe(settings) or 'none'}.")
     if settings.confirm:
-        lines.append(f"Reports wait up to {settings.confirm_hours:g} hours for the opponent's "
-                     "/confirm.")
+        lines.append(f"Reports wait up to {span(settings.confirm_hours, 'hour')} for the "
+                     "opponent's /confirm.")
     else:
         lines.append("Reports count at once.")
     shown = [f"{key}={value}" for key, value in (("public", "true" if s.ladder.public else ""),

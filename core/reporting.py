@@ -20,7 +20,7 @@ from core.events import MatchConfirmed
 from core.model import Match, PlayerId, Result, Timestamp
 from core.planning import expect
 from core.records import MatchRecord, Reply
-from core.session import Session, participants_text
+from core.session import Session, participants_text, span
 from core.state import Applied, Change
 
 # Reports of the same players by different sides this close together are one game.
@@ -60,7 +60,7 @@ def report(s: Session, cmd: ReportResult) -> Reply:
     others = [p for p in result.players if result.side_of(p) != result.side_of(me.id)]
     return Reply(
         f"Match #{record.id} reported: {what}. {participants_text(s, others)}: /confirm or "
-        f"/dispute within {s.settings.confirm_hours:g} hours, or it counts as reported.",
+        f"/dispute within {span(s.settings.confirm_hours, 'hour')}, or it counts as reported.",
         confirm_match=record.id,
     )
 

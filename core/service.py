@@ -206,9 +206,11 @@ def join(s: Session) -> Reply:
         rung = s.repo.rank(s.ladder.id, "rung", player.id, s.now)
         return Reply(f"{user.name} {verb} {s.ladder.name} on rung {rung}, the bottom.")
     text = f"{user.name} {verb} {s.ladder.name} at {rating_text(state.rating)}."
-    if s.settings.calibration and state.rated_games < s.settings.calibration:
-        text += (f" The first {s.settings.calibration} rated games calibrate: tables list you "
-                 "after them.")
+    calibration = s.settings.calibration
+    if calibration and state.rated_games < calibration:
+        text += (" The first rated game calibrates: tables list you after it."
+                 if calibration == 1 else f" The first {calibration} rated games calibrate: "
+                 "tables list you after them.")
     return Reply(text)
 
 

@@ -194,6 +194,11 @@ def plural(count: int, word: str) -> str:
     return f"{count} {noun(count, word)}"
 
 
+def span(length: float, unit: str) -> str:
+    """A setting's length of time: `24 hours`, `1 day`, `1.5 days`."""
+    return f"{length:g} {noun(length, unit)}"
+
+
 def ensure(condition: bool, error: Exception) -> None:
     """Raise `error` unless `condition` holds."""
     if not condition:

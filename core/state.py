@@ -603,8 +603,9 @@ class LadderState:
         recent = bisect.bisect_right(times, played_at) - bisect.bisect_right(times, since)
         if settings.farm_limit is None or recent < settings.farm_limit:
             return ""
-        return (f"this pair already has {recent} rated games in the last "
-                f"{settings.farm_days:g} days, so unrated (anti-farming)")
+        games, days = ("game" if recent == 1 else "games"), settings.farm_days
+        return (f"this pair already has {recent} rated {games} in the last {days:g} "
+                f"{'day' if days == 1 else 'days'}, so unrated (anti-farming)")
 
     def _rated_duel(self, a: PlayerId, pa: PlayerState, b: PlayerId, pb: PlayerState,
                     draw: bool, played_at: Timestamp) -> tuple[float, float]:

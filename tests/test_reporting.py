@@ -422,3 +422,31 @@ async def test_a_profile_says_who_each_open_report_waits_for(chat: Chat) -> None
         await chat.ok("alice", "/profile")
     assert "Open reports: #2 carol beat alice: waiting for alice to answer (or carol to " \
            "/withdraw 2)." in await chat.ok("bob", "/profile @carol")
+
+
+async def test_an_empty_table_says_whom_it_lists(chat: Chat) -> None:
+    """RULES (duel): after calibration; the season needs 3+ rated games, the week 2+."""
+    await duel(chat, "confirm=false", "calibration=1")
+    assert (await chat.ok("alice", "/standings week")).splitlines()[1] == (
+        "No one is listed now: the week table lists calibrated players (1 rated game) with "
+        "2+ rated games in the last 7 days and a gain.")
+    await chat.ok("mod", "/ladder set calibration=5")
+    assert (await chat.ok("alice", "/standings season")).splitlines()[1] == (
+        "No one is listed now: the season table lists calibrated players (5 rated games) "
+        "with 3+ rated games this month and a gain.")
+
+
+async def test_settings_of_one_read_in_the_singular(chat: Chat) -> None:
+    await chat.ladder("duel", "calibration=1", "confirm_hours=1", "farm_limit=1",
+                      "farm_days=1", "week_days=1", "active_days=1")
+    assert "The first rated game calibrates: tables list you after it." in \
+        await chat.ok("alice", "/join")
+    await chat.join("bob")
+    assert "/dispute within 1 hour, or it counts" in await chat.ok("alice", "/report win @bob")
+    await chat.ok("bob", "/confirm")
+    await chat.ok("alice", "/report win @bob")
+    text = await chat.ok("bob", "/confirm")
+    assert "this pair already has 1 rated game in the last 1 day, so unrated" in text, text
+    assert "Reports wait up to 1 hour for" in await chat.ok("alice", "/ladder info")
+    assert "last 1 day (gain" in await chat.ok("alice", "/standings week")
+    assert "active in the last 1 day)" in await chat.ok("alice", "/standings ladder")
