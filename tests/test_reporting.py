@@ -77,6 +77,10 @@ async def test_dispute_waits_for_a_moderator(chat: Chat) -> None:
     assert "is disputed: I won that" in text and "/mod set 1" in text
     await chat.tick(48 * HOUR)  # disputed reports are never confirmed automatically
     assert (await chat.export())["matches"][0]["status"] == "disputed"
+    # nor does the pair play on past it: the next game waits for the moderator
+    for who, text in (("alice", "/report win @bob"), ("bob", "/report loss @alice")):
+        assert (await chat.refused(who, text)) == ("Match #1 between you is disputed and "
+                                                   "waits for a moderator (/mod set or /mod void).")
     text = await chat.ok("mod", "/mod set 1 @bob checked the replay")
     assert "bob 1000 -> 1016 (+16), alice 1000 -> 984 (-16)" in text
     assert await chat.ratings() == {"alice": 984, "bob": 1016}
