@@ -207,10 +207,11 @@ def join(s: Session) -> Reply:
         return Reply(f"{user.name} {verb} {s.ladder.name} on rung {rung}, the bottom.")
     text = f"{user.name} {verb} {s.ladder.name} at {rating_text(state.rating)}."
     calibration = s.settings.calibration
-    if calibration and state.rated_games < calibration:
-        text += (" The first rated game calibrates: tables list you after it."
-                 if calibration == 1 else f" The first {calibration} rated games calibrate: "
-                 "tables list you after them.")
+    if calibration == 1 and state.rated_games < 1:
+        text += " The first rated game calibrates: tables list you after it."
+    elif calibration and state.rated_games < calibration:
+        text += (f" The first {calibration} rated games calibrate: tables list you after "
+                 "them.")
     return Reply(text)
 
 
