@@ -614,6 +614,10 @@ def _report(args: _Args) -> Command:
             draw = True
         elif _margin(low) is not None and kind == "draw":
             raise args.error("A draw carries no margin.")
+        elif is_mention(token) and kind in ("win", "loss", "draw"):
+            raise args.error("A win, loss or draw names one opponent: a game of more players "
+                             "is /report ffa @first @second ... or /report teams @a @b vs "
+                             "@c @d.")
         else:
             raise args.stray(token)
     everyone = [u.key for side in sides for u in side]

@@ -163,6 +163,9 @@ def test_mention_with_trailing_punctuation() -> None:
         ("/report teams @a @b", "Name both teams"),
         ("/report teams @a vs @a", "Each player can appear only once"),
         ("/report ffa @a @b @c draw", "I don't understand 'draw'"),
+        ("/report win @bob @carol", "A win, loss or draw names one opponent: a game of more "
+                                    "players is /report ffa @first @second ... or /report teams "
+                                    "@a @b vs @c @d."),
         ("/challenge", "Name the player to challenge"),
         ("/confirm soon", "I don't understand 'soon'"),
         ("/standings monthly", "There is no table called 'monthly'"),
