@@ -110,14 +110,15 @@ def mentions_as_tokens(text: str, names: dict[int, str]) -> tuple[str, dict[str,
 
 
 class ReportButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-                   template=r"lb:(?P<action>confirm|dispute):(?P<match>\d+):"
+                   template=r"lb:(?P<action>confirm|dispute|withdraw):(?P<match>\d+):"
                             r"(?P<ladder>[A-Za-z0-9_-]{1,32})"):
-    """Confirm / Dispute under a pending report; the custom id carries what it answers,
-    so the buttons keep working after a restart."""
+    """Confirm / Dispute (for the opponent) and Withdraw (for the reporter's side) under a
+    pending report; the custom id carries what it answers, so the buttons keep working
+    after a restart."""
 
     def __init__(self, action: str, ladder: str, match: int) -> None:
-        style = discord.ButtonStyle.success if action == "confirm" else \
-            discord.ButtonStyle.danger
+        style = {"confirm": discord.ButtonStyle.success,
+                 "dispute": discord.ButtonStyle.danger}.get(action, discord.ButtonStyle.secondary)
         super().__init__(discord.ui.Button(label=action.title(), style=style,
                                            custom_id=f"lb:{action}:{match}:{ladder}"))
         self.action, self.ladder, self.match = action, ladder, match
@@ -136,8 +137,8 @@ class ReportButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
 def report_view(ladder: str, match: int) -> discord.ui.View:
     """The buttons of a pending report."""
     view = discord.ui.View(timeout=None)
-    view.add_item(ReportButton("confirm", ladder, match))
-    view.add_item(ReportButton("dispute", ladder, match))
+    for action in ("confirm", "dispute", "withdraw"):
+        view.add_item(ReportButton(action, ladder, match))
     return view
 
 
@@ -297,8 +298,9 @@ class DiscordPlatform:
 
     async def press(self, interaction: discord.Interaction[Any], action: str, ladder: str,
                     match: int) -> None:
-        """A Confirm / Dispute button: the core decides whether the presser may."""
+        """A Confirm / Dispute / Withdraw button: the core decides whether the presser may."""
         command: Command = ConfirmResult(match) if action == "confirm" else \
+            WithdrawReport(match) if action == "withdraw" else \
             DisputeResult(match, "disputed with the button")
         reply = await self.run(interaction, command, ladder)
         if reply.error:

@@ -81,13 +81,15 @@ def split_text(text: str, limit: int = MAX_MESSAGE) -> list[str]:
 
 
 def buttons(reply: Reply) -> InlineKeyboardMarkup | None:
-    """Confirm / Dispute under a pending report."""
+    """Confirm / Dispute (for the opponent) and Withdraw (for the reporter's side) under a
+    pending report."""
     if reply.confirm_match is None or reply.ladder is None:
         return None
     tail = f"{reply.ladder}:{reply.confirm_match}"
     return InlineKeyboardMarkup([[
         InlineKeyboardButton("Confirm", callback_data=f"confirm:{tail}"),
         InlineKeyboardButton("Dispute", callback_data=f"dispute:{tail}"),
+        InlineKeyboardButton("Withdraw", callback_data=f"withdraw:{tail}"),
     ]])
 
 
@@ -336,13 +338,13 @@ class TelegramPlatform:
         return await self._run(group, text, known)
 
     async def on_button(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        """Confirm / Dispute pressed: the core decides if the presser may."""
+        """Confirm / Dispute / Withdraw pressed: the core decides if the presser may."""
         query = update.callback_query
         if query is None or query.data is None or query.message is None:
             return
         action, _, rest = query.data.partition(":")
         ladder, _, match = rest.rpartition(":")
-        if action not in ("confirm", "dispute") or not match.isdigit() or not ladder:
+        if action not in ("confirm", "dispute", "withdraw") or not match.isdigit() or not ladder:
             await query.answer("This button is no longer valid.", show_alert=True)
             return
         chat = query.message.chat

@@ -81,7 +81,7 @@ async def test_a_duel_from_create_to_confirm_button(dc: Harness) -> None:
     pending = await dc.send(report(ALICE, "win", BOB))
     assert text(pending).startswith("Match #1 reported: alice beat bob.")
     ids = [c["custom_id"] for c in pending["components"][0]["components"]]
-    assert ids == ["lb:confirm:1:main", "lb:dispute:1:main"]
+    assert ids == ["lb:confirm:1:main", "lb:dispute:1:main", "lb:withdraw:1:main"]
     confirmed = await dc.send(button("lb:confirm:1:main", BOB))
     assert "alice 1000 -> 1016 (+16), bob 1000 -> 984 (-16)" in text(confirmed)
     assert not ephemeral(confirmed)
@@ -90,6 +90,17 @@ async def test_a_duel_from_create_to_confirm_button(dc: Harness) -> None:
     # the buttons are taken off the report
     assert any(m == "PATCH" and p.startswith(f"/channels/{CHANNEL}/messages/")
                for m, p, _ in dc.fake.requests)
+
+
+async def test_the_reporter_withdraws_with_the_button(dc: Harness) -> None:
+    await ladder(dc)
+    await dc.send(report(ALICE, "win", BOB))
+    answer = await dc.send(button("lb:withdraw:1:main", BOB))
+    assert ephemeral(answer) and "your opponent reported #1: /dispute 1" in text(answer)
+    withdrawn = await dc.send(button("lb:withdraw:1:main", ALICE))
+    assert text(withdrawn) == "Match #1 (alice beat bob) withdrawn by alice: it never counted."
+    assert not ephemeral(withdrawn)
+    assert [m["status"] for m in (await dc.export())["matches"]] == ["voided"]
 
 
 async def test_a_withdrawn_report_leaves_its_buttons_nothing_to_confirm(dc: Harness) -> None:

@@ -27,12 +27,14 @@ NASTY = [
 ]
 WORDS = [
     "win", "loss", "draw", "minor", "major", "overwhelming", "ffa", "teams", "vs", "unrated",
-    "rated", "moves=30", "void", "set", "adjust", "season", "close", "create", "default",
+    "rated", "moves=30", "void", "set", "adjust", "remove", "season", "close", "create",
+    "default",
     "info", "list", "settings", "season", "week", "ladder", "@alice", "@bob", "@carol",
     "@ghost", "@", "1", "2", "3", "+10", "-10",
 ]
 COMMANDS = [
-    "/report", "/confirm", "/dispute", "/mod", "/ladder", "/join", "/leave", "/challenge",
+    "/report", "/confirm", "/dispute", "/withdraw", "/mod", "/ladder", "/join", "/leave",
+    "/challenge",
     "/accept", "/decline", "/available", "/unavailable", "/standings", "/profile", "/history",
     "/halloffame", "/help", "/nonsense", "/", "//", "/report@LadderBot", "/REPORT", "",
 ]
@@ -47,6 +49,7 @@ TEMPLATES = [
     "/report win @bob {}", "/report loss @carol {}", "/report draw @alice", "/confirm",
     "/dispute {}", "/dispute 1 {}", "/mod void 1 {}", "/mod set 1 @bob {}",
     "/mod adjust @carol +5 {}", "/mod adjust @{} +5 why", "/mod season close {}",
+    "/withdraw {}", "/mod remove @bob {}", "/mod remove @{} why",
     "/ladder create {} preset=duel", "/ladder set {}=1", "/ladder set public={}",
     "/challenge @alice ladder=pos", "/decline {} ladder=pos", "/accept ladder=pos",
     "/history @{}", "/profile @{}", "/standings {}", "/help {}", "/ladder default {}",

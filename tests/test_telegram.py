@@ -67,7 +67,7 @@ async def test_a_duel_from_create_to_confirm_button(tg: Harness) -> None:
     assert pending.startswith("Match #1 reported: alice beat bob.")
     markup = tg.api.sent()[-1]["reply_markup"]
     assert [b["callback_data"] for b in markup["inline_keyboard"][0]] == [
-        "confirm:main:1", "dispute:main:1"]
+        "confirm:main:1", "dispute:main:1", "withdraw:main:1"]
     [confirmed] = await tg.press(BOB, "confirm:main:1")
     assert "alice 1000 -> 1016 (+16), bob 1000 -> 984 (-16)" in confirmed
     assert {p["name"]: p["rating"] for p in (await tg.export())["players"]} == {
@@ -108,6 +108,16 @@ async def test_a_stranger_pressing_confirm_is_told_and_nothing_changes(tg: Harne
     assert await tg.press(ALICE, "confirm:main:1") == []
     assert "Your side reported #1" in tg.alerts()[-1]["text"]
     assert (await tg.export())["matches"][0]["status"] == "pending"
+
+
+async def test_withdraw_button_is_for_the_side_that_reported(tg: Harness) -> None:
+    await ladder(tg)
+    await tg.say(ALICE, "/report win @bob")
+    assert await tg.press(BOB, "withdraw:main:1") == []
+    assert "your opponent reported #1: /dispute 1" in tg.alerts()[-1]["text"]
+    [withdrawn] = await tg.press(ALICE, "withdraw:main:1")
+    assert withdrawn == "Match #1 (alice beat bob) withdrawn by alice: it never counted."
+    assert (await tg.export())["matches"][0]["status"] == "voided"
 
 
 async def test_dispute_button(tg: Harness) -> None:
