@@ -98,7 +98,9 @@ class History:
 
     def __init__(self, players: list[str]) -> None:
         self.names = players
-        self.log: list[tuple[str, Any]] = []  # ("game", Game) | ("adjust", (at, name, n))
+        # ("game", Game) | ("adjust", (at, name, n)) | ("member", (at, name, joined))
+        # | ("set", (at, key, value)) | ("accept", (at, challenge, a, b))
+        self.log: list[tuple[str, Any]] = []
         self.games: dict[int, Game] = {}
         self.members = set(players)  # who is on the ladder now
 
