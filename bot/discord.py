@@ -299,9 +299,13 @@ class DiscordPlatform:
     async def press(self, interaction: discord.Interaction[Any], action: str, ladder: str,
                     match: int) -> None:
         """A Confirm / Dispute / Withdraw button: the core decides whether the presser may."""
-        command: Command = ConfirmResult(match) if action == "confirm" else \
-            WithdrawReport(match) if action == "withdraw" else \
-            DisputeResult(match, "disputed with the button")
+        command: Command
+        if action == "confirm":
+            command = ConfirmResult(match)
+        elif action == "withdraw":
+            command = WithdrawReport(match)
+        else:
+            command = DisputeResult(match, "disputed with the button")
         reply = await self.run(interaction, command, ladder)
         if reply.error:
             await interaction.response.send_message(shown(reply.text), ephemeral=True)

@@ -28,15 +28,14 @@ NASTY = [
 WORDS = [
     "win", "loss", "draw", "minor", "major", "overwhelming", "ffa", "teams", "vs", "unrated",
     "rated", "moves=30", "void", "set", "adjust", "remove", "season", "close", "create",
-    "default",
-    "info", "list", "settings", "season", "week", "ladder", "@alice", "@bob", "@carol",
-    "@ghost", "@", "1", "2", "3", "+10", "-10",
+    "default", "info", "list", "settings", "season", "week", "ladder", "@alice", "@bob",
+    "@carol", "@ghost", "@", "1", "2", "3", "+10", "-10",
 ]
 COMMANDS = [
     "/report", "/confirm", "/dispute", "/withdraw", "/mod", "/ladder", "/join", "/leave",
-    "/challenge",
-    "/accept", "/decline", "/available", "/unavailable", "/standings", "/profile", "/history",
-    "/halloffame", "/help", "/nonsense", "/", "//", "/report@LadderBot", "/REPORT", "",
+    "/challenge", "/accept", "/decline", "/available", "/unavailable", "/standings",
+    "/profile", "/history", "/halloffame", "/help", "/nonsense", "/", "//",
+    "/report@LadderBot", "/REPORT", "",
 ]
 USERS = ["alice", "bob", "carol", "mod"]
 SECRETS = ("hidden", "ghostwhisper", "phantomlord")  # the other chat's ladder and players
