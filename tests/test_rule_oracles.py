@@ -109,6 +109,12 @@ class History:
         (self.members.add if joined else self.members.discard)(name)
         self.log.append(("member", (at, name, joined)))
 
+    def listed(self, export: dict[str, Any], after: str) -> dict[str, dict[str, Any]]:
+        """The export's players by name, who must be exactly the members now."""
+        got = {p["name"]: p for p in export["players"]}
+        assert set(got) == self.members, f"members after {after}"
+        return got
+
     def report(self, game: Game) -> None:
         self.games[game.id] = game
         self.log.append(("game", game))
@@ -212,9 +218,7 @@ class Duel(History):
 
 
     def compare(self, export: dict[str, Any], now: int, after: str) -> None:
-        want = self.derive(now)
-        got = {p["name"]: p for p in export["players"]}
-        assert set(got) == self.members, f"members after {after}"
+        want, got = self.derive(now), self.listed(export, after)
         for name in self.members:
             p = want["players"][name]
             assert (*_counts(got[name]), got[name]["league"]) == \
@@ -308,9 +312,7 @@ class Dutch(History):
         return {"players": players}
 
     def compare(self, export: dict[str, Any], now: int, after: str) -> None:
-        want = self.derive(now)
-        got = {p["name"]: p for p in export["players"]}
-        assert set(got) == self.members, f"members after {after}"
+        want, got = self.derive(now), self.listed(export, after)
         for name in self.members:
             assert _counts(got[name]) == _counts_of(want["players"][name]), f"{name} after {after}"
         assert export["tables"] == {} and export["hall_of_fame"] == []
@@ -422,9 +424,7 @@ class Nhwc(History):
         return {"players": players}
 
     def compare(self, export: dict[str, Any], now: int, after: str) -> None:
-        want = self.derive(now)
-        got = {p["name"]: p for p in export["players"]}
-        assert set(got) == self.members, f"members after {after}"
+        want, got = self.derive(now), self.listed(export, after)
         for name in self.members:
             p, row = want["players"][name], got[name]
             assert (row["rung"], row["games"], row["wins"], row["losses"], row["draws"]) == \
@@ -519,9 +519,7 @@ class Multi(History):
         return {"players": players, "rating": rating}
 
     def compare(self, export: dict[str, Any], now: int, after: str) -> None:
-        want = self.derive(now)
-        got = {p["name"]: p for p in export["players"]}
-        assert set(got) == self.members, f"members after {after}"
+        want, got = self.derive(now), self.listed(export, after)
         for name in self.members:
             p = want["players"][name]
             assert _counts(got[name]) == pytest.approx(
