@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+from collections.abc import Callable
 from typing import Any
 
 from aiohttp import WSMsgType, web
@@ -144,16 +145,26 @@ class FakeDiscord:
 
     async def wait_responses(self, count: int) -> None:
         """Wait (at most 20 s) until the bot has made `count` responses in all."""
+        await self.wait_until(lambda: len(self.responses()) >= count,
+                              lambda: f"{len(self.responses())} of {count} responses")
+
+    def edits(self) -> list[Any]:
+        """The bodies of every message edit (PATCH of a channel's message), in order."""
+        return [body for method, path, body in self.requests
+                if method == "PATCH" and path.startswith("/channels/") and "/messages/" in path]
+
+    async def wait_until(self, done: Callable[[], bool], what: Callable[[], str]) -> None:
+        """Wait (at most 20 s) until `done()` holds after some request; `what()` says what
+        was seen instead when it never does."""
         async def enough() -> None:
-            while len(self.responses()) < count:
+            while not done():
                 self.changed.clear()
                 await self.changed.wait()
 
         try:
             await asyncio.wait_for(enough(), 20)
         except TimeoutError:
-            raise AssertionError(f"{len(self.responses())} of {count} responses after 20 s: "
-                                 f"{self.texts()}") from None
+            raise AssertionError(f"{what()} after 20 s: {self.texts()}") from None
 
     # ---- REST
     async def rest(self, request: web.Request) -> web.Response:

@@ -60,6 +60,10 @@ async def test_ladderbot_run_plays_a_duel_over_the_gateway(tmp_path: Path) -> No
         await fake.dispatch("INTERACTION_CREATE", button(custom_id, BOB))
         await fake.wait_responses(5)
         assert "alice 1000 -> 1016 (+16), bob 1000 -> 984 (-16)" in fake.texts()[-1]
+        # The press's last request takes the buttons off the message: stopping before it
+        # is answered would cut it off (and log its traceback).
+        await fake.wait_until(lambda: bool(fake.edits()), lambda: f"{len(fake.edits())} edits")
+        assert fake.edits()[-1]["components"] == []
     finally:
         [err] = await stop(bot)
         await runner.cleanup()
