@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from core.errors import SettingError
+from core.numerals import is_digits
 from core.settings import Policy, Settings, parse_settings, preset, validate
 
 
@@ -89,7 +90,7 @@ def _typed_settings(table: dict[str, Any], where: str) -> dict[str, Any]:
 def host_port(listen: str, default_host: str) -> tuple[str, int]:
     """HOST:PORT (the host may be left out) as a host and a port number."""
     host, _, port = listen.rpartition(":")
-    if not port.isdigit():
+    if not is_digits(port) or int(port) > 65535:
         raise ConfigError(f"listen is HOST:PORT, a host and a port number, e.g. "
                           f"{default_host}:8443 (not {listen!r})")
     return host or default_host, int(port)
@@ -129,7 +130,7 @@ def load(path: str | Path | None, env: dict[str, str] | None = None) -> Config:
     telegram = _section(data, "telegram")
     discord = _section(data, "discord")
     role = str(discord.get("moderator_role", ""))
-    if role and not role.isdigit():
+    if role and not is_digits(role):
         raise ConfigError("[discord] moderator_role is a role id (digits; in Discord: right-click "
                           "the role, Copy Role ID)")
     webhook, listen = str(telegram.get("webhook_url", "")), str(telegram.get("listen", ""))

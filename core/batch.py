@@ -20,7 +20,7 @@ import numpy as np
 
 from core.calendar import month_label
 from core.model import PlayerId, Timestamp
-from core.settings import Settings
+from core.settings import RATING_LIMIT, Settings
 from core.state import (
     FARM_PRUNE_EVERY,
     LadderState,
@@ -103,7 +103,9 @@ def _fold_run(state: LadderState, table: list[int], at: Sequence[Timestamp],
     # gap reaches the table's end.
     widest = max(settings.min_gain, math.ceil(abs(settings.k)) + 1)
     spread = int(max(before) - min(before))
-    most = (WIDEST_GAP - 1 - spread) // (2 * widest)
+    # ...nor does any rating reach +-RATING_LIMIT, where `apply_floor` would stop it.
+    room = int(min(RATING_LIMIT - max(before), RATING_LIMIT + min(before)))
+    most = min((WIDEST_GAP - 1 - spread) // (2 * widest), (room - 1) // widest)
     if most < int(games.max()):
         if most < SHORTEST_RUN:
             return 0
@@ -143,10 +145,10 @@ def _points(settings: Settings) -> list[int] | None:
     """What the winner of a rated game gains by rating gap g (winner minus loser), for
     |g| < WIDEST_GAP: `table[g]`, a negative g counting from the end as Python does; or
     None where that is not a whole number of points, never negative, for every gap.
-    Computed by `duel_ratings` itself, far above any floor, up to where the points no
-    longer change (the expectation is monotone in the gap, so equal ends mean equal
-    points between them)."""
-    base = float(1 << 30)
+    Computed by `duel_ratings` itself, far above any floor (at most START_LIMIT) and
+    below RATING_LIMIT, up to where the points no longer change (the expectation is
+    monotone in the gap, so equal ends mean equal points between them)."""
+    base = float(RATING_LIMIT // 2)
 
     def gain(gap: int) -> float:
         return duel_ratings(settings, base + gap, base, False)[0] - base - gap

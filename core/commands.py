@@ -15,11 +15,12 @@ from dataclasses import dataclass
 
 from core.errors import UnknownPlayer, UsageError
 from core.model import Margin
+from core.numerals import is_digits, parse_number
 from core.records import UserRef
+from core.settings import MAX_MOVES
 
 MAX_TEXT = 2000
 MAX_REASON = 300
-MAX_MOVES = 100_000
 MAX_ADJUST = 10_000
 LADDER_NAME = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 TABLES = ("season", "week", "ladder")
@@ -554,7 +555,7 @@ def _is_option(token: str) -> bool:
 
 def _moves(args: _Args, token: str) -> int:
     raw = token.split("=", 1)[1]
-    if not raw.isdigit() or int(raw) > MAX_MOVES:
+    if not is_digits(raw) or int(raw) > MAX_MOVES:
         raise args.error(f"moves=N takes a whole number of moves up to {MAX_MOVES:,}.")
     return int(raw)
 
@@ -630,7 +631,7 @@ def _report(args: _Args) -> Command:
 
 def _match_id(args: _Args, required: bool) -> int | None:
     token = args.peek()
-    if token is not None and token.lstrip("#").isdigit():
+    if token is not None and is_digits(token.lstrip("#")):
         args.pop()
         value = int(token.lstrip("#"))
         if value > 2**62:
@@ -710,11 +711,11 @@ def _mod(args: _Args) -> Command:
         if user is None:
             raise args.error("Name the player to adjust.")
         token = args.pop() if args.tokens else ""
-        if not re.fullmatch(r"[+-]\d+(\.\d+)?", token) or float(token) == 0 \
-                or abs(float(token)) > MAX_ADJUST:
+        amount = _adjustment(token)
+        if amount is None:
             raise args.error("Give the change as +N or -N, at most "
                              f"{MAX_ADJUST:,} (points, or rungs on a position ladder).")
-        return AdjustRating(user, float(token), _reason(args))
+        return AdjustRating(user, amount, _reason(args))
     if action == "remove":
         user = args.optional_mention()
         if user is None:
@@ -725,6 +726,17 @@ def _mod(args: _Args) -> Command:
             raise args.error("Did you mean /mod season close?")
         return CloseSeason(args.rest())
     raise args.error(f"I don't know /mod {_clip(action)}.")
+
+
+def _adjustment(token: str) -> float | None:
+    """A signed, non-zero change of at most MAX_ADJUST (+25, -3.5), or None."""
+    if token[:1] not in ("+", "-") or "e" in token.lower():
+        return None
+    try:
+        amount = parse_number(token)
+    except ValueError:
+        return None
+    return amount if 0 < abs(amount) <= MAX_ADJUST else None
 
 
 def _result_spec(args: _Args) -> ResultSpec:

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 
 from core.errors import RatingGapTooLarge
 from core.model import PlayerId, Result
-from core.settings import Settings, band_value
+from core.settings import RATING_LIMIT, Settings, band_value
 
 
 def round_half_away(x: float) -> int:
@@ -23,9 +23,19 @@ def round_half_away(x: float) -> int:
     return int(rounded) if x >= 0 else -int(rounded)
 
 
+# 10**(gap/400) overflows a float past a gap of about 123,000; at 120,000 (10**300) the
+# expected score already equals 0 or 1 to double precision, so wider gaps use it.
+SURE_EXPONENT = 300.0
+
+
 def expected(r_x: float, r_y: float) -> float:
-    """Expected score of a player rated r_x against one rated r_y."""
-    return 1.0 / (1.0 + math.pow(10.0, (r_y - r_x) / 400.0))
+    """Expected score of a player rated r_x against one rated r_y (finite at any gap)."""
+    exponent = (r_y - r_x) / 400.0
+    if exponent > SURE_EXPONENT:
+        exponent = SURE_EXPONENT
+    elif exponent < -SURE_EXPONENT:
+        exponent = -SURE_EXPONENT
+    return 1.0 / (1.0 + math.pow(10.0, exponent))
 
 
 def scored_pairs(result: Result, ffa: str) -> list[tuple[int, int, float]]:
@@ -175,11 +185,16 @@ def series_change(
 def apply_floor(settings: Settings, rating: float, before: float) -> float:
     """A rating moved from `before`, clamped at the ladder's floor, if it has one: no
     change takes it below the floor, nor lower still when it was below already (a floor
-    raised since), so a loss never lifts it."""
+    raised since), so a loss never lifts it. Nor does any change take it beyond
+    +-RATING_LIMIT: it stops there."""
     floor = settings.floor
-    if floor is None or rating >= floor:
-        return rating
-    return max(rating, min(before, floor))
+    if floor is not None and rating < floor:
+        rating = max(rating, min(before, floor))
+    if rating > RATING_LIMIT:
+        return float(RATING_LIMIT)
+    if rating < -RATING_LIMIT:
+        return float(-RATING_LIMIT)
+    return rating
 
 
 def decay_amount(settings: Settings, rating: float) -> float:

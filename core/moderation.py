@@ -43,6 +43,7 @@ from core.settings import (
     COUNTED_RIGHT,
     LATEST_CONFIRMATION_DAYS,
     PRESETS,
+    RATING_LIMIT,
     Policy,
     describe,
     format_value,
@@ -279,6 +280,11 @@ def adjust(s: Session, cmd: AdjustRating) -> Reply:
         raise RuleViolation(f"{player.name} is at {rating_text(state.rating)}, not above "
                             f"{s.ladder.name}'s floor of {rating_text(floor)}: no rating goes "
                             "lower.")
+    if not s.settings.is_position and state is not None \
+            and abs(state.rating + amount) > RATING_LIMIT:
+        raise RuleViolation(f"That would take {player.name} from {rating_text(state.rating)} to "
+                            f"{rating_text(state.rating + amount)}: ratings stay within "
+                            f"-{RATING_LIMIT:,} and {RATING_LIMIT:,}.")
     applied = s.append(RatingAdjusted(s.now, player.id, amount, s.ctx.user.name, cmd.reason))[0]
     assert not isinstance(applied, Rederived)
     unit = noun(amount, "rung" if s.settings.is_position else "point")

@@ -361,7 +361,7 @@ def help_text(topic: str | None) -> str:
         return "\n".join(lines)
     if topic == "settings":
         return "Ladder settings (key=value in /ladder create and /ladder set):\n" + "\n".join(
-            [f"{spec.key}: {spec.help}" for spec in SETTING_SPECS.values()]
+            [spec.describe() for spec in SETTING_SPECS.values()]
             + [f"{key}: {text}" for key, text in PROPERTIES.items()])
     if topic in ("presets", "preset", "rulebooks"):
         return "Rulebooks (preset=NAME):\n" + "\n".join(

@@ -14,6 +14,7 @@ from typing import Any, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from core.errors import SettingError
+from core.numerals import is_digits, parse_int, parse_number
 
 Family = Literal["rating", "position"]
 Formula = Literal["classic", "fame", "zero_sum", "banded"]
@@ -189,6 +190,57 @@ def preset(name: str, known: Iterable[str] = PRESETS) -> Settings:
 
 # ---------------------------------------------------------------- parsing key=value
 
+# Ratings of every rating rulebook stay within +-RATING_LIMIT: a game or an adjustment
+# that would take one further stops there (README, "Limits"). Far beyond any real
+# ladder, it keeps every number the rules compute finite and every stored one an integer
+# SQLite and PostgreSQL can hold.
+RATING_LIMIT = 1_000_000
+# A new player's rating and the floor stay within this, so that the fast fold's table of
+# points (core/batch.py), computed around RATING_LIMIT / 2, is far above any floor.
+START_LIMIT = 100_000
+MAX_MOVES = 100_000  # the longest game a report may give (moves=N)
+MAX_SIDES = 100  # the most sides a ladder may allow in one game
+MAX_HOURS = 24 * 365  # challenge deadlines and reminders: at most a year
+MAX_DAYS = 3650  # windows in days: at most ten years
+MAX_COUNT = 10_000  # game counts a rule waits for (calibration, minimum games)
+TIMEZONE_LENGTH = 64  # the longest IANA name is 32 characters
+
+
+def _show(value: float) -> str:
+    """A bound as a reply writes it: 1,000,000, 0.5."""
+    return f"{int(value):,}" if float(value).is_integer() else f"{value:g}"
+
+
+@dataclass(frozen=True, slots=True)
+class Range:
+    """The values a number setting takes: `low` to `high` (`low` itself excluded when
+    `above`), whole numbers only when `whole`."""
+
+    low: float
+    high: float
+    above: bool = False
+    whole: bool = False
+    why: str = ""  # appended to the range, where the upper bound needs a reason
+
+    def text(self) -> str:
+        """The range in words: 'a number above 0, at most 1,000'."""
+        kind = "a whole number" if self.whole else "a number"
+        if self.above:
+            words = f"{kind} above {_show(self.low)}, at most {_show(self.high)}"
+        else:
+            words = f"{kind} from {_show(self.low)} to {_show(self.high)}"
+        return f"{words} {self.why}" if self.why else words
+
+    def parse(self, text: str) -> Any:
+        """The value of `text`, or ValueError naming the range."""
+        try:
+            value: float = parse_int(text) if self.whole else parse_number(text)
+        except ValueError:
+            raise ValueError(f"expected {self.text()}") from None
+        if value < self.low or (self.above and value == self.low) or value > self.high:
+            raise ValueError(f"expected {self.text()}")
+        return value
+
 
 def _parse_bool(text: str) -> bool:
     low = text.lower()
@@ -197,47 +249,6 @@ def _parse_bool(text: str) -> bool:
     if low in ("false", "no", "off", "0"):
         return False
     raise ValueError("expected true or false")
-
-
-def _parse_number(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise ValueError("expected a number") from None
-    if not math.isfinite(value):
-        raise ValueError("expected a finite number")
-    return value
-
-
-def _nonneg(parse: Callable[[str], Any]) -> Callable[[str], Any]:
-    def inner(text: str) -> Any:
-        value = parse(text)
-        if value < 0:
-            raise ValueError("expected a number of 0 or more")
-        return value
-
-    return inner
-
-
-def _positive(parse: Callable[[str], Any]) -> Callable[[str], Any]:
-    def inner(text: str) -> Any:
-        value = parse(text)
-        if value <= 0:
-            raise ValueError("expected a number above 0")
-        return value
-
-    return inner
-
-
-def _at_most(limit: float, why: str,
-             parse: Callable[[str], Any]) -> Callable[[str], Any]:
-    def inner(text: str) -> Any:
-        value = parse(text)
-        if value > limit:
-            raise ValueError(f"expected at most {limit:g} {why}")
-        return value
-
-    return inner
 
 
 def _optional(parse: Callable[[str], Any]) -> Callable[[str], Any]:
@@ -256,23 +267,22 @@ def _choice(*options: str) -> Callable[[str], str]:
     return inner
 
 
-def _parse_int(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise ValueError("expected a whole number") from None
+def _bands(at: Range, value: Range, example: str) -> Callable[[str], Bands]:
+    def inner(text: str) -> Bands:
+        if text.lower() in ("none", ""):
+            return ()
+        bands = []
+        for part in text.split(","):
+            threshold, colon, amount = part.partition(":")
+            if not colon:
+                raise ValueError(f"expected bands like {example}")
+            try:
+                bands.append((float(at.parse(threshold)), float(value.parse(amount))))
+            except ValueError as error:
+                raise ValueError(f"{part}: {error}") from None
+        return tuple(sorted(bands))
 
-
-def _parse_bands(text: str) -> Bands:
-    if text.lower() in ("none", ""):
-        return ()
-    bands = []
-    for part in text.split(","):
-        threshold, colon, value = part.partition(":")
-        if not colon:
-            raise ValueError("expected bands like 2100:24,2400:16")
-        bands.append((_parse_number(threshold), _parse_number(value)))
-    return tuple(sorted(bands))
+    return inner
 
 
 def _parse_tables(text: str) -> tuple[str, ...]:
@@ -286,10 +296,13 @@ def _parse_tables(text: str) -> tuple[str, ...]:
 
 
 def _parse_timezone(text: str) -> str:
+    zone = "expected a time zone such as Europe/Amsterdam or UTC"
+    if len(text) > TIMEZONE_LENGTH:
+        raise ValueError(f"{zone} (at most {TIMEZONE_LENGTH} characters)")
     try:
         ZoneInfo(text)
-    except (ZoneInfoNotFoundError, ValueError):
-        raise ValueError("expected a time zone such as Europe/Amsterdam or UTC") from None
+    except (ZoneInfoNotFoundError, ValueError, OSError):  # OSError: a name no file can have
+        raise ValueError(zone) from None
     return text
 
 
@@ -304,82 +317,108 @@ def _parse_leagues(text: str) -> tuple[tuple[float, str], ...]:
 
 @dataclass(frozen=True, slots=True)
 class SettingSpec:
-    """How one key is parsed and what it means."""
+    """How one key is parsed, what it means, and for a number the values it takes."""
 
     key: str
     parse: Callable[[str], Any]
     help: str
     changeable: bool = True  # may a moderator change it after the ladder exists?
+    range: Range | None = None
+
+    def describe(self) -> str:
+        """The key's line in `/help settings`: what it means and its range."""
+        return f"{self.key}: {self.help}" + (f"; {self.range.text()}" if self.range else "")
+
+
+def _number(key: str, limits: Range, text: str, optional: bool = False) -> SettingSpec:
+    parse = limits.parse
+    return SettingSpec(key, _optional(parse) if optional else parse, text, range=limits)
+
+
+def _banded(key: str, at: Range, value: Range, example: str, text: str) -> SettingSpec:
+    return SettingSpec(key, _bands(at, value, example),
+                       f"{text}, e.g. {example}; thresholds {at.text()}, values {value.text()}")
 
 
 _LATEST_HOURS = LATEST_CONFIRMATION_DAYS * 24
 _WHY_LATEST = f"({LATEST_CONFIRMATION_DAYS} days): anti-farming {COUNTED_RIGHT}"
+_RATING = Range(-START_LIMIT, START_LIMIT)
+_THRESHOLD = Range(-RATING_LIMIT, RATING_LIMIT)
+_GAP = Range(0, 2 * RATING_LIMIT, above=True)
+_K = Range(0, 1000, above=True)
+_MULTIPLIER = Range(0, 100, above=True)
+_SIDES = Range(2, MAX_SIDES, whole=True)
+_MOVES = Range(0, MAX_MOVES, whole=True)
+_GAMES = Range(0, MAX_COUNT, whole=True)
+_HOURS = Range(0, MAX_HOURS, above=True)
 
 _SPECS: tuple[SettingSpec, ...] = (
     SettingSpec("confirm", _parse_bool, "reports wait for the opponent's /confirm (true|false)"),
-    SettingSpec("confirm_hours", _at_most(_LATEST_HOURS, _WHY_LATEST, _positive(_parse_number)),
-                "hours after which a pending report is confirmed automatically "
-                f"(at most {_LATEST_HOURS})"),
+    _number("confirm_hours", Range(0, _LATEST_HOURS, above=True, why=_WHY_LATEST),
+            "hours after which a pending report is confirmed automatically"),
     SettingSpec("timezone", _parse_timezone,
                 "time zone of the ladder's day and month (daily jobs run at 00:00 in it)"),
     SettingSpec("ffa", _choice("winner_takes_all", "placement"),
                 "free-for-all rating mode: winner_takes_all or placement"),
-    SettingSpec("start", _parse_number, "rating of a new player"),
-    SettingSpec("k", _positive(_parse_number), "K factor of the Elo update"),
-    SettingSpec("k_bands", _parse_bands,
-                "K by the player's rating, e.g. 2100:24,2400:16 (below the first: k)"),
+    _number("start", _RATING, "rating of a new player"),
+    _number("k", _K, "K factor of the Elo update"),
+    _banded("k_bands", _THRESHOLD, _K, "2100:24,2400:16",
+            "K by the player's rating (below the first: k)"),
     SettingSpec("whole", _parse_bool, "keep ratings as whole numbers (true|false)"),
-    SettingSpec("min_gain", _nonneg(_parse_int), "smallest gain for a winner"),
-    SettingSpec("floor", _optional(_parse_number), "no rating falls below this (none: no floor)"),
-    SettingSpec("max_gap", _optional(_positive(_parse_number)),
-                "refuse rated games between players further apart (none: no limit)"),
-    SettingSpec("no_change_gap", _optional(_nonneg(_parse_number)),
-                "beyond this gap a win by the stronger player changes nothing (none: off)"),
-    SettingSpec("fame_base", _positive(_parse_number), "fame: base of the multiplied K"),
-    SettingSpec("k1", _positive(_parse_number), "fame: multiplier for a two-sided game"),
-    SettingSpec("k1_bands", _parse_bands, "fame: multiplier by number of sides, e.g. 3:1.5,4:1"),
-    SettingSpec("newcomer_wins", _nonneg(_parse_int),
-                "fame: a player with at most this many rated wins is a newcomer"),
-    SettingSpec("k2_newcomer", _positive(_parse_number), "fame: multiplier for a newcomer"),
-    SettingSpec("k2", _positive(_parse_number), "fame: multiplier for an experienced player"),
-    SettingSpec("k2_bands", _parse_bands, "fame: experienced multiplier by rating, e.g. 2400:1"),
-    SettingSpec("k3", _positive(_parse_number), "fame: multiplier for the shortest games"),
-    SettingSpec("k3_bands", _parse_bands, "fame: multiplier by moves, e.g. 50:1.5,250:1"),
-    SettingSpec("k3_default", _positive(_parse_number),
-                "fame: multiplier when a report gives no length"),
-    SettingSpec("max_sides", _optional(_positive(_parse_int)),
-                "most sides in one game (2: one-on-one only; none: any)"),
+    _number("min_gain", Range(0, 1000, whole=True), "smallest gain for a winner"),
+    _number("floor", _RATING, "no rating falls below this (none: no floor)", optional=True),
+    _number("max_gap", _GAP, "refuse rated games between players further apart (none: no "
+            "limit)", optional=True),
+    _number("no_change_gap", Range(0, 2 * RATING_LIMIT),
+            "beyond this gap a win by the stronger player changes nothing (none: off)",
+            optional=True),
+    _number("fame_base", _K, "fame: base of the multiplied K"),
+    _number("k1", _MULTIPLIER, "fame: multiplier for a two-sided game"),
+    _banded("k1_bands", _SIDES, _MULTIPLIER, "3:1.5,4:1", "fame: multiplier by number of sides"),
+    _number("newcomer_wins", Range(0, MAX_COUNT, whole=True),
+            "fame: a player with at most this many rated wins is a newcomer"),
+    _number("k2_newcomer", _MULTIPLIER, "fame: multiplier for a newcomer"),
+    _number("k2", _MULTIPLIER, "fame: multiplier for an experienced player"),
+    _banded("k2_bands", _THRESHOLD, _MULTIPLIER, "2400:1",
+            "fame: experienced multiplier by rating"),
+    _number("k3", _MULTIPLIER, "fame: multiplier for the shortest games"),
+    _banded("k3_bands", _MOVES, _MULTIPLIER, "50:1.5,250:1", "fame: multiplier by moves"),
+    _number("k3_default", _MULTIPLIER, "fame: multiplier when a report gives no length"),
+    _number("max_sides", _SIDES, "most sides in one game (2: one-on-one only; none: any)",
+            optional=True),
     SettingSpec("teams", _parse_bool, "allow team games (true|false)"),
-    SettingSpec("series_hours", _optional(_positive(_parse_number)),
-                "games of one pair within this many hours form a series (none: off)"),
-    SettingSpec("calibration", _nonneg(_parse_int),
-                "rated games a newcomer plays before appearing in tables"),
+    _number("series_hours", Range(0, _LATEST_HOURS, above=True),
+            "games of one pair within this many hours form a series (none: off)",
+            optional=True),
+    _number("calibration", Range(0, 1000, whole=True),
+            "rated games a newcomer plays before appearing in tables"),
     SettingSpec("leagues", _parse_leagues, "league names by rating (none: no leagues)"),
-    SettingSpec("farm_limit", _optional(_positive(_parse_int)),
-                "rated games of one pair allowed per farm_days before more are unrated"),
-    SettingSpec("farm_days", _positive(_parse_number), "anti-farming window in days"),
-    SettingSpec("min_moves", _optional(_nonneg(_parse_int)),
-                "games shorter than this many moves are unrated (none: off)"),
+    _number("farm_limit", Range(1, 1000, whole=True),
+            "rated games of one pair allowed per farm_days before more are unrated",
+            optional=True),
+    _number("farm_days", Range(0, 365, above=True), "anti-farming window in days"),
+    _number("min_moves", _MOVES, "games shorter than this many moves are unrated (none: off)",
+            optional=True),
     SettingSpec("tables", _parse_tables,
                 "tables kept: season,week,ladder (none: only the ranking)"),
-    SettingSpec("season_min_games", _nonneg(_parse_int),
-                "rated games in the month to be listed in the season table"),
-    SettingSpec("week_min_games", _nonneg(_parse_int),
-                "rated games in the window to be listed in the week table"),
-    SettingSpec("week_days", _positive(_parse_number), "length of the rolling week in days"),
-    SettingSpec("active_days", _positive(_parse_number),
-                "the ladder table lists players who played within this many days"),
-    SettingSpec("hall_of_fame", _nonneg(_parse_int), "places entering the Hall of Fame per season"),
+    _number("season_min_games", _GAMES,
+            "rated games in the month to be listed in the season table"),
+    _number("week_min_games", _GAMES, "rated games in the window to be listed in the week table"),
+    _number("week_days", Range(0, 365, above=True), "length of the rolling week in days"),
+    _number("active_days", Range(0, MAX_DAYS, above=True),
+            "the ladder table lists players who played within this many days"),
+    _number("hall_of_fame", Range(0, 100, whole=True),
+            "places entering the Hall of Fame per season"),
     SettingSpec("weekly_summary", _parse_bool, "post the week's top movers every Monday"),
     SettingSpec("decay", _parse_bool, "daily decay at 00:00 (true|false)"),
-    SettingSpec("decay_divisor", _positive(_parse_int),
-                "daily decay is max(decay_min, floor(R*R/decay_divisor))"),
-    SettingSpec("decay_min", _nonneg(_parse_int), "smallest daily decay of a rating above 0"),
+    _number("decay_divisor", Range(1, 1_000_000_000, whole=True),
+            "daily decay is max(decay_min, floor(R*R/decay_divisor))"),
+    _number("decay_min", Range(0, RATING_LIMIT, whole=True),
+            "smallest daily decay of a rating above 0"),
     SettingSpec("challenges", _parse_bool, "players challenge each other before playing"),
-    SettingSpec("challenge_hours", _positive(_parse_number),
-                "hours to answer a challenge before it is a forfeit"),
-    SettingSpec("reminder_hours", _nonneg(_parse_number),
-                "remind the challenged player this many hours before the deadline (0: never)"),
+    _number("challenge_hours", _HOURS, "hours to answer a challenge before it is a forfeit"),
+    _number("reminder_hours", Range(0, MAX_HOURS),
+            "remind the challenged player this many hours before the deadline (0: never)"),
     SettingSpec("margin_required", _parse_bool,
                 "position ladders: a win must say minor, major or overwhelming"),
 )
@@ -400,8 +439,13 @@ def parse_settings(pairs: Iterable[tuple[str, str]]) -> dict[str, Any]:
             changes[key] = spec.parse(raw)
         except ValueError as error:
             # Every parser words its ValueError for the user ("expected ...").
-            raise SettingError(f"{key}={raw}: {error}") from None
+            raise SettingError(f"{key}={_clip(raw)}: {error}") from None
     return changes
+
+
+def _clip(raw: str) -> str:
+    """A typed value as a refusal echoes it: at most 40 characters."""
+    return raw if len(raw) <= 40 else raw[:40] + "..."
 
 
 # Properties of a ladder in its chat, not rules: they never enter the event log.
@@ -428,7 +472,7 @@ def split_properties(
                 raise SettingError(f"{key}={raw}: {error}") from None
         elif raw.lower() in ("none", "off") and key == "mod_role":
             properties[key] = ""
-        elif raw.isdigit() and len(raw) <= 20:
+        elif is_digits(raw) and len(raw) <= 20:
             properties[key] = raw
         else:
             raise SettingError(f"{key}={raw}: expected a Discord id (digits)")

@@ -87,6 +87,10 @@ def test_environment_tokens_override_the_file(tmp_path: Path) -> None:
      ("[telegram]\nwebhook_url = 'http://x/hook'", "must be an https:// address"),
      ("[telegram]\nlisten = '0.0.0.0'", r"\[telegram\] listen is HOST:PORT"),
      ("[web]\nlisten = 'localhost'", r"\[web\] listen is HOST:PORT"),
+     ("[web]\nlisten = 'localhost:٨٠٨٠'", r"\[web\] listen is HOST:PORT"),
+     ("[web]\nlisten = 'localhost:80800'", r"\[web\] listen is HOST:PORT"),
+     ("[discord]\nmoderator_role = '١٢٣'", "moderator_role is a role id"),
+     ("[ladder]\ncalibration = 99999999999999999999", "expected a whole number from 0 to 1,000"),
      ("[backup]\nkeep = 0", "at least 1")],
 )
 def test_bad_configuration_is_explained(tmp_path: Path, text: str, message: str) -> None:

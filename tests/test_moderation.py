@@ -242,7 +242,8 @@ async def test_setting_errors_read_as_sentences_in_chat(chat: Chat) -> None:
     reply = await chat.refused("mod", "/ladder set colour=red")
     assert reply == "There is no setting called 'colour'; `/help settings` lists them."
     # a key stays as written
-    assert await chat.refused("mod", "/ladder set k=-5") == "k=-5: expected a number above 0."
+    assert await chat.refused("mod", "/ladder set k=-5") == \
+        "k=-5: expected a number above 0, at most 1,000."
 
 
 @pytest.mark.parametrize(("preset", "rule"), [("duel", "anti-farming"), ("dutch", "the series")])

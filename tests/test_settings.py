@@ -64,7 +64,7 @@ def test_values_are_parsed(key: str, value: str, field_value: object) -> None:
      ("tables", "monthly", "expected tables from season, week, ladder"),
      ("k_bands", "2100", "expected bands like"),
      ("calibration", "five", "expected a whole number"),
-     ("confirm_hours", "721", r"expected at most 720 \(30 days\): anti-farming")],
+     ("confirm_hours", "721", r"expected a number above 0, at most 720 \(30 days\): anti-farming")],
 )
 def test_bad_values_are_refused_with_a_reason(key: str, value: str, message: str) -> None:
     with pytest.raises(SettingError, match=message):
