@@ -21,9 +21,10 @@ from bot import config as configuration
 from bot.backup import BackupError, backup, restore, running
 from bot.console import Console, input_lines
 from bot.runtime import NO_PLATFORM, Platform, Runtime
-from core.calendar import parse_instant
+from core.calendar import INSTANTS, parse_instant
 from core.errors import LadderError
 from core.export import export_ladder
+from core.numerals import is_digits
 from storage.postgres import is_url, store_for
 from storage.sqlite import SchemaTooNew, SqliteStore
 from storage.transfer import TransferError, copy_database
@@ -130,7 +131,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def _shard_range(text: str) -> list[int]:
     first, _, last = text.partition("-")
-    if not (first.isdigit() and (last or first).isdigit()) or int(last or first) < int(first):
+    if not (is_digits(first) and is_digits(last or first)) or int(last or first) < int(first):
         raise argparse.ArgumentTypeError("write shards as FIRST-LAST, e.g. 0-3")
     return list(range(int(first), int(last or first) + 1))
 
@@ -169,7 +170,8 @@ def _instant(text: str) -> int:
         return parse_instant(text)
     except ValueError:
         raise argparse.ArgumentTypeError(
-            f"{text!r} is not an ISO 8601 instant such as 2026-03-01T09:00:00+00:00") from None
+            f"{text!r} is not an ISO 8601 instant {INSTANTS}, such as "
+            "2026-03-01T09:00:00+00:00") from None
 
 
 async def _export(args: argparse.Namespace) -> int:

@@ -13,10 +13,13 @@ import asyncio
 import re
 import sys
 import time
+import traceback
+import unicodedata
 from collections.abc import Iterable
 from typing import TextIO
 
-from core.calendar import parse_instant
+from bot.text import APOLOGY
+from core.calendar import DAY, INSTANTS, iso, parse_instant
 from core.records import Announcement, ChartData, Context, Reply, UserRef
 from core.service import catch_up_chat, handle
 from core.settings import Policy
@@ -24,6 +27,10 @@ from storage.sqlite import SqliteStore
 
 CHAT = "console"
 LINE = re.compile(r"^@([^\s:]+):\s?(.*)$")
+NAME_LENGTH = 32  # as Discord's and Telegram's user names
+# The longest step of one `!time`: every day on the way is applied (a decay day is an event
+# of the log), so a jump of centuries would take minutes; ten years take about a second.
+LONGEST_STEP = 3653 * DAY
 
 
 def user(name: str) -> UserRef:
@@ -42,6 +49,7 @@ class Console:
         self.err = err
         self.policy = policy or Policy()
         self.clock: int | None = None  # None until the first !time: the real clock
+        self.number = 0  # the input line being handled, for warnings
 
     def now(self) -> int:
         """The console's clock: simulated after the first !time, else the real one."""
@@ -58,20 +66,32 @@ class Console:
         for a in announcements:
             self.say(a.text)
 
+    def warn(self, text: str) -> None:
+        """A warning about the input, naming its line, on standard error."""
+        self.err.write(f"console: line {self.number}: {text}\n")
+        self.err.flush()
+
     async def line(self, raw: str) -> None:
         """Handle one input line."""
         text = raw.strip()
         if not text or text.startswith("#"):
+            return
+        if not _is_utf8(text):
+            self.warn("not valid UTF-8; skipped")
             return
         if text.startswith("!time"):
             await self.move_clock(text[5:].strip())
             return
         found = LINE.match(text)
         if found is None:
-            self.err.write("console: write lines as '@NAME: TEXT' or '!time ISO-TIME' "
-                           f"(not understood: {text[:60]!r})\n")
+            self.warn("write lines as '@NAME: TEXT' or '!time ISO-TIME' "
+                      f"(not understood: {text[:60]!r})")
             return
         name, said = found.group(1), found.group(2)
+        if len(name) > NAME_LENGTH or any(unicodedata.category(c) == "Cc" for c in name):
+            self.warn(f"a name is at most {NAME_LENGTH} characters, none of them control "
+                      f"characters (not {name[:NAME_LENGTH + 8]!r}); skipped")
+            return
         if self.clock is None:  # the real clock moves by itself: run what fell due
             at = self.now()
             self.announce(await self.store.run(lambda repo: catch_up_chat(repo, CHAT, at)))
@@ -102,19 +122,38 @@ class Console:
         try:
             target = parse_instant(text)
         except ValueError:
-            self.err.write(f"console: !time needs an ISO 8601 instant, not {text[:60]!r}\n")
+            self.warn(f"!time needs an ISO 8601 instant {INSTANTS}, such as "
+                      f"2026-03-01T09:00:00+00:00, not {text[:60]!r}")
             return
         if self.clock is not None and target < self.clock:
-            self.err.write("console: the clock never moves backwards; it stays at "
-                           f"{self.clock}\n")
+            self.warn(f"the clock never moves backwards; it stays at {iso(self.clock)}")
+            return
+        if self.clock is not None and target - self.clock > LONGEST_STEP:
+            self.warn("!time moves the clock at most 10 years at once (every day's jobs run "
+                      f"on the way); it stays at {iso(self.clock)}")
             return
         self.clock = target
         self.announce(await self.store.run(lambda repo: catch_up_chat(repo, CHAT, target)))
 
     async def run(self, lines: Iterable[str]) -> None:
-        """Handle every line until the input ends."""
-        for raw in lines:
-            await self.line(raw)
+        """Handle every line until the input ends. A line that fails unexpectedly is
+        answered as the other chats answer it (an apology; the traceback on standard
+        error), and the lines after it still run."""
+        for self.number, raw in enumerate(lines, 1):
+            try:
+                await self.line(raw)
+            except Exception:
+                self.warn(f"unexpected error\n{traceback.format_exc()}")
+                self.say(APOLOGY)
+
+
+def _is_utf8(text: str) -> bool:
+    """False for text holding bytes that were not UTF-8 (decoded as lone surrogates)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def prompt_lines(stream: TextIO) -> Iterable[str]:
@@ -124,11 +163,14 @@ def prompt_lines(stream: TextIO) -> Iterable[str]:
             yield input("> ")
         except EOFError:
             return
+        except UnicodeDecodeError:
+            yield "\udcff"  # as a pipe's undecodable line: warned about and skipped
 
 
 def input_lines(stream: TextIO) -> Iterable[str]:
-    """Lines from standard input: prompted on a terminal, read plainly from a pipe."""
+    """Lines from standard input: prompted on a terminal, read plainly from a pipe (bytes
+    that are not UTF-8 kept as lone surrogates, so that only their line is skipped)."""
     if stream.isatty():
         sys.stderr.write("Ladderbot console. Type '@alice: /help' to start; Ctrl-D to quit.\n")
         return prompt_lines(stream)
-    return stream
+    return (line.decode("utf-8", "surrogateescape") for line in stream.buffer)

@@ -24,7 +24,7 @@ from discord.utils import escape_markdown
 from bot.config import Config
 from bot.limits import Limiter
 from bot.scheduler import Undeliverable
-from bot.text import split_text
+from bot.text import APOLOGY, split_text
 from core.commands import (
     USAGE,
     AcceptChallenge,
@@ -65,7 +65,6 @@ PLATFORM = "discord"
 MAX_CONTENT = 2000
 MENTION = re.compile(r"<@!?(\d{15,21})>")
 ESCAPED_MENTION = re.compile(r"@(<@!?\d{15,21}>)")
-APOLOGY = "Sorry, something went wrong on my side. It has been logged; please try again."
 EMBEDDED = (ShowStandings, ShowProfile, ShowHistory, ShowHallOfFame, ShowLadder)
 
 

@@ -46,8 +46,10 @@ from telegram.request import BaseRequest
 from bot.config import Config, host_port
 from bot.limits import Limiter
 from bot.scheduler import Undeliverable
+from bot.text import APOLOGY
 from bot.text import split_text as split_lines
 from core.commands import HELP, command_word
+from core.numerals import is_digits
 from core.records import Announcement, Context, Reply, UserRef
 from core.service import handle
 from storage.sqlite import SqliteRepo, SqliteStore
@@ -62,7 +64,6 @@ PLATFORM = "telegram"
 MAX_MESSAGE = 4096
 ADMIN_TTL = 300.0  # seconds a group's administrator list is trusted
 READ_ONLY_WORDS = ("help", "start", "standings", "profile", "history", "halloffame", "ladder")
-APOLOGY = "Sorry, something went wrong on my side. It has been logged; please try again."
 
 
 def chat_key(chat_id: int) -> str:
@@ -344,7 +345,7 @@ class TelegramPlatform:
             return
         action, _, rest = query.data.partition(":")
         ladder, _, match = rest.rpartition(":")
-        if action not in ("confirm", "dispute", "withdraw") or not match.isdigit() or not ladder:
+        if action not in ("confirm", "dispute", "withdraw") or not is_digits(match) or not ladder:
             await query.answer("This button is no longer valid.", show_alert=True)
             return
         chat = query.message.chat

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+# What a user is told when a command fails unexpectedly; the traceback goes to the log.
+APOLOGY = "Sorry, something went wrong on my side. It has been logged; please try again."
+
 
 def split_text(text: str, limit: int) -> list[str]:
     """Cut a long reply at line breaks into messages a platform accepts."""

@@ -73,9 +73,20 @@ def iso(at: Timestamp) -> str:
     return datetime.fromtimestamp(at, UTC).isoformat()
 
 
+# The instants the bot reads (the console's `!time`, `export --at`): from 1970 to the end
+# of 2999, so that every date computed from them (the next midnight in any time zone, the
+# next month) exists; Python's dates end with 9999.
+LATEST_INSTANT: Timestamp = 32_503_680_000  # 3000-01-01T00:00:00Z
+INSTANTS = "from 1970 to 2999"
+
+
 def parse_instant(text: str) -> Timestamp:
-    """Read an ISO 8601 instant; one without an offset is taken as UTC."""
+    """Read an ISO 8601 instant; one without an offset is taken as UTC. ValueError for
+    anything else, and for an instant outside INSTANTS."""
     parsed = datetime.fromisoformat(text.strip())
     if parsed.tzinfo is None:
         parsed = parsed.replace(tzinfo=UTC)
-    return int(parsed.timestamp())
+    at = int(parsed.timestamp())
+    if not 0 <= at < LATEST_INSTANT:
+        raise ValueError(f"an instant {INSTANTS}")
+    return at

@@ -117,8 +117,71 @@ def test_export_of_an_unknown_ladder_or_database(tmp_path: Path) -> None:
     assert done.returncode == 1 and "no ladder called main" in done.stderr
     done = ladderbot("export", "--db", str(tmp_path / "l.db"), "--ladder", "main", "--at",
                      "yesterday")
-    assert done.returncode == 2 and "'yesterday' is not an ISO 8601 instant such as " \
-        "2026-03-01T09:00:00+00:00" in done.stderr
+    assert done.returncode == 2 and "'yesterday' is not an ISO 8601 instant from 1970 to " \
+        "2999, such as 2026-03-01T09:00:00+00:00" in done.stderr
+
+
+DUEL_START = ("!time 2026-01-05T10:00:00+00:00\n@mod: /ladder create main preset=duel\n"
+              "@alice: /join\n@bob: /join\n@alice: /report win @bob\n")
+
+
+def test_superscript_and_foreign_digits_are_refused_and_the_script_goes_on(
+        tmp_path: Path) -> None:
+    # '²'.isdigit() is true and int('²') fails; int('٣') is 3: numbers are ASCII digits.
+    lines = ["@bob: /confirm ²", "@alice: /withdraw ¹",
+             "@alice: /report win @bob moves=²", "@mod: /mod void ² x", "@mod: /mod void ٣ x",
+             "@mod: /mod adjust @bob +² x", "@mod: /ladder set channel=²",
+             "@mod: /ladder set k=²", "@mod: /ladder set calibration=٣"]
+    done = ladderbot("console", "--db", str(tmp_path / "l.db"), "--admin", "mod",
+                     stdin=DUEL_START + "\n".join(lines) + "\n@bob: /dispute ³ x\n")
+    assert done.returncode == 0 and done.stderr == ""
+    replies = done.stdout.split("bot: Match #1 reported")[1].splitlines()[1:]
+    assert len(replies) == 2 * 6 + 3 + 1  # a refusal and its usage; three refused settings
+    assert replies[:2] == ["bot: I don't understand '²'.", "bot: Usage: /confirm [MATCH_ID]"]
+    assert replies[12:15] == ["bot: channel=²: expected a Discord id (digits).",
+                              "bot: k=²: expected a number above 0, at most 1,000.",
+                              "bot: calibration=٣: expected a whole number from 0 to 1,000."]
+    # Not a match id, so the start of a reason: the last line ran, as a dispute.
+    assert replies[-1].startswith("bot: Match #1 (alice beat bob) is disputed: ³ x.")
+
+
+def test_the_clock_stays_within_its_range_and_moves_ten_years_at_most(tmp_path: Path) -> None:
+    done = ladderbot("console", "--db", str(tmp_path / "l.db"), stdin=(
+        "!time 2026-01-05T10:00:00+00:00\n!time 9999-12-31T23:59:59+00:00\n"
+        "!time 2037-01-05T10:00:00+00:00\n!time 2036-01-05T10:00:00+00:00\n"
+        "!time 2030-01-05T10:00:00+00:00\n"))
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.splitlines() == [
+        "console: line 2: !time needs an ISO 8601 instant from 1970 to 2999, such as "
+        "2026-03-01T09:00:00+00:00, not '9999-12-31T23:59:59+00:00'",
+        "console: line 3: !time moves the clock at most 10 years at once (every day's jobs "
+        "run on the way); it stays at 2026-01-05T10:00:00+00:00",
+        "console: line 5: the clock never moves backwards; it stays at "
+        "2036-01-05T10:00:00+00:00"]
+
+
+def test_bytes_that_are_not_utf8_skip_only_their_line(tmp_path: Path) -> None:
+    script = DUEL_START.encode() + b"@bob: /history \xff\xfe\n@bob: /confirm\n"
+    done = subprocess.run([sys.executable, "-m", "bot.cli", "console", "--db",
+                           str(tmp_path / "l.db"), "--admin", "mod"], input=script,
+                          capture_output=True, timeout=120, cwd=ROOT)
+    assert done.returncode == 0
+    assert done.stderr.decode() == "console: line 6: not valid UTF-8; skipped\n"
+    assert "alice 1000 -> 1016 (+16)" in done.stdout.decode()
+
+
+def test_console_names_are_short_and_hold_no_control_characters(tmp_path: Path) -> None:
+    long = "a" * 33
+    done = ladderbot("console", "--db", str(tmp_path / "l.db"), "--admin", "mod", stdin=(
+        DUEL_START + f"@{long}: /join\n@nul\x00l: /join\n@{'b' * 32}: /join\n"))
+    assert done.returncode == 0
+    assert done.stderr.splitlines() == [
+        f"console: line 6: a name is at most 32 characters, none of them control characters "
+        f"(not {long!r}); skipped",
+        "console: line 7: a name is at most 32 characters, none of them control characters "
+        "(not 'nul\\x00l'); skipped"]
+    assert done.stdout.rstrip().endswith(f"bot: {'b' * 32} joined main at 1000. The first 5 "
+                                         "rated games calibrate: tables list you after them.")
 
 
 def test_export_at_an_earlier_instant_shows_the_ladder_as_it_stood(tmp_path: Path) -> None:
