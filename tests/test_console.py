@@ -379,3 +379,31 @@ def test_a_script_split_in_two_runs_ends_as_one_run(tmp_path: Path) -> None:
     again = console(split, PART_TWO)
     assert "closed" not in again and "forfeit" not in again and "confirmed" not in again
     assert {ladder: export(split, at, ladder) for ladder in ("main", "cup", "rungs")} == before
+
+
+async def test_an_unexpected_error_is_apologised_for_and_the_script_goes_on(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    from bot import console as console_module
+    from bot.text import APOLOGY
+    from storage.sqlite import SqliteStore
+
+    real = console_module.handle
+
+    def failing(repo: Any, ctx: Any, text: str, *rest: Any) -> Any:
+        if text == "/standings":
+            raise OverflowError("math range error")
+        return real(repo, ctx, text, *rest)
+
+    monkeypatch.setattr(console_module, "handle", failing)
+    out, err = io.StringIO(), io.StringIO()
+    async with SqliteStore(":memory:") as store:
+        chat = console_module.Console(store, ["mod"], out, err)
+        await chat.run(["!time 2026-01-05T10:00:00+00:00",
+                        "@mod: /ladder create main preset=warlight",
+                        "@alice: /standings", "@alice: /join"])
+    said = out.getvalue().splitlines()
+    assert said[-2:] == [f"bot: {APOLOGY}", "bot: alice joined main at 1200."]
+    assert err.getvalue().startswith("console: line 3: unexpected error\nTraceback")
+    assert "OverflowError: math range error" in err.getvalue()
