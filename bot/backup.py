@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import calendar
 import contextlib
+import errno
 import fcntl
 import sqlite3
 import time
@@ -20,7 +21,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from core.calendar import DAY
-from storage.sqlite import SqliteStore, configure, copy_database, migrations
+from storage import files
+from storage.files import BUSY_SECONDS, UnusableDatabase, copy_database, schema_version
+from storage.sqlite import SqliteStore, configure, migrations
 
 STAMP = "%Y%m%d-%H%M%S"  # in names of backups, UTC
 
@@ -40,9 +43,23 @@ def backup(db: Path, target: Path, folder: bool = False) -> Path:
         target = target / f"{db.stem}-{time.strftime(STAMP, time.gmtime())}.db"
     target.parent.mkdir(parents=True, exist_ok=True)
     with contextlib.closing(sqlite3.connect(db, timeout=30)) as source:
-        copy_database(source, target)
+        _copy(source, target)
     check(target)
     return target
+
+
+def _copy(source: sqlite3.Connection, target: Path) -> None:
+    """`copy_database`, its failure (a full disk, a lock held too long) said as a
+    BackupError."""
+    try:
+        copy_database(source, target)
+    except sqlite3.Error as error:
+        raise _not_written(target, error) from None
+
+
+def _not_written(target: Path, error: sqlite3.Error) -> BackupError:
+    return BackupError(f"could not write {target}: {error} (nothing was left behind; is the "
+                       "disk full?)")
 
 
 def check(path: Path) -> int:
@@ -52,27 +69,26 @@ def check(path: Path) -> int:
     try:
         with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as conn:
             verdict = conn.execute("PRAGMA integrity_check").fetchone()[0]
-            version = conn.execute("PRAGMA user_version").fetchone()[0]
-            tables = {r[0] for r in conn.execute(
-                "SELECT name FROM sqlite_master WHERE type='table'")}
+            if verdict != "ok":
+                raise BackupError(f"{path} fails SQLite's integrity check: {verdict}")
+            return schema_version(conn, str(path), migrations()[-1][0])
     except sqlite3.DatabaseError as error:
         raise BackupError(f"{path} is not a readable SQLite database: {error}") from None
-    if verdict != "ok":
-        raise BackupError(f"{path} fails SQLite's integrity check: {verdict}")
-    latest = migrations()[-1][0]
-    if version > latest:
-        raise BackupError(f"{path} was made by a newer Ladderbot (schema {version}; this one "
-                          f"knows up to {latest})")
-    if not {"ladders", "events", "players"} <= tables:
-        raise BackupError(f"{path} is not a Ladderbot database")
-    return int(version)
+    except UnusableDatabase as error:
+        raise BackupError(str(error)) from None
 
 
 @contextlib.contextmanager
 def running(db: Path, exclusive: bool = False) -> Iterator[None]:
     """Hold the database's lock file: shared while a bot runs (several may), exclusive
     for a restore. The operating system releases it however the process ends."""
-    lock = open(Path(f"{db}.lock"), "a")  # noqa: SIM115 (held for the whole block)
+    try:
+        lock = open(Path(f"{db}.lock"), "a")  # noqa: SIM115 (held for the whole block)
+    except OSError as error:
+        if error.errno != errno.EROFS or exclusive:
+            raise
+        yield  # a read-only mount: no restore can replace the file under a reader
+        return
     try:
         try:
             fcntl.flock(lock, (fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH) | fcntl.LOCK_NB)
@@ -84,20 +100,25 @@ def running(db: Path, exclusive: bool = False) -> Iterator[None]:
         lock.close()
 
 
-def restore(source: Path, db: Path) -> Path | None:
+def restore(source: Path, db: Path, busy_seconds: float = BUSY_SECONDS) -> Path | None:
     """Put a checked backup in place of `db`; return where the replaced database is kept
     (None when there was none)."""
     check(source)
     with running(db, exclusive=True):
         if not db.exists():
             with contextlib.closing(sqlite3.connect(f"file:{source}?mode=ro", uri=True)) as new:
-                copy_database(new, db)
+                _copy(new, db)
             return None
         kept = db.with_name(f"{db.name}.before-restore-{time.strftime(STAMP, time.gmtime())}")
-        with contextlib.closing(sqlite3.connect(db, timeout=30)) as live:
-            copy_database(live, kept)
+        with contextlib.closing(sqlite3.connect(db, timeout=busy_seconds)) as live:
+            _copy(live, kept)
             with contextlib.closing(sqlite3.connect(f"file:{source}?mode=ro", uri=True)) as new:
-                new.backup(live)  # SQLite journals the overwrite
+                try:
+                    files.backup(new, live, busy_seconds=busy_seconds)  # journaled by SQLite
+                except sqlite3.OperationalError as error:
+                    raise BackupError(f"{db} was not restored: {error}. Stop the program "
+                                      f"writing to it; {db} is unchanged, and a copy of it is "
+                                      f"at {kept}") from None
             configure(live)
             verdict = live.execute("PRAGMA integrity_check").fetchone()[0]
         if verdict != "ok":  # pragma: no cover - the backup API does not produce this
@@ -128,7 +149,10 @@ async def daily(store: SqliteStore, folder: Path, keep: int, now: float) -> Path
     if taken and now - taken[-1][0] < DAY:
         return None
     target = folder / f"{stem}-{datetime.fromtimestamp(now, UTC).strftime(STAMP)}.db"
-    await store.backup(target)
+    try:
+        await store.backup(target)
+    except sqlite3.Error as error:
+        raise _not_written(target, error) from None
     await asyncio.to_thread(check, target)
     for _, old in (await asyncio.to_thread(ours))[:-keep]:
         await asyncio.to_thread(old.unlink)

@@ -9,6 +9,7 @@ import json
 import logging
 import os
 import signal
+import sqlite3
 import sys
 import time
 from collections.abc import Sequence
@@ -25,6 +26,7 @@ from core.calendar import INSTANTS, parse_instant
 from core.errors import LadderError
 from core.export import export_ladder
 from core.numerals import is_digits
+from storage.files import UnusableDatabase
 from storage.postgres import is_url, store_for
 from storage.sqlite import SchemaTooNew, SqliteStore
 from storage.transfer import TransferError, copy_database
@@ -180,7 +182,7 @@ async def _export(args: argparse.Namespace) -> int:
         print(f"ladderbot export: there is no database at {path}", file=sys.stderr)
         return 1
     at = args.at if args.at is not None else int(time.time())
-    async with store_for(path) as store:
+    async with store_for(path, existing=True) as store:
         data = await store.run(lambda repo: export_ladder(repo, args.chat, args.ladder, at),
                                commit=False)
     print(json.dumps(data, indent=2, ensure_ascii=False))
@@ -212,7 +214,7 @@ async def _web(args: argparse.Namespace) -> int:
         return 1
     listen = args.listen or config.web_listen or "127.0.0.1:8080"
     with _in_use(path):
-        async with store_for(path) as store:
+        async with store_for(path, readonly=True) as store:
             site = Web(store)
             address = await site.start(listen)
             print(f"Serving public ladders at {address}/ (Ctrl-C stops)", flush=True)
@@ -336,9 +338,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                "web": _web, "backup": _backup, "restore": _restore, "migrate-db": _migrate}
     try:
         return asyncio.run(runners[args.command](args))
-    except (configuration.ConfigError, SchemaTooNew, LadderError, BackupError,
-            TransferError, OSError, asyncpg.PostgresError) as error:
+    except (configuration.ConfigError, SchemaTooNew, UnusableDatabase, LadderError,
+            BackupError, TransferError, OSError, asyncpg.PostgresError) as error:
         print(f"ladderbot {args.command}: {error}", file=sys.stderr)
+        return 1
+    except sqlite3.Error as error:  # the file went bad, or the disk full, while in use
+        print(f"ladderbot {args.command}: the database failed: {error}", file=sys.stderr)
         return 1
     except ValueError as error:
         print(f"ladderbot {args.command}: {error}", file=sys.stderr)

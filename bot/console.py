@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import sqlite3
 import sys
 import time
 import traceback
@@ -142,6 +143,9 @@ class Console:
         for self.number, raw in enumerate(lines, 1):
             try:
                 await self.line(raw)
+            except sqlite3.Error as error:  # a full disk, a file gone bad: not a bug of ours
+                self.warn(f"the database failed: {error}; nothing of this line was stored")
+                self.say(APOLOGY)
             except Exception:
                 self.warn(f"unexpected error\n{traceback.format_exc()}")
                 self.say(APOLOGY)

@@ -192,6 +192,7 @@ class PgStore(SqliteStore):
 
     DIALECT = "postgresql"
     BEGIN = "BEGIN"
+    READ_BEGIN = "BEGIN"  # PostgreSQL's readers never wait for writers
     DECAY = ("UPDATE players SET rating = rating - LEAST(rating - ?, GREATEST(?, trunc(rating "
              "* rating / ?))) WHERE ladder=? AND member=1 AND rating > ?")
     BULK_DECAY = None  # the index-rebuilding decay is SQLite's; PostgreSQL updates in place

@@ -50,7 +50,7 @@ from core.ripple import Original, ripple
 from core.settings import Settings
 from core.state import Applied, LadderState, PlayerState, standing_changes
 from core.tables import HallEntry, TableRow, gain_table
-from storage import dbthread
+from storage import dbthread, files
 from storage.codec import (
     decode_event,
     dumps,
@@ -79,20 +79,6 @@ CACHED_LADDERS = 32
 GROUP_LIMIT = 64  # units of work committed together at most
 TRIES = 6  # attempts at a transaction that failed for a transient reason
 ALL_ROWS = 1 << 62  # LIMIT meaning none, in both SQLite (-1) and PostgreSQL (no negatives)
-
-
-def copy_database(source: sqlite3.Connection, target: Path) -> None:
-    """Copy a whole database into a new self-contained file, atomically (a temp file, then
-    a rename), with SQLite's backup API: one consistent snapshot even while others write."""
-    partial = target.with_name(f".{target.name}.partial")
-    partial.unlink(missing_ok=True)
-    dest = sqlite3.connect(partial)
-    try:
-        source.backup(dest)
-        dest.execute("PRAGMA journal_mode=DELETE")
-    finally:
-        dest.close()
-    os.replace(partial, target)
 
 
 def duel_columns(event: Event) -> tuple[int | None, ...]:
@@ -164,13 +150,33 @@ def refuse_newer(version: int, latest: int) -> None:
         )
 
 
-def prepare(conn: sqlite3.Connection) -> int:
-    """Refuse a database from a newer version before touching it; else configure, migrate."""
+def prepare(conn: sqlite3.Connection, path: str = "this file", existing: bool = False) -> int:
+    """Refuse a database from a newer version, or another application's file (with
+    `existing`, anything but a Ladderbot database), before touching it; else configure,
+    migrate."""
     version = conn.execute("PRAGMA user_version").fetchone()[0]
     known = migrations()
     refuse_newer(version, known[-1][0] if known else 0)
+    if existing:
+        files.schema_version(conn, path, known[-1][0])
+    elif files.is_foreign(conn):
+        raise files.UnusableDatabase(
+            f"{path} holds another application's tables, not a Ladderbot database (it was "
+            "not changed): give Ladderbot a file of its own")
     configure(conn)
     return migrate(conn, version, known)
+
+
+def inspect(conn: sqlite3.Connection, path: str) -> int:
+    """For a read-only store: refuse anything but a Ladderbot database of this version."""
+    conn.execute("PRAGMA busy_timeout=10000")
+    latest = migrations()[-1][0]
+    version = files.schema_version(conn, path, latest)
+    if version < latest:
+        raise files.UnusableDatabase(
+            f"{path} was written by an older Ladderbot (schema {version}; this one has "
+            f"{latest}): start the bot on it once (ladderbot run or console) to upgrade it")
+    return version
 
 
 def migrate(conn: sqlite3.Connection, version: int, known: list[tuple[int, str]]) -> int:
@@ -1258,6 +1264,9 @@ class SqliteStore:
     # What PostgreSQL does differently (storage/postgres.py) is in these few names.
     DIALECT = "sqlite"
     BEGIN = "BEGIN IMMEDIATE"
+    # A unit of work that only reads takes no write lock: in WAL mode it reads beside a
+    # writer, even one in another process.
+    READ_BEGIN = "BEGIN DEFERRED"
     # A decay day for every member, the formula of core.elo.decay_amount (CAST truncates).
     DECAY = ("UPDATE players SET rating = rating - min(rating - ?, max(?, CAST(rating * rating "
              "/ ? AS INTEGER))) WHERE ladder=? AND member=1 AND rating > ?")
@@ -1265,8 +1274,14 @@ class SqliteStore:
     group_limit = GROUP_LIMIT
 
     def __init__(self, path: str | Path, *, snapshot_every: int = SNAPSHOT_EVERY,
-                 snapshot_per_player: int = SNAPSHOT_PER_PLAYER) -> None:
+                 snapshot_per_player: int = SNAPSHOT_PER_PLAYER, existing: bool = False,
+                 readonly: bool = False) -> None:
         self.path = str(path)
+        # `existing`: the file must be a Ladderbot database already: it is never created
+        # (an older one is upgraded; what a unit of work writes, it may roll back).
+        # `readonly`: that, and nothing is ever written (SQLite opens it read-only).
+        self.existing = existing or readonly
+        self.readonly = readonly
         self.snapshot_every = snapshot_every
         self.snapshot_per_player = snapshot_per_player
         self.settings = _Settings()
@@ -1325,14 +1340,46 @@ class SqliteStore:
         return self._jobs_lock is not None
 
     async def open(self) -> SqliteStore:
-        """Connect, configure and migrate."""
+        """Connect, configure and migrate; read-only, check what the file is instead.
+        A file SQLite cannot read raises UnusableDatabase saying so."""
+        if self.existing and not await asyncio.to_thread(os.path.isfile, self.path):
+            raise files.UnusableDatabase(f"there is no database at {self.path}")
+        if self.readonly or (self.existing and await asyncio.to_thread(files.on_read_only,
+                                                                       self.path)):
+            return await self._open_readonly()
         self._db = await aiosqlite.connect(self.path, isolation_level=None)
         try:
-            await dbthread.call(self._db, prepare)
+            await dbthread.call(self._db, lambda conn: prepare(conn, self.path, self.existing))
+        except sqlite3.DatabaseError as error:
+            await self.close()
+            raise files.UnusableDatabase(f"{self.path}: {error}") from None
         except BaseException:
             await self.close()
             raise
         return self
+
+    async def _open_readonly(self) -> SqliteStore:
+        for immutable in (False, True):
+            self._db = await aiosqlite.connect(files.readonly_uri(self.path, immutable),
+                                               uri=True, isolation_level=None)
+            try:
+                await dbthread.call(self._db, lambda conn: inspect(conn, self.path))
+                return self
+            except sqlite3.OperationalError as error:
+                await self.close()
+                # On a read-only mount SQLite cannot create the file it shares with writers;
+                # with no log of unwritten changes beside it, the file alone is the truth.
+                if immutable or not await asyncio.to_thread(files.can_be_immutable,
+                                                            self.path):
+                    raise files.UnusableDatabase(f"{self.path}: {error}") from None
+            except sqlite3.DatabaseError as error:
+                await self.close()
+                raise files.UnusableDatabase(f"{self.path} is not a Ladderbot database: "
+                                             f"{error}") from None
+            except BaseException:
+                await self.close()
+                raise
+        raise AssertionError("unreachable")
 
     async def close(self) -> None:
         """Close the connection (the WAL is checkpointed by SQLite)."""
@@ -1411,7 +1458,7 @@ class SqliteStore:
         together. Nothing is acknowledged before COMMIT, so a crash at any point leaves
         the database as before every unit of the group.
         """
-        conn.execute(self.BEGIN)
+        conn.execute(self.BEGIN if commit else self.READ_BEGIN)
         outcomes: list[Any] = []
         touched: set[int] = set()
         try:
@@ -1482,4 +1529,4 @@ class SqliteStore:
     async def backup(self, target: str | Path) -> None:
         """A consistent online copy of the database (SQLite's backup API), taken on the
         database thread between units of work."""
-        await self._call(lambda conn: copy_database(conn, Path(target)))
+        await self._call(lambda conn: files.copy_database(conn, Path(target)))

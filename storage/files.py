@@ -1,0 +1,115 @@
+"""A SQLite file as a file: what it is, opening it only to read, and copying it whole.
+
+The commands that only read (`export`, `web`) open a database read-only and first make
+sure it is a Ladderbot database of this version: they never create one, migrate one, or
+add tables to another application's file. Copies (backups, restores) are atomic, leave
+nothing behind when they fail, and give up when another program keeps the file locked.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import time
+from collections.abc import Callable
+from pathlib import Path
+from urllib.parse import quote
+
+# The tables every Ladderbot database has, from its first migration on.
+LADDERBOT_TABLES = frozenset({"ladders", "events", "players"})
+BUSY_SECONDS = 10.0  # how long a copy waits for another program's lock (the busy timeout)
+COPY_PAGES = 1024  # pages a copy takes per step, so that a lock is noticed between steps
+
+
+class UnusableDatabase(Exception):
+    """A file that is not a Ladderbot database this version can use; the message says why
+    and what to do."""
+
+
+def tables(conn: sqlite3.Connection) -> set[str]:
+    """The names of the file's tables (sqlite3.DatabaseError: not a SQLite database)."""
+    return {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+
+
+def is_foreign(conn: sqlite3.Connection) -> bool:
+    """Whether the file holds another application's tables: a Ladderbot database has a
+    schema version from its first migration on, and a new file has no tables."""
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    return version == 0 and bool(tables(conn))
+
+
+def schema_version(conn: sqlite3.Connection, path: str, latest: int) -> int:
+    """The schema version of a Ladderbot database no newer than `latest`, or
+    UnusableDatabase (a foreign, empty or newer file)."""
+    version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+    if version == 0 or not tables(conn) >= LADDERBOT_TABLES:
+        raise UnusableDatabase(f"{path} is not a Ladderbot database (the file was not "
+                               "changed)")
+    if version > latest:
+        raise UnusableDatabase(f"{path} was made by a newer Ladderbot (schema {version}; this "
+                               f"one knows up to {latest}): upgrade Ladderbot to read it")
+    return version
+
+
+def readonly_uri(path: str, immutable: bool = False) -> str:
+    """The URI that opens `path` only to read; `immutable` where SQLite may not even
+    create its shared-memory file beside it (a read-only mount)."""
+    return f"file:{quote(os.path.abspath(path))}?mode=ro" + ("&immutable=1" if immutable
+                                                            else "")
+
+
+def on_read_only(path: str) -> bool:
+    """Whether `path` lies on a file system mounted read-only."""
+    return bool(os.statvfs(path).f_flag & os.ST_RDONLY)
+
+
+def can_be_immutable(path: str) -> bool:
+    """Whether `path` may be read as immutable: no write-ahead log beside it holds
+    changes that reading the file alone would miss."""
+    wal = Path(f"{path}-wal")
+    return not wal.exists() or wal.stat().st_size == 0
+
+
+def copy_database(source: sqlite3.Connection, target: Path, *,
+                  busy_seconds: float = BUSY_SECONDS,
+                  clock: Callable[[], float] = time.monotonic) -> None:
+    """Copy a whole database into a new self-contained file, atomically (a temp file, then
+    a rename), with SQLite's backup API: one consistent snapshot even while others write.
+    On any failure (a full disk, a lock held longer than `busy_seconds`) nothing is left
+    behind."""
+    partial = target.with_name(f".{target.name}.partial")
+    _remove(partial)
+    try:
+        dest = sqlite3.connect(partial)
+        try:
+            backup(source, dest, busy_seconds=busy_seconds, clock=clock)
+            dest.execute("PRAGMA journal_mode=DELETE")
+        finally:
+            dest.close()
+        os.replace(partial, target)
+    except BaseException:
+        _remove(partial)
+        raise
+
+
+def backup(source: sqlite3.Connection, dest: sqlite3.Connection, *,
+           busy_seconds: float = BUSY_SECONDS,
+           clock: Callable[[], float] = time.monotonic) -> None:
+    """`source.backup(dest)`, giving up with sqlite3.OperationalError once either side has
+    been locked by another program for `busy_seconds` (Python's own loop waits forever)."""
+    moved = [clock()]  # when the copy last made progress (a step may wait in SQLite first)
+
+    def progress(status: int, remaining: int, total: int) -> None:
+        now = clock()
+        if status not in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+            moved[0] = now
+        elif now - moved[0] >= busy_seconds:
+            raise sqlite3.OperationalError(
+                f"another program has held the database locked for {busy_seconds:g} s")
+
+    source.backup(dest, pages=COPY_PAGES, progress=progress, sleep=0.05)
+
+
+def _remove(partial: Path) -> None:
+    for path in (partial, *(Path(f"{partial}{end}") for end in ("-journal", "-wal", "-shm"))):
+        path.unlink(missing_ok=True)
