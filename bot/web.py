@@ -9,9 +9,11 @@ no scripts and no external assets, so the pages work where nothing outside is re
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import logging
 import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -19,12 +21,18 @@ from aiohttp import web
 from jinja2 import Environment, PackageLoader, select_autoescape
 
 from bot.config import host_port
+from bot.webserver import HEADER_TIMEOUT, Listener, throttle_logs, with_headers
+from core.records import ChartData
 from core.views import hall_view, history_view, ladder_list, player_view, standings_view
 from storage.sqlite import SqliteStore
 
 log = logging.getLogger(__name__)
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+# An id in a path: ASCII digits, no leading zero, no longer than any stored id can be.
+ID = "[1-9][0-9]{0,17}"
+CACHED_CHARTS = 128  # rendered SVG charts kept (each a few tens of kilobytes)
 
 
 def environment() -> Environment:
@@ -39,46 +47,53 @@ def environment() -> Environment:
 class Web:
     """The site: public ladders' standings, Hall of Fame, players and history."""
 
-    def __init__(self, store: SqliteStore, clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, store: SqliteStore, clock: Callable[[], float] = time.time, *,
+                 header_timeout: float = HEADER_TIMEOUT, connections: int | None = None
+                 ) -> None:
         self.store = store
         self.clock = clock
+        self.header_timeout = header_timeout
+        self.connections = connections  # the cap (None: `connection_cap()`)
         self.templates = environment()
+        self.charts = ChartCache(CACHED_CHARTS)
         self.app = web.Application(middlewares=[self._errors])
+        self.app.on_response_prepare.append(with_headers)
+        routes = [("", self.ladder, self.api_ladder), ("/hall", self.hall, self.api_hall),
+                  ("/history", self.history, self.api_history),
+                  (f"/players/{{player:{ID}}}", self.player, self.api_player)]
         self.app.router.add_get("/", self.index)
-        self.app.router.add_get("/ladders/{ladder:\\d+}", self.ladder)
-        self.app.router.add_get("/ladders/{ladder:\\d+}/hall", self.hall)
-        self.app.router.add_get("/ladders/{ladder:\\d+}/history", self.history)
-        self.app.router.add_get("/ladders/{ladder:\\d+}/players/{player:\\d+}", self.player)
         self.app.router.add_get("/api/ladders", self.api_index)
-        self.app.router.add_get("/api/ladders/{ladder:\\d+}", self.api_ladder)
-        self.app.router.add_get("/api/ladders/{ladder:\\d+}/hall", self.api_hall)
-        self.app.router.add_get("/api/ladders/{ladder:\\d+}/history", self.api_history)
-        self.app.router.add_get("/api/ladders/{ladder:\\d+}/players/{player:\\d+}",
-                                self.api_player)
-        self._runner: web.AppRunner | None = None
+        for tail, page, api in routes:
+            self.app.router.add_get(f"/ladders/{{ladder:{ID}}}{tail}", page)
+            self.app.router.add_get(f"/api/ladders/{{ladder:{ID}}}{tail}", api)
+        self._listener: Listener | None = None
 
     # ---- serving
     async def start(self, listen: str) -> str:
         """Listen on HOST:PORT (port 0: any free one); return the address in use."""
         host, port = host_port(listen, "127.0.0.1")
-        self._runner = web.AppRunner(self.app, access_log=None)
-        await self._runner.setup()
-        site = web.TCPSite(self._runner, host, port)
-        await site.start()
-        server = site._server
-        actual = server.sockets[0].getsockname()[1] if server is not None else port
+        throttle_logs()
+        # aiohttp arms its keep-alive timer when a connection opens: a connection that has
+        # not sent a whole request by then is closed, as an idle one is after a response.
+        runner = web.AppRunner(self.app, access_log=None, keepalive_timeout=self.header_timeout)
+        await runner.setup()
+        self._listener = Listener(runner, self.connections)
+        actual = await self._listener.start(host, port)
         address = f"http://{host}:{actual}"
         log.info("web pages at %s", address)
         return address
 
     async def stop(self) -> None:
         """Stop listening."""
-        if self._runner is not None:
-            await self._runner.cleanup()
-            self._runner = None
+        if self._listener is not None:
+            await self._listener.stop()
+            self._listener = None
 
     @web.middleware
     async def _errors(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        # One address per page: /ladders/%31 and /ladders/1 are not both served.
+        if "%" in request.raw_path.partition("?")[0]:
+            return self._not_found(request)
         try:
             return await handler(request)
         except web.HTTPNotFound:
@@ -87,6 +102,8 @@ class Web:
             raise
         except Exception:
             log.exception("error serving %s", request.path)
+            if request.path.startswith("/api/"):
+                return web.json_response({"error": "internal error"}, status=500)
             return web.Response(status=500, text="Sorry, something went wrong.")
 
     def _not_found(self, request: web.Request) -> web.Response:
@@ -153,12 +170,7 @@ class Web:
 
     async def player(self, request: web.Request) -> web.Response:
         data, chart = await self._player(request)
-        svg = ""
-        if chart is not None:
-            from bot.charts import render
-
-            svg = (await asyncio.to_thread(render, chart, "svg")).decode()
-            svg = svg[svg.index("<svg"):]  # the bare element, inline in the page
+        svg = "" if chart is None else await self.charts.svg(chart)
         return self._page("player.html", {**data, "chart_svg": svg})
 
     # ---- the API
@@ -182,3 +194,51 @@ class Web:
                              "matches": [[t, v] for t, v in chart.matches]}
         return self._json(data)
 
+
+
+class ChartCache:
+    """Rendered charts by what they show: a player's chart is drawn once, until its line
+    changes (a game, a correction, a decay day; its end moves on the hour). Requests for a
+    chart being drawn wait for that drawing instead of starting their own."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._done: OrderedDict[ChartData, str] = OrderedDict()
+        self._drawing: dict[ChartData, asyncio.Future[str]] = {}
+
+    async def svg(self, chart: ChartData) -> str:
+        """The chart as a bare <svg> element, for inline use."""
+        chart = _on_the_hour(chart)
+        if chart in self._done:
+            self._done.move_to_end(chart)
+            return self._done[chart]
+        if chart in self._drawing:
+            return await asyncio.shield(self._drawing[chart])
+        drawing = self._drawing[chart] = asyncio.get_running_loop().create_future()
+        try:
+            from bot.charts import render
+
+            svg = (await asyncio.to_thread(render, chart, "svg")).decode()
+            svg = svg[svg.index("<svg"):]
+        except BaseException as error:
+            drawing.set_exception(error)
+            drawing.exception()  # retrieved: waiting requests re-raise it, or nobody does
+            raise
+        finally:
+            del self._drawing[chart]
+        drawing.set_result(svg)
+        self._done[chart] = svg
+        while len(self._done) > self.size:
+            self._done.popitem(last=False)
+        return svg
+
+
+def _on_the_hour(chart: ChartData) -> ChartData:
+    """The chart with its line's last point (the present) moved back to the hour, never
+    before the point ahead of it: the same picture for an hour of requests."""
+    if not chart.points:
+        return chart
+    *rest, (at, value) = chart.points
+    hour = at - at % 3600
+    return dataclasses.replace(chart, points=(*rest, (max(hour, rest[-1][0]) if rest else hour,
+                                                      value)))

@@ -133,3 +133,139 @@ async def test_unrated_match_says_why_once(site: Any) -> None:
     data = await (await client.get("/api/ladders/1/history")).json()
     four = next(m for m in data["matches"] if m["id"] == 4)
     assert four["rated"] is False and four["unrated"] == "reported as unrated"
+
+
+@pytest.mark.parametrize("path", [
+    "/ladders/01", "/ladders/%31", "/ladders/\u0661", "/ladders/1/players/%31",
+    f"/ladders/1/players/{2**63}", f"/ladders/{10**30}", "/ladders/1/players/\u00b9"])
+async def test_an_id_is_written_one_way_only(site: Any, path: str) -> None:
+    # Each of these answered 200 (a leading zero, a percent-encoded or Arabic-Indic digit)
+    # or 500 with a logged traceback (an id past 2**63).
+    from yarl import URL
+
+    client, _ = site
+    for prefix in ("", "/api"):
+        # As written; a browser sends other scripts' digits percent-encoded, as yarl does.
+        response = await client.get(URL(prefix + path, encoded="%" in path))
+        assert response.status == 404, prefix + path
+
+
+async def test_an_api_failure_is_answered_in_json(site: Any,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    import bot.web
+
+    def broken(*args: Any) -> Any:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(bot.web, "hall_view", broken)
+    client, _ = site
+    response = await client.get("/api/ladders/1/hall")
+    assert response.status == 500 and await response.json() == {"error": "internal error"}
+    page = await client.get("/ladders/1/hall")
+    assert page.status == 500 and await page.text() == "Sorry, something went wrong."
+
+
+@pytest.mark.parametrize("path", ["/", "/ladders/1", "/ladders/1/players/1", "/nowhere",
+                                  "/api/ladders/1", "/api/nowhere"])
+async def test_every_response_carries_the_security_headers(site: Any, path: str) -> None:
+    client, _ = site
+    response = await client.get(path)
+    headers = response.headers
+    assert headers["Content-Security-Policy"].startswith("default-src 'none';")
+    assert "script" not in headers["Content-Security-Policy"]
+    assert "frame-ancestors 'none'" in headers["Content-Security-Policy"]
+    assert headers["X-Content-Type-Options"] == "nosniff"
+    assert headers["Referrer-Policy"] == "no-referrer"
+    assert headers["Server"] == "Ladderbot"  # no versions
+    assert headers["Cache-Control"] == ("public, max-age=30" if response.status == 200
+                                        else "no-store")
+    assert headers.get("Access-Control-Allow-Origin") == (
+        "*" if path.startswith("/api/") else None)
+
+
+async def test_pages_are_read_beside_a_writer_that_holds_the_lock(site: Any,
+                                                                  tmp_path: Path) -> None:
+    # The web took SQLite's write lock even to read: while another process wrote for 12 s,
+    # a page answered 500 after exactly the 10 s busy timeout.
+    import asyncio
+    import sqlite3
+
+    client, _ = site
+    writer = sqlite3.connect(tmp_path / "l.db", isolation_level=None)
+    try:
+        writer.execute("BEGIN IMMEDIATE")
+        writer.execute("UPDATE ladders SET name = name")
+        for path in ("/ladders/1", "/ladders/1/players/1", "/api/ladders/1/history"):
+            response = await asyncio.wait_for(client.get(path), 5)
+            assert response.status == 200, path
+    finally:
+        writer.execute("ROLLBACK")
+        writer.close()
+
+
+async def test_a_chart_is_drawn_once_until_its_line_changes(
+        site: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    import bot.charts
+
+    drawn: list[Any] = []
+    real = bot.charts.render
+
+    def counting(chart: Any, kind: str = "png") -> bytes:
+        drawn.append(chart)
+        return real(chart, kind)
+
+    monkeypatch.setattr(bot.charts, "render", counting)
+    client, chat = site
+    pages = [await (await client.get("/ladders/1/players/1")).text() for _ in range(3)]
+    assert len(drawn) == 1 and pages[0] == pages[2] and "<svg" in pages[0]
+    chat.at += 60  # a minute on: the same hour, the same picture
+    await client.get("/ladders/1/players/1")
+    assert len(drawn) == 1
+    await chat.ok("alice", "/report win @bob")
+    await client.get("/ladders/1/players/1")
+    assert len(drawn) == 2 and len(drawn[1].matches) == len(drawn[0].matches) + 1
+
+
+async def test_slow_or_idle_connections_are_closed_and_capped(tmp_path: Path) -> None:
+    import asyncio
+
+    async with SqliteStore(tmp_path / "l.db") as store:
+        site = Web(store, header_timeout=0.2, connections=2)
+        address = await site.start("127.0.0.1:0")
+        port = int(address.rsplit(":", 1)[1])
+        try:
+            # Two connections that never finish their headers fill the cap: a third is
+            # closed at once, and the two are closed at the header timeout.
+            slow = [await asyncio.open_connection("127.0.0.1", port) for _ in range(2)]
+            for _, writer in slow:
+                writer.write(b"GET / HTTP/1.1\r\nHost: x\r\n")
+            refused, closing = await asyncio.open_connection("127.0.0.1", port)
+            assert await asyncio.wait_for(refused.read(), 5) == b""
+            for reader, _ in slow:
+                assert await asyncio.wait_for(reader.read(), 5) == b""
+            for _, each in [*slow, (refused, closing)]:
+                each.close()
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            writer.write(b"GET /api/ladders HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            answer = await asyncio.wait_for(reader.read(), 5)
+            assert answer.startswith(b"HTTP/1.1 200 OK") and b'{\n "ladders": []' in answer
+            writer.close()
+        finally:
+            await site.stop()
+
+
+def test_a_flood_of_one_log_message_is_throttled() -> None:
+    import logging
+
+    from bot.webserver import Throttle
+
+    throttle = Throttle(interval=60)
+
+    def record(at: float, msg: str = "socket.accept() out of system resource") -> bool:
+        entry = logging.LogRecord("asyncio", logging.ERROR, __file__, 1, msg, None, None)
+        entry.created = at
+        return throttle.filter(entry)
+
+    passed = [record(1000 + i / 1000) for i in range(48_628)]
+    assert passed.count(True) == 1 and passed[0]
+    assert record(1001, "another message") and record(1061)
