@@ -138,3 +138,17 @@ def test_numbers_are_ascii_digits() -> None:
     for text in ["²", "٣", "1_0", "1.0", "1e3", ""]:
         with pytest.raises(ValueError):
             parse_int(text)
+
+
+async def test_a_chart_at_the_ends_of_the_ranges_is_drawn(chat: Chat) -> None:
+    from bot.charts import render
+
+    await chat.ladder("warlight", "start=-100000")
+    await chat.join("alice", "bob")
+    for _ in range(3):
+        await chat.ok("mod", "/mod adjust @alice +10000 up")
+    await chat.ok("bob", "/report win @alice")
+    await chat.tick(25 * HOURS)
+    reply = await chat.say("alice", "/profile")
+    assert reply is not None and reply.chart is not None
+    assert render(reply.chart).startswith(b"\x89PNG")
