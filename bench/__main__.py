@@ -18,7 +18,8 @@ from bench.machine import describe_machine, peak_rss_mb
 
 KEYS = ["sqlite_raw_tx_per_s", "report_rate_per_s", "old_correction_s",
         "recent_correction_ms", "decay_s", "standings_ms", "profile_ms",
-        "engine_vs_openskill", "peak_rss_mb"]
+        "engine_vs_openskill", "web_player_p50_ms", "report_wait_beside_web_ms",
+        "peak_rss_mb"]
 
 TARGETS = {
     "report_rate_per_s": ("at least 40% of sqlite_raw_tx_per_s", None),

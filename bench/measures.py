@@ -39,13 +39,14 @@ class Sizes:
     void_at: int  # the old match the moderator voids
     decay_players: int  # the ladder of decay, standings and profile
     engine_matches: int  # matches replayed against openskill
+    web_requests: int  # player pages fetched by 50 clients at once, per run
 
     def as_dict(self) -> dict[str, int]:
         return asdict(self)
 
 
-FULL = Sizes(10_000, 20_000, 1_000_000, 500_000, 1_000_000, 200_000)
-QUICK = Sizes(10_000, 2_000, 100_000, 50_000, 100_000, 20_000)
+FULL = Sizes(10_000, 20_000, 1_000_000, 500_000, 1_000_000, 200_000, 2000)
+QUICK = Sizes(10_000, 2_000, 100_000, 50_000, 100_000, 20_000, 500)
 
 
 def user(name: str) -> UserRef:
@@ -328,6 +329,13 @@ async def run_all(sizes: Sizes, wanted: set[str], folder: str | None,
                     standings, profile = await reads(bot, sizes.decay_players)
                     results["standings_ms"] = round(standings, 2)
                     results["profile_ms"] = round(profile, 2)
+        if wanted & {"web_player_p50_ms", "report_wait_beside_web_ms"}:
+            from bench.web import web_beside_a_writer
+
+            _say(progress, "web pages under load, beside a writer ...")
+            page, wait = await web_beside_a_writer(path, sizes.web_requests)
+            results["web_player_p50_ms"] = round(page, 1)
+            results["report_wait_beside_web_ms"] = round(wait, 1)
         if "engine_vs_openskill" in wanted:
             _say(progress, "engine against openskill ...")
             results["engine_vs_openskill"] = round(

@@ -8,12 +8,17 @@ nothing behind when they fail, and give up when another program keeps the file l
 
 from __future__ import annotations
 
+import asyncio
 import os
 import sqlite3
 import time
 from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import quote
+
+import aiosqlite
+
+from storage import dbthread
 
 # The tables every Ladderbot database has, from its first migration on.
 LADDERBOT_TABLES = frozenset({"ladders", "events", "players"})
@@ -49,6 +54,43 @@ def schema_version(conn: sqlite3.Connection, path: str, latest: int) -> int:
         raise UnusableDatabase(f"{path} was made by a newer Ladderbot (schema {version}; this "
                                f"one knows up to {latest}): upgrade Ladderbot to read it")
     return version
+
+
+def require_current(conn: sqlite3.Connection, path: str, latest: int) -> int:
+    """For a read-only store: refuse anything but a Ladderbot database of schema `latest`
+    (an older one cannot be upgraded without writing)."""
+    conn.execute("PRAGMA busy_timeout=10000")
+    version = schema_version(conn, path, latest)
+    if version < latest:
+        raise UnusableDatabase(
+            f"{path} was written by an older Ladderbot (schema {version}; this one has "
+            f"{latest}): start the bot on it once (ladderbot run or console) to upgrade it")
+    return version
+
+
+async def connect_readonly(path: str, check: Callable[[sqlite3.Connection], object]
+                           ) -> aiosqlite.Connection:
+    """A connection that only reads `path`, once `check` (on the database thread) passed;
+    UnusableDatabase when SQLite cannot read the file."""
+    for immutable in (False, True):
+        db = await aiosqlite.connect(readonly_uri(path, immutable), uri=True,
+                                     isolation_level=None)
+        try:
+            await dbthread.call(db, check)
+            return db
+        except sqlite3.OperationalError as error:
+            await db.close()
+            # On a read-only mount SQLite cannot create the file it shares with writers;
+            # with no log of unwritten changes beside it, the file alone is the truth.
+            if immutable or not await asyncio.to_thread(can_be_immutable, path):
+                raise UnusableDatabase(f"{path}: {error}") from None
+        except sqlite3.DatabaseError as error:
+            await db.close()
+            raise UnusableDatabase(f"{path} is not a Ladderbot database: {error}") from None
+        except BaseException:
+            await db.close()
+            raise
+    raise AssertionError("unreachable")
 
 
 def readonly_uri(path: str, immutable: bool = False) -> str:

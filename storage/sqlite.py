@@ -167,18 +167,6 @@ def prepare(conn: sqlite3.Connection, path: str = "this file", existing: bool = 
     return migrate(conn, version, known)
 
 
-def inspect(conn: sqlite3.Connection, path: str) -> int:
-    """For a read-only store: refuse anything but a Ladderbot database of this version."""
-    conn.execute("PRAGMA busy_timeout=10000")
-    latest = migrations()[-1][0]
-    version = files.schema_version(conn, path, latest)
-    if version < latest:
-        raise files.UnusableDatabase(
-            f"{path} was written by an older Ladderbot (schema {version}; this one has "
-            f"{latest}): start the bot on it once (ladderbot run or console) to upgrade it")
-    return version
-
-
 def migrate(conn: sqlite3.Connection, version: int, known: list[tuple[int, str]]) -> int:
     """Bring the schema up to date, each migration in its own transaction."""
     latest = known[-1][0] if known else 0
@@ -1359,27 +1347,10 @@ class SqliteStore:
         return self
 
     async def _open_readonly(self) -> SqliteStore:
-        for immutable in (False, True):
-            self._db = await aiosqlite.connect(files.readonly_uri(self.path, immutable),
-                                               uri=True, isolation_level=None)
-            try:
-                await dbthread.call(self._db, lambda conn: inspect(conn, self.path))
-                return self
-            except sqlite3.OperationalError as error:
-                await self.close()
-                # On a read-only mount SQLite cannot create the file it shares with writers;
-                # with no log of unwritten changes beside it, the file alone is the truth.
-                if immutable or not await asyncio.to_thread(files.can_be_immutable,
-                                                            self.path):
-                    raise files.UnusableDatabase(f"{self.path}: {error}") from None
-            except sqlite3.DatabaseError as error:
-                await self.close()
-                raise files.UnusableDatabase(f"{self.path} is not a Ladderbot database: "
-                                             f"{error}") from None
-            except BaseException:
-                await self.close()
-                raise
-        raise AssertionError("unreachable")
+        latest = migrations()[-1][0]
+        self._db = await files.connect_readonly(
+            self.path, lambda conn: files.require_current(conn, self.path, latest))
+        return self
 
     async def close(self) -> None:
         """Close the connection (the WAL is checkpointed by SQLite)."""
