@@ -101,8 +101,13 @@ def readonly_uri(path: str, immutable: bool = False) -> str:
 
 
 def on_read_only(path: str) -> bool:
-    """Whether `path` lies on a file system mounted read-only."""
-    return bool(os.statvfs(path).f_flag & os.ST_RDONLY)
+    """Whether `path` (or, for a file still to be made, its folder) lies on a file system
+    mounted read-only."""
+    where = path if os.path.exists(path) else (os.path.dirname(path) or ".")
+    try:
+        return bool(os.statvfs(where).f_flag & os.ST_RDONLY)
+    except OSError:  # no such folder: opening the file will say so
+        return False
 
 
 def can_be_immutable(path: str) -> bool:

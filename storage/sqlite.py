@@ -1332,9 +1332,14 @@ class SqliteStore:
         A file SQLite cannot read raises UnusableDatabase saying so."""
         if self.existing and not await asyncio.to_thread(os.path.isfile, self.path):
             raise files.UnusableDatabase(f"there is no database at {self.path}")
-        if self.readonly or (self.existing and await asyncio.to_thread(files.on_read_only,
-                                                                       self.path)):
+        read_only = self.path != ":memory:" and await asyncio.to_thread(files.on_read_only,
+                                                                         self.path)
+        if self.readonly or (self.existing and read_only):
             return await self._open_readonly()
+        if read_only:
+            raise files.UnusableDatabase(
+                f"{self.path} is on a read-only file system, and this command writes to its "
+                "database (ladderbot web and export read one there)")
         self._db = await aiosqlite.connect(self.path, isolation_level=None)
         try:
             await dbthread.call(self._db, lambda conn: prepare(conn, self.path, self.existing))

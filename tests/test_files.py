@@ -155,12 +155,17 @@ def test_export_and_web_read_a_database_on_a_read_only_mount(tmp_path: Path) -> 
     script = (f"mount --bind {folder} {folder} && mount -o remount,bind,ro {folder} && "
               f"! touch {folder}/x 2>/dev/null && "
               f"{python} -m bot.cli export --db {db} --ladder main --at {AT} && "
-              f"{python} {serve} {db}")
+              f"{python} {serve} {db} && "
+              f"! echo '@bob: /confirm' | {python} -m bot.cli console --db {db}")
     done = subprocess.run(["unshare", "-m", "sh", "-c", script], capture_output=True,
                           text=True, timeout=120, cwd=ROOT)
     assert done.returncode == 0, done.stderr
     assert '"name": "alice",\n      "rating": 1000' in done.stdout  # the report is pending
     assert '"status": "pending"' in done.stdout and "web: 200 main" in done.stdout
+    # The console writes: refused once, where it answered every line with an apology.
+    assert done.stderr == (f"ladderbot console: {db} is on a read-only file system, and "
+                           "this command writes to its database (ladderbot web and export "
+                           "read one there)\n")
 
 
 def test_a_backup_onto_a_full_disk_leaves_nothing_behind(tmp_path: Path) -> None:
@@ -177,6 +182,15 @@ def test_a_backup_onto_a_full_disk_leaves_nothing_behind(tmp_path: Path) -> None
     assert line.startswith(f"ladderbot backup: could not write {folder}/l-") and \
         line.endswith("(nothing was left behind; is the disk full?)")
     assert list(folder.iterdir()) == []
+
+
+def test_the_console_on_a_full_disk_says_so_in_one_line(tmp_path: Path) -> None:
+    db = made(tmp_path)
+    before = digest(db)
+    done = ladderbot("console", "--db", str(db), stdin="@bob: /confirm\n", limit=20_000)
+    assert done.returncode == 1
+    assert done.stderr == f"ladderbot console: {db}: disk I/O error\n"
+    assert digest(db) == before
 
 
 def test_a_restore_gives_up_while_another_program_holds_the_lock(tmp_path: Path) -> None:

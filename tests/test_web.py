@@ -321,3 +321,16 @@ async def test_a_dead_drawing_process_is_replaced(site: Any,
     assert len(started) == 2
     for worker in started:
         worker.shutdown()
+
+
+def test_the_connection_cap_leaves_room_below_the_open_file_limit(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # 300 half-open connections under `ulimit -n 256` stopped every request.
+    import resource
+
+    from bot.webserver import MOST_CONNECTIONS, connection_cap
+
+    for soft, cap in [(256, 64), (1024, MOST_CONNECTIONS), (8, 4),
+                      (resource.RLIM_INFINITY, MOST_CONNECTIONS)]:
+        monkeypatch.setattr(resource, "getrlimit", lambda _, s=soft: (s, s))
+        assert connection_cap() == cap
