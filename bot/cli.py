@@ -178,9 +178,6 @@ def _instant(text: str) -> int:
 
 async def _export(args: argparse.Namespace) -> int:
     _, path = _database(args)
-    if await _missing(path):
-        print(f"ladderbot export: there is no database at {path}", file=sys.stderr)
-        return 1
     at = args.at if args.at is not None else int(time.time())
     async with store_for(path, existing=True) as store:
         data = await store.run(lambda repo: export_ladder(repo, args.chat, args.ladder, at),
@@ -209,12 +206,10 @@ async def _web(args: argparse.Namespace) -> int:
     from bot.web import Web
 
     config, path = _database(args)
-    if await _missing(path):
-        print(f"ladderbot web: there is no database at {path}", file=sys.stderr)
-        return 1
     listen = args.listen or config.web_listen or "127.0.0.1:8080"
-    with _in_use(path):
-        async with store_for(path, readonly=True) as store:
+    # Opened before the lock is taken, so that no lock file is left beside a missing one.
+    async with store_for(path, readonly=True) as store:
+        with _in_use(path):
             site = Web(store)
             address = await site.start(listen)
             print(f"Serving public ladders at {address}/ (Ctrl-C stops)", flush=True)

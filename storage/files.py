@@ -1,9 +1,10 @@
 """A SQLite file as a file: what it is, opening it only to read, and copying it whole.
 
-The commands that only read (`export`, `web`) open a database read-only and first make
-sure it is a Ladderbot database of this version: they never create one, migrate one, or
-add tables to another application's file. Copies (backups, restores) are atomic, leave
-nothing behind when they fail, and give up when another program keeps the file locked.
+The commands that only read never create a database or add tables to another
+application's file: `export` needs a Ladderbot database (an older one is upgraded), and
+`web` opens one of this version read-only, on a read-only mount too. Copies (backups,
+restores) are atomic, leave nothing behind when they fail, and give up when another
+program keeps the file locked.
 """
 
 from __future__ import annotations
@@ -117,19 +118,17 @@ def can_be_immutable(path: str) -> bool:
     return not wal.exists() or wal.stat().st_size == 0
 
 
-def copy_database(source: sqlite3.Connection, target: Path, *,
-                  busy_seconds: float = BUSY_SECONDS,
-                  clock: Callable[[], float] = time.monotonic) -> None:
+def copy_database(source: sqlite3.Connection, target: Path) -> None:
     """Copy a whole database into a new self-contained file, atomically (a temp file, then
     a rename), with SQLite's backup API: one consistent snapshot even while others write.
-    On any failure (a full disk, a lock held longer than `busy_seconds`) nothing is left
+    On any failure (a full disk, a lock held longer than BUSY_SECONDS) nothing is left
     behind."""
     partial = target.with_name(f".{target.name}.partial")
     _remove(partial)
     try:
         dest = sqlite3.connect(partial)
         try:
-            backup(source, dest, busy_seconds=busy_seconds, clock=clock)
+            backup(source, dest)
             dest.execute("PRAGMA journal_mode=DELETE")
         finally:
             dest.close()

@@ -240,3 +240,12 @@ def test_the_web_asks_for_an_older_database_to_be_upgraded_first(tmp_path: Path)
                            f"this one has {latest}): start the bot on it once (ladderbot run "
                            "or console) to upgrade it\n")
     assert digest(old) == before
+
+
+def test_export_and_web_leave_nothing_where_there_is_no_database(tmp_path: Path) -> None:
+    for args in [("export", "--ladder", "main"), ("web", "--listen", "127.0.0.1:0")]:
+        done = ladderbot(args[0], "--db", str(tmp_path / "none.db"), *args[1:])
+        assert done.returncode == 1
+        assert done.stderr == f"ladderbot {args[0]}: there is no database at " \
+                              f"{tmp_path / 'none.db'}\n"
+    assert list(tmp_path.iterdir()) == []
