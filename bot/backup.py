@@ -22,7 +22,6 @@ from pathlib import Path
 
 from core.calendar import DAY
 from storage import files
-from storage.files import BUSY_SECONDS, UnusableDatabase, copy_database, schema_version
 from storage.sqlite import SqliteStore, configure, migrations
 
 STAMP = "%Y%m%d-%H%M%S"  # in names of backups, UTC
@@ -52,7 +51,7 @@ def _copy(source: sqlite3.Connection, target: Path) -> None:
     """`copy_database`, its failure (a full disk, a lock held too long) said as a
     BackupError."""
     try:
-        copy_database(source, target)
+        files.copy_database(source, target)
     except sqlite3.Error as error:
         raise _not_written(target, error) from None
 
@@ -71,10 +70,10 @@ def check(path: Path) -> int:
             verdict = conn.execute("PRAGMA integrity_check").fetchone()[0]
             if verdict != "ok":
                 raise BackupError(f"{path} fails SQLite's integrity check: {verdict}")
-            return schema_version(conn, str(path), migrations()[-1][0])
+            return files.schema_version(conn, str(path), migrations()[-1][0])
     except sqlite3.DatabaseError as error:
         raise BackupError(f"{path} is not a readable SQLite database: {error}") from None
-    except UnusableDatabase as error:
+    except files.UnusableDatabase as error:
         raise BackupError(str(error)) from None
 
 
@@ -100,7 +99,8 @@ def running(db: Path, exclusive: bool = False) -> Iterator[None]:
         lock.close()
 
 
-def restore(source: Path, db: Path, busy_seconds: float = BUSY_SECONDS) -> Path | None:
+def restore(source: Path, db: Path, busy_seconds: float = files.BUSY_SECONDS
+            ) -> Path | None:
     """Put a checked backup in place of `db`; return where the replaced database is kept
     (None when there was none)."""
     check(source)

@@ -7,6 +7,8 @@ in the standings of the corrected history played from scratch.
 from __future__ import annotations
 
 import json
+import resource
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -17,10 +19,16 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def ladderbot(*args: str, stdin: str = "",
-              cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+def ladderbot(*args: str, stdin: str = "", cwd: Path | None = None,
+              limit: int | None = None) -> subprocess.CompletedProcess[str]:
+    """Run the command line; `limit` caps the size of any file it writes (a full disk)."""
+    def capped() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a failed write, not a killed process
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
     return subprocess.run([sys.executable, "-m", "bot.cli", *args], input=stdin, text=True,
-                          capture_output=True, timeout=120, cwd=cwd or ROOT)
+                          capture_output=True, timeout=120, cwd=cwd or ROOT,
+                          preexec_fn=None if limit is None else capped)
 
 
 def console(db: Path, script: str, *admins: str) -> str:

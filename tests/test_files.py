@@ -6,9 +6,7 @@ copy behind, or waited forever (hardening, round two)."""
 from __future__ import annotations
 
 import hashlib
-import resource
 import shutil
-import signal
 import sqlite3
 import subprocess
 import sys
@@ -19,28 +17,14 @@ import pytest
 
 from bot.backup import BackupError, restore
 from storage.sqlite import migrations
-from tests.test_console import DUEL_START, ROOT
+from tests.test_console import DUEL_START, ROOT, console, ladderbot
 
 AT = "2026-01-05T11:00:00+00:00"
 
 
-def ladderbot(*args: str, stdin: str = "", limit: int | None = None
-              ) -> subprocess.CompletedProcess[str]:
-    """Run the command line; `limit` caps the size of any file it writes (a full disk)."""
-    def capped() -> None:
-        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a failed write, not a killed process
-        if limit is not None:
-            resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
-
-    return subprocess.run([sys.executable, "-m", "bot.cli", *args], input=stdin, text=True,
-                          capture_output=True, timeout=120, cwd=ROOT, preexec_fn=capped)
-
-
 def made(tmp_path: Path, name: str = "l.db") -> Path:
     db = tmp_path / name
-    done = ladderbot("console", "--db", str(db), "--admin", "mod",
-                     stdin=DUEL_START.replace("preset=duel", "preset=duel public=true"))
-    assert done.returncode == 0, done.stderr
+    console(db, DUEL_START.replace("preset=duel", "preset=duel public=true"))
     return db
 
 
