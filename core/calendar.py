@@ -39,6 +39,35 @@ def next_month(label: str) -> str:
     return f"{year + month // 12:04d}-{month % 12 + 1:02d}"
 
 
+# The seasons that follow early closes within one month: 2026-01b, 2026-01c, ...
+_SUFFIXES = "bcdefghijklmnopqrstuvwxyz"
+
+
+def season_after(label: str, at: Timestamp, tz: str) -> str:
+    """The label of the season that starts when season `label` closes at `at`.
+
+    RULES.md, "Seasons after an early close": the new season is labelled like the month
+    it runs in, with a letter after an early close in that month (`2026-01b`), so no
+    label is used twice; it still ends on the 1st.
+    """
+    month = month_label(at, tz)
+    if label[:7] != month:  # closed on (or caught up after) the 1st
+        return month
+    suffix = label[7:]
+    if not suffix:
+        return month + _SUFFIXES[0]
+    place = _SUFFIXES.find(suffix)
+    if 0 <= place < len(_SUFFIXES) - 1:
+        return month + _SUFFIXES[place + 1]
+    count = int(suffix[1:] or "1") + 1 if suffix.startswith("z") else 2
+    return f"{month}z{count}"  # past 25 early closes in a month: 2026-01z2, z3, ...
+
+
+def season_month(label: str) -> str:
+    """The calendar month (YYYY-MM) a season label runs in."""
+    return label[:7]
+
+
 def previous_month(label: str) -> str:
     """The month before a YYYY-MM label."""
     year, month = int(label[:4]), int(label[5:7])

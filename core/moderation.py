@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from core.calendar import DAY, next_month
+from core.calendar import DAY
 from core.commands import (
     AdjustRating,
     ChangeSettings,
@@ -338,7 +338,7 @@ def season_text(s: Session, effect: SeasonEffect, why: str = "") -> str:
     else:
         body = (f"No one qualified for the Hall of Fame ({s.settings.season_min_games}+ rated "
                 "games and a gain).")
-    return f"{head} {body} Season {next_month(effect.season)} starts now; everyone starts at 0."
+    return f"{head} {body} Season {effect.following} starts now; everyone starts at 0."
 
 
 def hall_text(s: Session, entries: list[HallEntry]) -> str:

@@ -9,7 +9,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import timedelta
 
-from core.calendar import HOUR, day_start, local, midnights, month_label, next_month, previous_month
+from core.calendar import (
+    HOUR,
+    day_start,
+    local,
+    midnights,
+    month_label,
+    previous_month,
+    season_after,
+    season_month,
+)
 from core.model import Timestamp
 from core.ports import Repo
 from core.records import LadderInfo
@@ -62,9 +71,11 @@ def plan(repo: Repo, ladder: LadderInfo, now: Timestamp) -> list[Job]:
     if "season" in settings.tables and ladder.season is not None:
         season = ladder.season
         for start, day in days:
-            if day.day == 1 and season <= previous_month(month_label(start, settings.timezone)):
+            # A season ends on the 1st, the one begun by an early close too (RULES.md).
+            month = month_label(start, settings.timezone)
+            if day.day == 1 and season_month(season) <= previous_month(month):
                 jobs.append(Job(start, "season", label=season))
-                season = next_month(season)
+                season = season_after(season, start, settings.timezone)
     if settings.weekly_summary:
         for start, day in days:
             if day.weekday() == 0:

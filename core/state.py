@@ -21,7 +21,7 @@ from types import MappingProxyType
 from typing import Any
 
 from core import elo, position
-from core.calendar import DAY, HOUR, month_label, next_month
+from core.calendar import DAY, HOUR, month_label, season_after
 from core.collector import paused
 from core.due import DueQueue
 from core.errors import RatingGapTooLarge
@@ -128,11 +128,12 @@ class MatchEffect:
 
 @dataclass(frozen=True, slots=True)
 class SeasonEffect:
-    """A season close: the frozen table and the new Hall of Fame places."""
+    """A season close: the frozen table, the new Hall of Fame places, the next season."""
 
     season: str
     table: tuple[TableRow, ...]
     hall: tuple[HallEntry, ...]
+    following: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -338,7 +339,7 @@ class LadderState:
         if isinstance(event, RatingAdjusted):
             return self._adjust(event.player, event.amount)
         if isinstance(event, SeasonClosed):
-            return self._close_season(event.season)
+            return self._close_season(event.season, event.at)
         if isinstance(event, ChallengeAccepted):
             challenger, challenged = self.rung(event.challenger), self.rung(event.challenged)
             if challenger is not None and challenged is not None:
@@ -412,7 +413,7 @@ class LadderState:
                 state.rating = rating - amount
         return Applied("decay")
 
-    def _close_season(self, label: str) -> Applied:
+    def _close_season(self, label: str, at: Timestamp) -> Applied:
         settings = self.settings
         rows = (
             (p, s.season_gain, s.season_games, s.rated_games)
@@ -429,8 +430,9 @@ class LadderState:
                 touched.append(player)
                 state.season_gain = 0.0
                 state.season_games = 0
-        self.season = next_month(label)
-        return Applied("season", players=tuple(touched), season=SeasonEffect(label, table, hall))
+        self.season = season_after(label, at, settings.timezone)
+        effect = SeasonEffect(label, table, hall, self.season)
+        return Applied("season", players=tuple(touched), season=effect)
 
     def _reorder(self, kind: str, new_order: list[PlayerId]) -> Applied:
         old = {p: i for i, p in enumerate(self.order)}

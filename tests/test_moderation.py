@@ -176,9 +176,10 @@ async def test_season_close_by_moderator_freezes_and_announces(chat: Chat) -> No
     data = await chat.export()
     assert data["tables"]["season"] == []
     assert data["hall_of_fame"][0]["name"] == "A"
-    # the automatic close on the 1st finds the early-closed season done
+    # the season the early close began (2026-01b) still ends on the 1st; 2026-01 stays
     found = await chat.time("2026-02-01T00:00:00+00:00")
-    assert found == []
+    assert [a.text.split(".")[0] for a in found] == ["Season 2026-01b of main is closed"]
+    assert [h["season"] for h in (await chat.export())["hall_of_fame"]] == ["2026-01"]
 
 
 async def test_correction_reaching_into_a_closed_season_says_so(chat: Chat) -> None:

@@ -4,7 +4,8 @@ draws, unrated and short games, game lengths, pairs that play often, every margi
 challenges (accepted, declined only for a valid reason, left to become forfeits),
 moderators voiding, restoring and changing any match, adjustments (down to the floor,
 into dutch's higher K bands and past its 719 gap, to fame's 2400 and past its 1000-point
-refusal), players leaving and coming back, and days and months going by. After each
+refusal), players leaving and coming back, early season closes (the season they begin still
+ends on the 1st, labelled 2026-01b), and days and months going by. After each
 command the export must equal what the rules give the corrected history from scratch:
 ratings or rungs and counts; on duel also leagues, the three tables and the Hall of
 Fame; on dutch the series and decay days they went through.
@@ -90,7 +91,8 @@ class Player:
     losses: int = 0
     draws: int = 0
     last_played: int | None = None
-    changes: list[tuple[int, int]] = field(default_factory=list)  # (at, delta) rated games
+    changes: list[tuple[int, int, str | None]] = field(default_factory=list)  # rated
+    # games: (at, delta, the season it counted in)
 
 
 class History:
@@ -130,6 +132,10 @@ class History:
         """A moderator's `/ladder set key=value`: it holds from here on in the log."""
         self.log.append(("set", (at, key, value)))
 
+    def close(self, at: int) -> None:
+        """A moderator's `/mod season close`: the season ends now."""
+        self.log.append(("close", (at,)))
+
 
 class Duel(History):
     """RULES.md section 3."""
@@ -146,15 +152,26 @@ class Duel(History):
         season = None
         rule = {"k": K, "farm_limit": 4, "floor": FLOOR}  # as set at each point of the log
 
-        def close_until(at: int) -> None:
+        def close(label_of_next: str) -> None:
             nonlocal season
-            while season is not None and season < month(at):
-                table = self.gain_table(players, members, lambda t, s=season: month(t) == s, 3)
-                for place, (_, gain, _) in enumerate(table[:3], 1):  # ties: any of them
-                    hall.append((season, place, gain,
-                                 frozenset(n for n, g, _ in table if g == gain)))
-                year, mon = map(int, season.split("-"))
-                season = f"{year + mon // 12}-{mon % 12 + 1:02d}"
+            assert season is not None
+            table = self.gain_table(players, members, lambda t, tag, s=season: tag == s, 3)
+            for place, (_, gain, _) in enumerate(table[:3], 1):  # ties: any of them
+                hall.append((season, place, gain,
+                             frozenset(n for n, g, _ in table if g == gain)))
+            season = label_of_next
+
+        def close_until(at: int) -> None:
+            """The 1st of each month on the way closes the season running then."""
+            while season is not None and season[:7] < month(at):
+                year, mon = map(int, season[:7].split("-"))
+                close(f"{year + mon // 12}-{mon % 12 + 1:02d}")
+
+        def close_early(at: int) -> None:
+            """RULES: the season an early close begins runs in the same month, with the
+            next letter (2026-01b, 2026-01c), and still ends on the 1st."""
+            assert season is not None and season[:7] == month(at)
+            close(season + "b" if len(season) == 7 else season[:7] + chr(ord(season[7]) + 1))
 
         for kind, entry in self.log:
             at = entry.at if kind == "game" else entry[0]
@@ -162,6 +179,9 @@ class Duel(History):
             close_until(at)
             if kind == "set":
                 rule[entry[1]] = entry[2]
+                continue
+            if kind == "close":
+                close_early(at)
                 continue
             if kind == "member":
                 (members.add if entry[2] else members.discard)(entry[1])
@@ -190,14 +210,15 @@ class Duel(History):
                 new = {id(w): w.rating + gain, id(lo): lo.rating - gain}
             for p in (w, lo):
                 after = floored(new[id(p)], p.rating, rule["floor"])
-                p.changes.append((game.at, after - p.rating))
+                p.changes.append((game.at, after - p.rating, season))
                 p.rating = after
                 p.rated_games += 1
         if season is not None:
             close_until(now)
         return {"players": players, "hall": hall,
-                "season": self.gain_table(players, members, lambda t: month(t) == month(now), 3),
-                "week": self.gain_table(players, members, lambda t: now - 7 * DAY < t <= now, 2),
+                "season": self.gain_table(players, members, lambda t, tag: tag == season, 3),
+                "week": self.gain_table(players, members,
+                                        lambda t, tag: now - 7 * DAY < t <= now, 2),
                 "ladder": sorted(((n, p.rating) for n, p in players.items()
                                   if n in members and p.rated_games >= CALIBRATION
                                   and p.last_played is not None
@@ -210,7 +231,7 @@ class Duel(History):
         """Calibrated members with `least` rated games in the span and a gain, best first."""
         rows = []
         for name, p in players.items():
-            mine = [d for t, d in p.changes if counts(t)]
+            mine = [d for t, d, tag in p.changes if counts(t, tag)]
             if name in members and p.rated_games >= CALIBRATION and len(mine) >= least \
                     and sum(mine) > 0:
                 rows.append((name, sum(mine), len(mine)))
@@ -728,8 +749,12 @@ async def test_the_bot_rates_as_the_rulebook(tmp_path: Path, monkeypatch: Any, p
                     await chat.ok("mod", text)
                     game.winner, game.loser, game.draw = new.winner, new.loser, new.draw
                     game.rated, game.voided = new.rated, False
-            elif roll < 0.96:
+            elif roll < 0.95:
                 text = await _adjust(chat, rules, rng.choice(pool), _adjustment(rng, preset))
+            elif roll < 0.96 and preset == "duel":  # an early close: the next still ends on the 1st
+                text = "/mod season close test"
+                await chat.ok("mod", text)
+                rules.close(chat.at)
             else:  # the rules change from here on; corrections before it keep the old ones
                 key, value = rng.choice(SETTINGS[preset])
                 text = f"/ladder set {key}={value}"

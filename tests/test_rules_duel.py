@@ -192,7 +192,7 @@ def test_season_close_freezes_table_fills_hall_of_fame_and_resets_gains() -> Non
     ]
     assert all(s.season_gain == 0 and s.season_games == 0 for s in state.players.values())
     assert h.rating("e") == 1043  # ratings stay
-    assert state.season == "2026-02"
+    assert state.season == "2026-01b"  # closed on 10 January: RULES, "after an early close"
     h.win("b", "d")  # the new season counts from 0
     assert h.state().players[h.pid("b")].season_gain == 16
 
