@@ -26,7 +26,6 @@ from bot.limits import Limiter
 from bot.scheduler import Undeliverable
 from bot.text import APOLOGY, split_text
 from core.commands import (
-    USAGE,
     AcceptChallenge,
     AdjustRating,
     CloseSeason,
@@ -53,6 +52,7 @@ from core.commands import (
     WithdrawReport,
 )
 from core.errors import LadderError
+from core.helptext import USAGE
 from core.model import Margin
 from core.records import Announcement, Context, LadderInfo, Reply, UserRef
 from core.service import execute, handle, refused

@@ -48,8 +48,9 @@ from bot.limits import Limiter
 from bot.scheduler import Undeliverable
 from bot.text import APOLOGY
 from bot.text import split_text as split_lines
-from core.commands import HELP, command_word
+from core.helptext import HELP
 from core.numerals import is_digits
+from core.parsing import command_word
 from core.records import Announcement, Context, Reply, UserRef
 from core.service import handle
 from storage.sqlite import SqliteRepo, SqliteStore

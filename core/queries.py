@@ -9,9 +9,10 @@ from collections.abc import Callable
 
 from core.challenges import deadline
 from core.charts import chart_for
-from core.commands import HELP, USAGE, ShowHistory, ShowProfile, ShowStandings
+from core.commands import ShowHistory, ShowProfile, ShowStandings
 from core.elo import decay_amount
 from core.errors import RuleViolation
+from core.helptext import HELP, USAGE
 from core.model import PlayerId
 from core.ports import Repo
 from core.records import AuditEntry, ChallengeRecord, Context, MatchRecord, PlayerInfo, Reply

@@ -31,7 +31,6 @@ from core.commands import (
     Parsed,
     RemovePlayer,
     ReportResult,
-    Resolver,
     SetAvailability,
     SetResult,
     ShowHallOfFame,
@@ -41,11 +40,11 @@ from core.commands import (
     ShowStandings,
     VoidMatch,
     WithdrawReport,
-    parse,
 )
 from core.errors import LadderError, NoLadder, NotAllowed, RuleViolation, UsageError
 from core.events import PlayerJoined, PlayerLeft
 from core.jobs import catch_up
+from core.parsing import Resolver, parse
 from core.planning import schedule
 from core.ports import Repo
 from core.records import Announcement, Context, Reply

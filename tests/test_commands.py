@@ -24,11 +24,10 @@ from core.commands import (
     ShowStandings,
     VoidMatch,
     WithdrawReport,
-    command_word,
-    parse,
 )
 from core.errors import UnknownPlayer, UsageError
 from core.model import Margin
+from core.parsing import command_word, parse
 from core.records import UserRef
 
 ME = UserRef("console:me", "me")
@@ -211,6 +210,6 @@ def test_text_over_2000_characters_is_refused() -> None:
 
 
 def test_help_covers_every_usage_line() -> None:
-    from core.commands import HELP, USAGE
+    from core.helptext import HELP, USAGE
 
     assert set(HELP) == set(USAGE)

@@ -9,8 +9,8 @@ import asyncio
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from core.commands import MAX_TEXT, parse
 from core.errors import LadderError
+from core.parsing import MAX_TEXT, parse
 from core.records import Context, Reply, UserRef
 from core.service import handle
 from storage.sqlite import SqliteRepo, SqliteStore

@@ -1,0 +1,71 @@
+"""What each command word takes (its usage line) and does (its help)."""
+
+from __future__ import annotations
+
+USAGE: dict[str, str] = {
+    "ladder": "/ladder create NAME preset=PRESET [key=value ...] | /ladder set key=value ... | "
+              "/ladder info | /ladder list | /ladder default NAME",
+    "join": "/join",
+    "leave": "/leave",
+    "challenge": "/challenge @user",
+    "accept": "/accept [@user]",
+    "decline": "/decline [reason]",
+    "available": "/available",
+    "unavailable": "/unavailable",
+    "report": "/report win|loss|draw @user [minor|major|overwhelming] [moves=N] [unrated] | "
+              "/report ffa @first @second ... | /report teams @a @b vs @c @d [draw]",
+    "confirm": "/confirm [MATCH_ID]",
+    "dispute": "/dispute [MATCH_ID] [reason]",
+    "withdraw": "/withdraw [MATCH_ID]",
+    "standings": "/standings [season|week|ladder]",
+    "profile": "/profile [@user]",
+    "history": "/history [@user]",
+    "halloffame": "/halloffame",
+    "mod": "/mod void MATCH_ID reason... | /mod set MATCH_ID RESULT reason... | "
+           "/mod adjust @user +N|-N reason... | /mod remove @user reason... | "
+           "/mod season close [reason]",
+    "help": "/help [command]",
+}
+
+HELP: dict[str, str] = {
+    "ladder": "Create a ladder from a preset (warlight, fame, duel, nhwc, dutch) and change its "
+              "settings (moderators). The first ladder of a chat is its default; add ladder=NAME "
+              "to any command to use another. /help settings lists every key.",
+    "join": "Join the ladder. You start at its start rating (or the bottom rung); "
+            "if you come back after /leave, your record is still there.",
+    "leave": "Leave the ladder. Finish or settle your open reports and challenges first.",
+    "challenge": "Challenge a player on a position ladder. They /accept, or /decline for a valid "
+                 "reason; unanswered by the deadline, it counts as their minor defeat.",
+    "accept": "Accept a challenge: both rungs are logged now and decide the case of the result.",
+    "decline": "Decline a challenge. Allowed only when you are already engaged in an unfinished "
+               "challenge or marked /unavailable.",
+    "available": "Mark yourself available for challenges again.",
+    "unavailable": "Mark yourself unavailable: you may then decline challenges.",
+    "report": "Report a game you played. The opponent confirms with /confirm (or /dispute); "
+              "unanswered reports are confirmed after the ladder's window. Position ladders need "
+              "the margin of a win: minor, major or overwhelming. `unrated` records a game "
+              "without moving ratings.",
+    "confirm": "Confirm a report your opponent made. The id is needed only when more than one "
+               "waits for you.",
+    "dispute": "Dispute a report; it waits for a moderator (/mod set or /mod void). The id is "
+               "needed only when more than one waits for you.",
+    "withdraw": "Take back a report your side made (a wrong result or opponent) while it waits "
+                "for the opponent: it never counted, so report the game again as it was. The id "
+                "is needed only when more than one of yours waits.",
+    "standings": "Show the ladder's table: season (gain this month), week (last 7 days) or "
+                 "ladder (rating of active players), where the ladder keeps them.",
+    "profile": "Show a player's rating or rung, rank, record and recent corrections.",
+    "history": "Show recent matches and moderator corrections, of the ladder or of a player.",
+    "halloffame": "Show the Hall of Fame: the top three of every closed season.",
+    "mod": "Moderators: void a match, set its result (RESULT names players in finishing order, "
+           "e.g. `@bob major`, or `draw`; add `unrated` or `rated`), adjust a rating (rungs on a "
+           "position ladder: +N is up), take a player off the ladder (an inactive rung, a "
+           "cheat; the record stays and they may /join again), or close the season now. Every "
+           "action needs a reason and is kept in the history.",
+    "help": "Show the commands, or how one command works.",
+}
+
+
+def usage(word: str) -> str:
+    """The usage line of a command word."""
+    return f"Usage: {USAGE.get(word, USAGE['help'])}"
