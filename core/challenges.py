@@ -5,13 +5,20 @@ from __future__ import annotations
 import dataclasses
 
 from core.calendar import HOUR
-from core.commands import AcceptChallenge, DeclineChallenge, IssueChallenge, SetAvailability
-from core.errors import Duplicate, RuleViolation
+from core.commands import (
+    AcceptChallenge,
+    CancelChallenge,
+    DeclineChallenge,
+    IssueChallenge,
+    SetAvailability,
+    WithdrawChallenge,
+)
+from core.errors import Duplicate, RuleViolation, UsageError
 from core.events import ChallengeAccepted
 from core.model import PlayerId
-from core.planning import expect
+from core.planning import challenge_times, expect
 from core.records import ChallengeRecord, Reply
-from core.session import Session
+from core.session import Session, plural
 
 DECLINE_RULE = ("A challenge may be declined only by a player already engaged in an unfinished "
                 "challenge or marked unavailable (/unavailable).")
@@ -28,8 +35,11 @@ def rung(s: Session, player: PlayerId) -> int | None:
 
 
 def deadline(s: Session, challenge: ChallengeRecord) -> int:
-    """When an unanswered challenge becomes a forfeit."""
-    return challenge.issued_at + round(s.settings.challenge_hours * HOUR)
+    """When an unanswered challenge becomes a forfeit, or an accepted one lapses."""
+    times = challenge_times(s.settings, challenge)
+    if not times:  # accepted, with a report of it waiting: it lapses no more
+        return challenge.issued_at + round(s.settings.challenge_hours * HOUR)
+    return times[0][0]
 
 
 def issue(s: Session, cmd: IssueChallenge) -> Reply:
@@ -46,9 +56,7 @@ def issue(s: Session, cmd: IssueChallenge) -> Reply:
     record = ChallengeRecord(s.ladder.id, s.repo.new_challenge_id(s.ladder.id), me.id, them.id,
                              "open", s.now)
     s.repo.save_challenge(record)
-    reminder = round(s.settings.reminder_hours * HOUR)
-    hours = round(s.settings.challenge_hours * HOUR)
-    expect(s.repo, s.ladder, s.now + (hours - reminder if 0 < reminder < hours else hours))
+    _expect_jobs(s, record)
     rungs = f" (rung {rung(s, me.id)} challenges rung {rung(s, them.id)})"
     return Reply(
         f"{me.name} challenges @{them.name}{rungs}. {them.name}: /accept or /decline by "
@@ -56,13 +64,22 @@ def issue(s: Session, cmd: IssueChallenge) -> Reply:
     )
 
 
-def _incoming(s: Session, me: PlayerId, challenger: PlayerId | None) -> ChallengeRecord:
-    for challenge in s.repo.unfinished_challenges(s.ladder.id):
-        if challenge.status == "open" and challenge.challenged == me and \
-                (challenger is None or challenge.challenger == challenger):
-            return challenge
-    who = f" from {s.name(challenger)}" if challenger is not None else ""
-    raise RuleViolation(f"You have no open challenge{who} to answer.")
+def _incoming(s: Session, me: PlayerId, challenger: PlayerId | None,
+              verb: str = "") -> ChallengeRecord:
+    """The open challenge to `me` (from `challenger`). With `verb` (`decline`), several
+    waiting and none named is refused with the ones to choose from, as /confirm does."""
+    waiting = [c for c in s.repo.unfinished_challenges(s.ladder.id)
+               if c.status == "open" and c.challenged == me
+               and (challenger is None or c.challenger == challenger)]
+    if not waiting:
+        who = f" from {s.name(challenger)}" if challenger is not None else ""
+        raise RuleViolation(f"You have no open challenge{who} to answer.")
+    if verb and challenger is None and len(waiting) > 1:
+        s.names(c.challenger for c in waiting)
+        raise UsageError(f"{plural(len(waiting), 'challenge')} wait for you: say which, "
+                         + " or ".join(f"/{verb} @{s.name(c.challenger)}" for c in waiting)
+                         + ".")
+    return waiting[0]
 
 
 def accept(s: Session, cmd: AcceptChallenge) -> Reply:
@@ -72,13 +89,24 @@ def accept(s: Session, cmd: AcceptChallenge) -> Reply:
     challenger = s.member(cmd.challenger).id if cmd.challenger is not None else None
     challenge = _incoming(s, me.id, challenger)
     s.append(ChallengeAccepted(s.now, challenge.id, challenge.challenger, challenge.challenged))
-    s.repo.save_challenge(dataclasses.replace(challenge, status="accepted", answered_at=s.now))
+    accepted = dataclasses.replace(challenge, status="accepted", answered_at=s.now,
+                                   reminded=False)  # a reminder to play comes too
+    s.repo.save_challenge(accepted)
+    _expect_jobs(s, accepted)
     them = s.name(challenge.challenger)
     return Reply(
         f"{me.name} accepts {them}'s challenge #{challenge.id}: {them} on rung "
-        f"{rung(s, challenge.challenger)}, {me.name} on rung {rung(s, me.id)}. Play, then "
-        "/report win|loss|draw @opponent minor|major|overwhelming."
+        f"{rung(s, challenge.challenger)}, {me.name} on rung {rung(s, me.id)}. Play by "
+        f"{s.when(deadline(s, accepted))}, then /report win|loss|draw @opponent "
+        "minor|major|overwhelming; unplayed by then, the challenge lapses."
     )
+
+
+def _expect_jobs(s: Session, challenge: ChallengeRecord) -> None:
+    """Wake the ladder for the challenge's reminder and deadline."""
+    times = challenge_times(s.settings, challenge)
+    if times:
+        expect(s.repo, s.ladder, min(due for due, _ in times))
 
 
 def decline(s: Session, cmd: DeclineChallenge) -> Reply:
@@ -86,7 +114,7 @@ def decline(s: Session, cmd: DeclineChallenge) -> Reply:
     _require_challenges(s)
     me = s.me()
     challenger = s.member(cmd.challenger).id if cmd.challenger is not None else None
-    challenge = _incoming(s, me.id, challenger)
+    challenge = _incoming(s, me.id, challenger, "decline")
     engaged = [c for c in s.repo.unfinished_challenges(s.ladder.id)
                if c.id != challenge.id and c.involves(me.id)]
     if engaged:
@@ -104,6 +132,51 @@ def decline(s: Session, cmd: DeclineChallenge) -> Reply:
     said = f" ({cmd.reason})" if cmd.reason else ""
     return Reply(f"{me.name} declines {s.name(challenge.challenger)}'s challenge "
                  f"#{challenge.id}{said}: {why}.")
+
+
+def withdraw(s: Session, cmd: WithdrawChallenge) -> Reply:
+    """The challenger takes back an unanswered challenge (`/challenge cancel`)."""
+    _require_challenges(s)
+    me = s.me()
+    them = s.member(cmd.opponent).id if cmd.opponent is not None else None
+    mine = [c for c in s.repo.unfinished_challenges(s.ladder.id) if c.challenger == me.id
+            and (them is None or c.challenged == them)]
+    waiting = [c for c in mine if c.status == "open"]
+    if not waiting:
+        if mine:
+            raise RuleViolation(f"Challenge #{mine[0].id} is accepted already: play it, or ask "
+                                "a moderator to /mod cancel it.")
+        raise RuleViolation("You have no unanswered challenge to cancel.")
+    if len(waiting) > 1:
+        s.names(c.challenged for c in waiting)
+        raise UsageError("Say which challenge to cancel: " + " or ".join(
+            f"/challenge cancel @{s.name(c.challenged)}" for c in waiting) + ".")
+    challenge = waiting[0]
+    s.repo.save_challenge(dataclasses.replace(challenge, status="cancelled", answered_at=s.now,
+                                              reason="cancelled by the challenger"))
+    return Reply(f"{me.name} cancelled challenge #{challenge.id} to "
+                 f"{s.name(challenge.challenged)}: nobody moves.")
+
+
+def cancel(s: Session, cmd: CancelChallenge) -> Reply:
+    """A moderator cancels any unfinished challenge (RULES.md, "Accepted challenges")."""
+    found = [c for c in s.repo.unfinished_challenges(s.ladder.id) if c.id == cmd.challenge_id]
+    if not found:
+        raise RuleViolation(f"{s.ladder.name} has no unfinished challenge #{cmd.challenge_id} "
+                            "(/profile @player lists a player's challenges).")
+    challenge = found[0]
+    if challenge.match is not None:
+        raise RuleViolation(f"Challenge #{challenge.id} was played: report #{challenge.match} "
+                            f"waits for an answer. Void it first (/mod void {challenge.match} "
+                            "reason), or let it be confirmed.")
+    s.repo.save_challenge(dataclasses.replace(challenge, status="cancelled", answered_at=s.now,
+                                              reason=cmd.reason))
+    s.audit("cancel", cmd.reason, player=challenge.challenger,
+            detail=f"#{challenge.id} between {s.name(challenge.challenger)} and "
+                   f"{s.name(challenge.challenged)}")
+    return Reply(f"{s.ctx.user.name} cancelled challenge #{challenge.id} between "
+                 f"{s.name(challenge.challenger)} and {s.name(challenge.challenged)}: "
+                 f"{cmd.reason}. No result, nobody moves; both are free.")
 
 
 def availability(s: Session, cmd: SetAvailability) -> Reply:

@@ -84,6 +84,21 @@ class DeclineChallenge:
 
 
 @dataclass(frozen=True, slots=True)
+class WithdrawChallenge:
+    """Take back one's own challenge while it is unanswered (`/challenge cancel`)."""
+
+    opponent: UserRef | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CancelChallenge:
+    """Moderator: cancel any unfinished challenge (`/mod cancel CHALLENGE_ID reason`)."""
+
+    challenge_id: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class SetAvailability:
     """Mark oneself available or unavailable for challenges."""
 
@@ -203,13 +218,14 @@ class CloseSeason:
 
 Command = (
     Help | CreateLadder | ChangeSettings | ShowLadder | ListLadders | MakeDefault | Join | Leave
-    | IssueChallenge | AcceptChallenge | DeclineChallenge | SetAvailability | ReportResult
+    | IssueChallenge | AcceptChallenge | DeclineChallenge | WithdrawChallenge | CancelChallenge
+    | SetAvailability | ReportResult
     | ConfirmResult | DisputeResult | WithdrawReport | ShowStandings | ShowProfile | ShowHistory
     | ShowHallOfFame | VoidMatch | SetResult | AdjustRating | RemovePlayer | CloseSeason
 )
 
 MODERATOR_COMMANDS = (CreateLadder, ChangeSettings, MakeDefault, VoidMatch, SetResult,
-                      AdjustRating, RemovePlayer, CloseSeason)
+                      AdjustRating, RemovePlayer, CloseSeason, CancelChallenge)
 # Commands about the chat's ladders as a whole: they act on no one ladder.
 CHAT_LEVEL = (CreateLadder, ListLadders, MakeDefault)
 

@@ -7,7 +7,7 @@ USAGE: dict[str, str] = {
               "/ladder info | /ladder list | /ladder default NAME",
     "join": "/join",
     "leave": "/leave",
-    "challenge": "/challenge @user",
+    "challenge": "/challenge @user | /challenge cancel [@user]",
     "accept": "/accept [@user]",
     "decline": "/decline [reason]",
     "available": "/available",
@@ -23,7 +23,7 @@ USAGE: dict[str, str] = {
     "halloffame": "/halloffame",
     "mod": "/mod void MATCH_ID reason... | /mod set MATCH_ID RESULT reason... | "
            "/mod adjust @user +N|-N reason... | /mod remove @user reason... | "
-           "/mod season close [reason]",
+           "/mod cancel CHALLENGE_ID reason... | /mod season close [reason]",
     "help": "/help [command]",
 }
 
@@ -35,7 +35,10 @@ HELP: dict[str, str] = {
             "if you come back after /leave, your record is still there.",
     "leave": "Leave the ladder. Finish or settle your open reports and challenges first.",
     "challenge": "Challenge a player on a position ladder. They /accept, or /decline for a valid "
-                 "reason; unanswered by the deadline, it counts as their minor defeat.",
+                 "reason; unanswered by the deadline, it counts as their minor defeat. An "
+                 "accepted challenge is played within the ladder's play_hours, or it lapses "
+                 "with no result. /challenge cancel takes back your own challenge while it is "
+                 "unanswered.",
     "accept": "Accept a challenge: both rungs are logged now and decide the case of the result.",
     "decline": "Decline a challenge. Allowed only when you are already engaged in an unfinished "
                "challenge or marked /unavailable.",
@@ -60,7 +63,8 @@ HELP: dict[str, str] = {
     "mod": "Moderators: void a match, set its result (RESULT names players in finishing order, "
            "e.g. `@bob major`, or `draw`; add `unrated` or `rated`), adjust a rating (rungs on a "
            "position ladder: +N is up), take a player off the ladder (an inactive rung, a "
-           "cheat; the record stays and they may /join again), or close the season now. Every "
+           "cheat; the record stays and they may /join again), cancel an unfinished challenge "
+           "(its id is in /profile), or close the season now. Every "
            "action needs a reason and is kept in the history.",
     "help": "Show the commands, or how one command works.",
 }

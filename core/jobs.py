@@ -14,13 +14,12 @@ import dataclasses
 
 from core.calendar import (
     DAY,
-    HOUR,
 )
 from core.events import DecayDay, MatchConfirmed, SeasonClosed
 from core.ledger import Rederived
 from core.model import Margin, Result, Timestamp
 from core.moderation import season_text
-from core.planning import Job, plan, schedule
+from core.planning import Job, challenge_times, plan, schedule
 from core.ports import Repo
 from core.queries import main_table
 from core.records import Announcement, ChallengeRecord, Context, LadderInfo, MatchRecord, UserRef
@@ -65,6 +64,8 @@ def _run(s: Session, job: Job) -> str:
         return _forfeit(s, job)
     if job.kind == "remind":
         return _remind(s, job)
+    if job.kind == "lapse":
+        return _lapse(s, job)
     if job.kind == "decay":
         s.append(DecayDay(job.at, job.label))
         return ""
@@ -122,13 +123,30 @@ def _forfeit(s: Session, job: Job) -> str:
 
 def _remind(s: Session, job: Job) -> str:
     challenge = _challenge(s, job.ref)
-    if challenge is None or challenge.status != "open":
+    times = challenge_times(s.settings, challenge) if challenge is not None else []
+    if challenge is None or len(times) < 2:  # answered, played, or reminded already
         return ""
     s.repo.save_challenge(dataclasses.replace(challenge, reminded=True))
-    due = challenge.issued_at + round(s.settings.challenge_hours * HOUR)
+    due = s.when(times[0][0])
+    if challenge.status == "accepted":
+        return (f"@{s.name(challenge.challenger)} @{s.name(challenge.challenged)}: challenge "
+                f"#{challenge.id} must be played and reported by {due}, or it lapses with "
+                "no result.")
     return (f"@{s.name(challenge.challenged)}: {s.name(challenge.challenger)}'s challenge "
-            f"#{challenge.id} runs out at {s.when(due)}. /accept or /decline before then, or it "
+            f"#{challenge.id} runs out at {due}. /accept or /decline before then, or it "
             "counts as your minor defeat.")
+
+
+def _lapse(s: Session, job: Job) -> str:
+    """An accepted challenge not played in time: no result, nobody moves, both free."""
+    challenge = _challenge(s, job.ref)
+    if challenge is None or challenge.status != "accepted" or challenge.match is not None:
+        return ""
+    s.repo.save_challenge(dataclasses.replace(challenge, status="lapsed"))
+    return (f"Challenge #{challenge.id} between {s.name(challenge.challenger)} and "
+            f"{s.name(challenge.challenged)} lapsed: not played within "
+            f"{span(s.settings.play_hours, 'hour')} of its acceptance. No result, nobody "
+            "moves; both are free.")
 
 
 def _summary(s: Session, job: Job) -> str:

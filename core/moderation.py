@@ -36,7 +36,7 @@ from core.events import (
 from core.ledger import Rederived
 from core.model import PlayerId, Result
 from core.ports import Repo
-from core.records import AuditEntry, Context, LadderInfo, MatchRecord, Reply
+from core.records import Context, LadderInfo, MatchRecord, Reply
 from core.reporting import confirm_match, reopen_challenge
 from core.session import Session, noun, rating_text, signed
 from core.settings import (
@@ -127,19 +127,13 @@ def change_settings(s: Session, cmd: ChangeSettings) -> Reply:
     if properties:
         s.repo.update_ladder(s.ladder.id, **properties)
     text = ", ".join(texts)
-    _audit(s, "settings", text, detail=text)
+    s.audit("settings", text, detail=text)
     s.refresh()
     link = ""
     if properties.get("public"):
         link = f" Its public page: {s.page()}" if s.page() else \
             " `ladderbot web` serves its public page (or `ladderbot run` with [web] listen)."
     return Reply(f"{s.ladder.name}: {text}.{link}")
-
-
-def _audit(s: Session, action: str, reason: str, *, match: int | None = None,
-           player: PlayerId | None = None, detail: str = "") -> None:
-    s.repo.add_audit(AuditEntry(s.ladder.id, s.now, s.ctx.user.name, action, reason, match,
-                                player, detail))
 
 
 def _match(s: Session, match_id: int) -> MatchRecord:
@@ -184,7 +178,7 @@ def void(s: Session, cmd: VoidMatch) -> Reply:
     if record.status == "voided":
         raise RuleViolation(f"Match #{record.id} is void already.")
     what = s.describe_result(record.result)
-    _audit(s, "void", cmd.reason, match=record.id, detail=what)
+    s.audit("void", cmd.reason, match=record.id, detail=what)
     if record.confirmed_at is None:  # pending or disputed: it never entered the ladder
         s.repo.save_match(dataclasses.replace(record, status="voided", voided_at=s.now))
         reopen_challenge(s, record)
@@ -238,7 +232,7 @@ def set_result(s: Session, cmd: SetResult) -> Reply:
     entering = record.confirmed_at is None  # never entered the ladder: it enters now
     if entering:
         _check_not_too_late(s, record, result)
-    _audit(s, "set", cmd.reason, match=record.id, detail=f"was: {was}; now: {now}")
+    s.audit("set", cmd.reason, match=record.id, detail=f"was: {was}; now: {now}")
     who = f"{s.ctx.user.name}: {cmd.reason}"
     if entering:
         record, text = confirm_match(s, dataclasses.replace(record, voided_at=None), s.now, result)
@@ -288,7 +282,7 @@ def adjust(s: Session, cmd: AdjustRating) -> Reply:
     applied = s.append(RatingAdjusted(s.now, player.id, amount, s.ctx.user.name, cmd.reason))[0]
     assert not isinstance(applied, Rederived)
     unit = noun(amount, "rung" if s.settings.is_position else "point")
-    _audit(s, "adjust", cmd.reason, player=player.id, detail=f"{signed(amount)} {unit}")
+    s.audit("adjust", cmd.reason, player=player.id, detail=f"{signed(amount)} {unit}")
     change = [c for c in applied.changes if c.player == player.id]
     moved = s.describe_changes(change) if change else f"{player.name} stays where they are"
     return Reply(f"{s.ctx.user.name} adjusted {player.name} by {signed(amount)} {unit}: "
@@ -305,11 +299,12 @@ def remove(s: Session, cmd: RemovePlayer) -> Reply:
         raise RuleViolation(f"{player.name} has report #{first} waiting (pending or disputed): "
                             f"settle it first, or /mod void {first} reason.")
     if challenges:
-        raise RuleViolation(f"{player.name} has challenge #{challenges[0].id} unfinished: it is "
-                            "played, declined or forfeited first.")
+        first = challenges[0].id
+        raise RuleViolation(f"{player.name} has challenge #{first} unfinished: it is played, "
+                            f"declined or forfeited first, or /mod cancel {first} reason.")
     applied = s.append(PlayerLeft(s.now, player.id))[0]
     assert not isinstance(applied, Rederived)
-    _audit(s, "remove", cmd.reason, player=player.id)
+    s.audit("remove", cmd.reason, player=player.id)
     moved = s.describe_changes(applied.changes)
     return Reply(f"{s.ctx.user.name} took {player.name} off {s.ladder.name}: {cmd.reason}. "
                  + (f"{moved}. " if moved else "")
@@ -325,7 +320,7 @@ def close_season(s: Session, cmd: CloseSeason) -> Reply:
         raise RuleViolation(f"{s.ladder.name} has no season under way yet.")
     applied = s.append(SeasonClosed(s.now, label, s.ctx.user.name, cmd.reason))[0]
     assert not isinstance(applied, Rederived) and applied.season is not None
-    _audit(s, "season-close", cmd.reason or "closed early")
+    s.audit("season-close", cmd.reason or "closed early")
     why = f" by {s.ctx.user.name}" + (f": {cmd.reason}" if cmd.reason else "")
     return Reply(season_text(s, applied.season, why), announce=True)
 

@@ -16,6 +16,7 @@ from core.commands import (
     CHAT_LEVEL,
     AcceptChallenge,
     AdjustRating,
+    CancelChallenge,
     ChangeSettings,
     CloseSeason,
     Command,
@@ -41,6 +42,7 @@ from core.commands import (
     ShowProfile,
     ShowStandings,
     VoidMatch,
+    WithdrawChallenge,
     WithdrawReport,
 )
 from core.errors import UnknownPlayer, UsageError
@@ -269,6 +271,11 @@ def _no_args(command: Command) -> Callable[[_Args], Command]:
 
 
 def _challenge(args: _Args) -> Command:
+    if (args.peek() or "").lower() == "cancel":
+        args.pop()
+        named = args.optional_mention()
+        args.done()
+        return WithdrawChallenge(named)
     opponent = args.optional_mention() or args.reply_to
     if opponent is None:
         raise args.error("Name the player to challenge.")
@@ -467,6 +474,13 @@ def _mod(args: _Args) -> Command:
         if user is None:
             raise args.error("Name the player to take off the ladder.")
         return RemovePlayer(user, _reason(args))
+    if action == "cancel":
+        token = (args.peek() or "").lstrip("#")
+        if not is_digits(token) or int(token) > 2**62:
+            raise args.error("Give the challenge's id (as /profile shows it): /mod cancel 3 "
+                             "reason.")
+        args.pop()
+        return CancelChallenge(int(token), _reason(args))
     if action == "season":
         if not args.tokens or args.pop().lower() != "close":
             raise args.error("Did you mean /mod season close?")

@@ -21,11 +21,12 @@ from core.calendar import (
 )
 from core.model import Timestamp
 from core.ports import Repo
-from core.records import LadderInfo
+from core.records import ChallengeRecord, LadderInfo
+from core.settings import Settings
 
 # Jobs due at the same instant run in this order.
-_ORDER = {"confirm": 0, "forfeit": 1, "remind": 2, "decay": 3, "season": 4, "summary": 5,
-          "ranks": 6}
+_ORDER = {"confirm": 0, "forfeit": 1, "lapse": 2, "remind": 3, "decay": 4, "season": 5,
+          "summary": 6, "ranks": 7}
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,15 +55,11 @@ def plan(repo: Repo, ladder: LadderInfo, now: Timestamp) -> list[Job]:
                 jobs.append(Job(max(due, clock), "confirm", m.id))
     if settings.challenges:
         for c in repo.unfinished_challenges(ladder.id):
-            if c.status != "open":
-                continue
-            due = c.issued_at + round(settings.challenge_hours * HOUR)
-            if due <= now:
-                jobs.append(Job(max(due, clock), "forfeit", c.id))
-            elif settings.reminder_hours > 0 and not c.reminded:
-                remind = due - round(settings.reminder_hours * HOUR)
-                if c.issued_at < remind <= now:
-                    jobs.append(Job(max(remind, clock), "remind", c.id))
+            # the deadline first: once it has passed, its reminder has no point
+            for due, kind in challenge_times(settings, c):
+                if due <= now:
+                    jobs.append(Job(max(due, clock), kind, c.id))
+                    break
     days = midnights(clock, now, settings.timezone) if now > clock else []
     if settings.decays:
         for start, day in days:
@@ -86,6 +83,25 @@ def plan(repo: Repo, ladder: LadderInfo, now: Timestamp) -> list[Job]:
     return jobs
 
 
+def challenge_times(settings: Settings, c: ChallengeRecord) -> list[tuple[Timestamp, str]]:
+    """When a challenge's jobs fall due: an open one's forfeit, an accepted one's lapse
+    (RULES.md, "Accepted challenges"; not while a report of it waits), and the reminder
+    `reminder_hours` before either, once."""
+    if c.status == "open":
+        start, due, kind = c.issued_at, c.issued_at + round(settings.challenge_hours * HOUR), \
+            "forfeit"
+    elif c.status == "accepted" and c.match is None and c.answered_at is not None:
+        start, due, kind = c.answered_at, c.answered_at + round(settings.play_hours * HOUR), \
+            "lapse"
+    else:
+        return []
+    times = [(due, kind)]  # the deadline first
+    remind = due - round(settings.reminder_hours * HOUR)
+    if settings.reminder_hours > 0 and not c.reminded and start < remind:
+        times.append((remind, "remind"))
+    return times
+
+
 def next_due(repo: Repo, ladder: LadderInfo) -> Timestamp | None:
     """When this ladder next has a job due after its clock (None: nothing scheduled)."""
     settings = ladder.settings
@@ -98,14 +114,8 @@ def next_due(repo: Repo, ladder: LadderInfo) -> Timestamp | None:
         found += [m.reported_at + window for m in repo.open_matches(ladder.id)
                   if m.status == "pending"]
     if settings.challenges:
-        hours = round(settings.challenge_hours * HOUR)
-        remind = round(settings.reminder_hours * HOUR)
         for c in repo.unfinished_challenges(ladder.id):
-            if c.status != "open":
-                continue
-            found.append(c.issued_at + hours)
-            if remind and not c.reminded and hours > remind:
-                found.append(c.issued_at + hours - remind)
+            found += [due for due, _ in challenge_times(settings, c)]
     return min(found) if found else None
 
 

@@ -222,17 +222,20 @@ def _open_text(s: Session, player: PlayerInfo, m: MatchRecord) -> str:
 
 def _challenge_text(s: Session, player: PlayerId, c: ChallengeRecord) -> str:
     """`#3 from erin, to answer by ...`, `#2 to bob, ...` or `#4 with dave, accepted`."""
+    by = s.when(deadline(s, c))
     if c.status == "accepted":
         other = c.challenged if c.challenger == player else c.challenger
-        return f"#{c.id} with {s.name(other)}, accepted: play it and /report"
-    by = s.when(deadline(s, c))
+        if c.match is not None:
+            return f"#{c.id} with {s.name(other)}, played: report #{c.match} waits"
+        return f"#{c.id} with {s.name(other)}, accepted: play it and /report by {by}"
     if c.challenged == player:
         return f"#{c.id} from {s.name(c.challenger)}, to answer by {by}"
     return f"#{c.id} to {s.name(c.challenged)}, unanswered (a forfeit at {by})"
 
 
 _ACTIONS = {"void": "voided", "set": "changed", "adjust": "adjusted", "season-close":
-            "closed the season", "settings": "changed settings", "remove": "removed"}
+            "closed the season", "settings": "changed settings", "remove": "removed",
+            "cancel": "cancelled challenge"}
 
 
 def _audit_text(s: Session, entry: AuditEntry) -> str:
@@ -244,6 +247,8 @@ def _audit_text(s: Session, entry: AuditEntry) -> str:
         target += f" {entry.detail}"
     if entry.action == "settings":
         return f"{s.when(entry.at)} {entry.by} changed settings: {entry.detail}"
+    if entry.action == "cancel":  # the detail names the challenge and both players
+        return f"{s.when(entry.at)} {entry.by} cancelled challenge {entry.detail}: {entry.reason}"
     return f"{s.when(entry.at)} {entry.by} {what}{target}: {entry.reason}"
 
 

@@ -9,7 +9,8 @@ from core.model import Match, PlayerId, Result, Timestamp
 from core.settings import Settings
 
 MatchStatus = str  # "pending" | "confirmed" | "disputed" | "voided"
-ChallengeStatus = str  # "open" | "accepted" | "declined" | "played" | "forfeited" | "cancelled"
+# "open" | "accepted" | "declined" | "played" | "forfeited" | "lapsed" | "cancelled"
+ChallengeStatus = str
 
 
 @dataclass(frozen=True, slots=True)

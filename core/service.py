@@ -15,6 +15,7 @@ from core.commands import (
     MODERATOR_COMMANDS,
     AcceptChallenge,
     AdjustRating,
+    CancelChallenge,
     ChangeSettings,
     CloseSeason,
     Command,
@@ -39,6 +40,7 @@ from core.commands import (
     ShowProfile,
     ShowStandings,
     VoidMatch,
+    WithdrawChallenge,
     WithdrawReport,
 )
 from core.errors import LadderError, NoLadder, NotAllowed, RuleViolation, UsageError
@@ -171,6 +173,10 @@ def _ladder_command(s: Session, cmd: Command) -> Reply:
         return challenges.decline(s, cmd)
     if isinstance(cmd, SetAvailability):
         return challenges.availability(s, cmd)
+    if isinstance(cmd, WithdrawChallenge):
+        return challenges.withdraw(s, cmd)
+    if isinstance(cmd, CancelChallenge):
+        return challenges.cancel(s, cmd)
     if isinstance(cmd, ChangeSettings):
         return moderation.change_settings(s, cmd)
     if isinstance(cmd, VoidMatch):
@@ -222,7 +228,9 @@ def leave(s: Session) -> Reply:
         raise RuleViolation("You have a report waiting (pending or disputed): settle it before "
                             "leaving.")
     if challenges:
-        raise RuleViolation("You have an unfinished challenge: play or decline it before leaving.")
+        raise RuleViolation(f"You have an unfinished challenge (#{challenges[0].id}): play or "
+                            "decline it before leaving (your own unanswered one: /challenge "
+                            "cancel).")
     s.append(PlayerLeft(s.now, me.id))
     return Reply(f"{me.name} left {s.ladder.name}. The record stays: {s.join} to come back.")
 

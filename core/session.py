@@ -12,7 +12,15 @@ from core.events import Event
 from core.ledger import Rederived
 from core.model import PlayerId, Result, Timestamp
 from core.ports import Repo
-from core.records import ChallengeRecord, Context, LadderInfo, MatchRecord, PlayerInfo, UserRef
+from core.records import (
+    AuditEntry,
+    ChallengeRecord,
+    Context,
+    LadderInfo,
+    MatchRecord,
+    PlayerInfo,
+    UserRef,
+)
 from core.settings import Policy, Settings, fmt_number
 from core.state import Applied, Change
 
@@ -82,6 +90,12 @@ class Session:
             raise UnknownPlayer(f"{user.name} left {self.ladder.name}: ask @{user.name} to "
                                 f"{self.join} again first.")
         return player
+
+    def audit(self, action: str, reason: str, *, match: int | None = None,
+              player: PlayerId | None = None, detail: str = "") -> None:
+        """Log a moderator's action: who, when, why (shown in /history and /profile)."""
+        self.repo.add_audit(AuditEntry(self.ladder.id, self.now, self.ctx.user.name, action,
+                                       reason, match, player, detail))
 
     def waiting_on(self, player: PlayerId) -> tuple[list[MatchRecord], list[ChallengeRecord]]:
         """A player's open reports (pending or disputed) and unfinished challenges: what

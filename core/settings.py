@@ -104,6 +104,7 @@ class Settings:
     # --- position family ---
     challenges: bool = False
     challenge_hours: float = 72.0
+    play_hours: float = 168.0
     reminder_hours: float = 24.0
     moves_table: tuple[tuple[int, ...], ...] = NHWC_MOVES
     margin_required: bool = True
@@ -417,8 +418,10 @@ _SPECS: tuple[SettingSpec, ...] = (
             "smallest daily decay of a rating above 0"),
     SettingSpec("challenges", _parse_bool, "players challenge each other before playing"),
     _number("challenge_hours", _HOURS, "hours to answer a challenge before it is a forfeit"),
+    _number("play_hours", _HOURS,
+            "hours to play an accepted challenge before it lapses (no result, both free)"),
     _number("reminder_hours", Range(0, MAX_HOURS),
-            "remind the challenged player this many hours before the deadline (0: never)"),
+            "remind the players this many hours before a challenge's deadline (0: never)"),
     SettingSpec("margin_required", _parse_bool,
                 "position ladders: a win must say minor, major or overwhelming"),
 )

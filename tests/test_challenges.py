@@ -114,7 +114,7 @@ async def test_profiles_list_unfinished_challenges(chat: Chat) -> None:
         (await chat.ok("p1", "/profile")).splitlines()
     assert "Challenges: #1 to p1, unanswered (a forfeit at 2026-01-08 10:00 UTC)." in \
         (await chat.ok("p3", "/profile")).splitlines()
-    assert "Challenges: #2 with p2, accepted: play it and /report." in \
+    assert "Challenges: #2 with p2, accepted: play it and /report by 2026-01-12 10:00 UTC." in \
         (await chat.ok("p1", "/profile @p4")).splitlines()
     await chat.ok("p2", "/report win @p4 minor")
     assert not any(line.startswith("Challenges:")
@@ -145,7 +145,8 @@ async def test_a_player_in_an_unfinished_challenge_is_not_removed(chat: Chat) ->
     await nhwc(chat, 3)
     await chat.ok("p3", "/challenge @p2")
     text = await chat.refused("mod", "/mod remove @p2 inactive")
-    assert text == "p2 has challenge #1 unfinished: it is played, declined or forfeited first."
+    assert text == ("p2 has challenge #1 unfinished: it is played, declined or forfeited "
+                    "first, or /mod cancel 1 reason.")
     await chat.tick(73 * HOUR)  # the forfeit: p2's minor defeat
     assert "took p2 off main" in await chat.ok("mod", "/mod remove @p2 inactive")
 
@@ -161,3 +162,104 @@ async def test_a_withdrawn_report_gives_the_challenge_back(chat: Chat) -> None:
     await chat.ok("p3", "/report win @p2 major")
     text = await chat.ok("p2", "/confirm")
     assert "p3 rung 3 -> 1 (up 2), p2 rung 2 -> 3 (down 1)" in text, text
+
+
+# RULES.md, "Accepted challenges": play_hours, the reminder, /challenge cancel, /mod cancel.
+
+async def test_an_accepted_challenge_left_unplayed_lapses_after_play_hours(chat: Chat) -> None:
+    await nhwc(chat, 3)
+    await chat.ok("p2", "/challenge @p3")
+    accepted = await chat.ok("p3", "/accept")
+    assert "Play by 2026-01-12 10:00" in accepted and "lapses" in accepted, accepted
+    assert "p3 declines" not in (await chat.ok("p3", "/profile"))
+    assert await chat.tick(144 * HOUR - 1) == []
+    reminded = await chat.tick(1)  # 24 hours before the 168
+    assert [a.text for a in reminded] == [
+        "@p2 @p3: challenge #1 must be played and reported by 2026-01-12 10:00 UTC, or it "
+        "lapses with no result."]
+    assert await chat.tick(24 * HOUR - 1) == []
+    lapsed = await chat.tick(1)
+    assert [a.text for a in lapsed] == [
+        "Challenge #1 between p2 and p3 lapsed: not played within 168 hours of its "
+        "acceptance. No result, nobody moves; both are free."]
+    assert await chat.ratings() == {"p1": 1, "p2": 2, "p3": 3}
+    # both are free: p3 may be challenged, and declines only for a valid reason again
+    await chat.ok("p1", "/challenge @p3")
+    assert "neither" in await chat.refused("p3", "/decline busy")
+    assert "no accepted challenge" in await chat.refused("p3", "/report win @p2 minor")
+    assert "left main" in await chat.ok("p2", "/leave")
+
+
+async def test_a_played_challenge_waiting_for_confirmation_does_not_lapse(chat: Chat) -> None:
+    await chat.ladder("nhwc")
+    await chat.join("p1", "p2", "p3")
+    await chat.ok("p3", "/challenge @p2")
+    await chat.ok("p2", "/accept")
+    await chat.tick(167 * HOUR)
+    await chat.ok("p3", "/report win @p2 major")
+    assert not [a for a in await chat.tick(2 * HOUR) if "lapsed" in a.text]
+    assert "p3 rung 3 -> 1" in await chat.ok("p2", "/confirm")
+
+
+async def test_play_hours_is_a_setting_with_a_range(chat: Chat) -> None:
+    await nhwc(chat, 2, "play_hours=2")
+    await chat.ok("p2", "/challenge @p1")
+    await chat.ok("p1", "/accept")
+    assert any("lapsed" in a.text for a in await chat.tick(2 * HOUR))
+    assert "at most 8,760" in await chat.refused("mod", "/ladder set play_hours=9000")
+
+
+async def test_the_challenger_cancels_an_unanswered_challenge(chat: Chat) -> None:
+    await nhwc(chat, 4)
+    assert "no unanswered challenge" in await chat.refused("p4", "/challenge cancel")
+    await chat.ok("p4", "/challenge @p3")
+    await chat.ok("p4", "/challenge @p2")
+    which = await chat.refused("p4", "/challenge cancel")
+    assert "/challenge cancel @p3 or /challenge cancel @p2" in which
+    assert "no unanswered challenge" in await chat.refused("p3", "/challenge cancel")
+    text = await chat.ok("p4", "/challenge cancel @p3")
+    assert text == "p4 cancelled challenge #1 to p3: nobody moves."
+    assert "no open challenge" in await chat.refused("p3", "/accept")
+    await chat.ok("p2", "/accept")
+    assert "accepted already" in await chat.refused("p4", "/challenge cancel @p2")
+    # the cancelled one never becomes a forfeit
+    found = await chat.tick(100 * HOUR)
+    assert not [a for a in found if "forfeit" in a.text]
+    assert (await chat.ratings())["p3"] == 3
+
+
+async def test_a_moderator_cancels_any_unfinished_challenge_with_a_reason(chat: Chat) -> None:
+    await nhwc(chat, 3)
+    await chat.ok("p3", "/challenge @p2")
+    await chat.ok("p2", "/accept")
+    assert "Only moderators" in await chat.refused("p3", "/mod cancel 1 no")
+    assert "reason" in await chat.refused("mod", "/mod cancel 1")
+    assert "no unfinished challenge #7" in await chat.refused("mod", "/mod cancel 7 gone")
+    assert "challenge's id" in await chat.refused("mod", "/mod cancel @p2 gone")
+    text = await chat.ok("mod", "/mod cancel 1 p2 is away for a month")
+    assert text == ("mod cancelled challenge #1 between p3 and p2: p2 is away for a month. "
+                    "No result, nobody moves; both are free.")
+    assert "no unfinished challenge #1" in await chat.refused("mod", "/mod cancel 1 again")
+    assert "cancelled challenge #1 between p3 and p2: p2 is away" in \
+        await chat.ok("p3", "/profile")
+    assert "took p2 off" in await chat.ok("mod", "/mod remove @p2 away")
+
+
+async def test_a_played_challenge_is_voided_before_it_is_cancelled(chat: Chat) -> None:
+    await chat.ladder("nhwc")
+    await chat.join("p1", "p2")
+    await chat.ok("p2", "/challenge @p1")
+    await chat.ok("p1", "/accept")
+    await chat.ok("p2", "/report win @p1 minor")
+    assert "/mod void 1 reason" in await chat.refused("mod", "/mod cancel 1 late")
+
+
+async def test_decline_asks_which_when_several_wait(chat: Chat) -> None:
+    await nhwc(chat, 4)
+    await chat.ok("p1", "/unavailable")
+    await chat.ok("p3", "/challenge @p1")
+    await chat.ok("p4", "/challenge @p1")
+    which = await chat.refused("p1", "/decline away")
+    assert which == "2 challenges wait for you: say which, /decline @p3 or /decline @p4."
+    assert "declines p4's challenge #2 (away)" in await chat.ok("p1", "/decline @p4 away")
+    assert "declines p3's challenge #1" in await chat.ok("p1", "/decline")

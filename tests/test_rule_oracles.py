@@ -1,7 +1,8 @@
 """The five rulebooks worked out again, straight from RULES.md, and compared with the bot
 over random chats: reports (duels, free-for-alls in both modes, games of two teams,
 draws, unrated and short games, game lengths, pairs that play often, every margin),
-challenges (accepted, declined only for a valid reason, left to become forfeits),
+challenges (accepted, declined only for a valid reason, left to become forfeits, left
+unplayed to lapse, taken back or cancelled by a moderator),
 moderators voiding, restoring and changing any match, adjustments (down to the floor,
 into dutch's higher K bands and past its 719 gap, to fame's 2400 and past its 1000-point
 refusal), players leaving and coming back, early season closes (the season they begin still
@@ -766,22 +767,25 @@ async def test_the_bot_rates_as_the_rulebook(tmp_path: Path, monkeypatch: Any, p
 @pytest.mark.parametrize("seed", range(SEEDS))
 async def test_the_bot_moves_rungs_as_the_nhwc_rulebook(tmp_path: Path, monkeypatch: Any,
                                                        seed: int) -> None:
-    """Challenges issued, accepted, declined (only for a valid reason) or left to become
-    forfeits; results of every margin; corrections and rung adjustments, as above. Seeds
+    """Challenges issued, accepted, declined (only for a valid reason), left to become
+    forfeits, left unplayed to lapse, taken back by the challenger or cancelled by a
+    moderator; results of every margin; corrections and rung adjustments, as above. Seeds
     2 and 3 of every four: results wait for the opponent to answer (or are withdrawn, and
     the challenge waits for its result again)."""
     rng = random.Random(seed)
     names = NAMES
     rules = Nhwc(names)
     hours = 72 * 3600  # an unanswered challenge is a forfeit after this
+    play = 168 * 3600  # an accepted one not played by then lapses (RULES, "Accepted challenges")
     confirm = seed % 4 >= 2
     async with _ladder(tmp_path, monkeypatch, seed, "nhwc", confirm=confirm) as (chat, store):
         waiting: dict[int, tuple[str, str, int]] = {}  # open: challenger, challenged, since
-        accepted: dict[int, tuple[str, str]] = {}
+        accepted: dict[int, tuple[str, str, int]] = {}  # challenger, challenged, accepted at
         next_challenge = next_id = 1
 
         async def tick(seconds: int) -> None:
-            """Let time pass; challenges left unanswered become forfeits, in time order."""
+            """Let time pass: challenges left unanswered become forfeits, in time order;
+            accepted ones left unplayed lapse, with no result (both are free again)."""
             nonlocal next_id
             await chat.tick(seconds)
             due = sorted((since + hours, number) for number, (_, _, since)
@@ -791,10 +795,12 @@ async def test_the_bot_moves_rungs_as_the_nhwc_rulebook(tmp_path: Path, monkeypa
                 rules.report(Game(next_id, deadline, a, b, False, True, None, margin="minor",
                                   challenge=number))
                 next_id += 1
+            for number in [n for n, (*_, since) in accepted.items() if since + play <= chat.at]:
+                del accepted[number]
 
         for _ in range(160):
             roll = rng.random()
-            busy = [{a, b} for a, b, *_ in (*waiting.values(), *accepted.values())]
+            busy = [{a, b} for a, b, _ in (*waiting.values(), *accepted.values())]
             members = sorted(rules.members)
             if roll < 0.22:
                 a, b = rng.sample(members, 2)
@@ -820,17 +826,31 @@ async def test_the_bot_moves_rungs_as_the_nhwc_rulebook(tmp_path: Path, monkeypa
                     text = f"/accept @{a}"
                     await chat.ok(b, text)
                     rules.accept(chat.at, number, a, b)
-                    accepted[number] = (a, b)
+                    accepted[number] = (a, b, chat.at)
                     del waiting[number]
+            elif roll < 0.43 and (waiting or accepted):
+                # the challenger takes back an unanswered challenge, or a moderator
+                # cancels any unfinished one: no result, nobody moves
+                number = rng.choice(sorted({*waiting, *accepted}))
+                a, b, _ = waiting.get(number) or accepted[number]
+                if number in waiting and rng.random() < 0.6:
+                    who, text = a, f"/challenge cancel @{b}"
+                else:
+                    who, text = "mod", f"/mod cancel {number} test"
+                await chat.ok(who, text)
+                waiting.pop(number, None)
+                accepted.pop(number, None)
             elif roll < 0.6 and accepted:
+                await tick(rng.randrange(121, 900))
+                if not accepted:
+                    continue  # the ones there were lapsed meanwhile
                 number = rng.choice(list(accepted))
-                a, b = pair = accepted.pop(number)
+                a, b, _ = pair = accepted.pop(number)
                 if rng.random() < 0.5:
                     a, b = b, a  # either player reports
                 word = rng.choice(["win", "loss", "draw"])
                 margin = None if word == "draw" else rng.choice(list(DEFEAT))
                 text = f"/report {word} @{b}" + (f" {margin}" if margin else "")
-                await tick(rng.randrange(121, 900))
                 await chat.ok(a, text)
                 next_id += 1
                 if confirm and not await _answer(chat, rng, next_id - 1, a, b, word,
