@@ -449,19 +449,22 @@ def register(p: DiscordPlatform) -> None:
     @app_commands.guild_only()
     @app_commands.describe(result="your result", opponent="who you played",
                            margin="how clearly (position ladders)",
-                           moves="length of the game in moves", unrated="record without rating")
+                           moves="length of the game in moves", unrated="record without rating",
+                           again="another game, though it matches one just reported")
     @app_commands.choices(result=RESULT, margin=MARGIN)
     async def report(i: discord.Interaction[Any], result: str, opponent: discord.User,
                      margin: str | None = None,
                      moves: app_commands.Range[int, 0, 100_000] | None = None,
-                     unrated: bool = False, ladder: str | None = None) -> None:
+                     unrated: bool = False, again: bool = False,
+                     ladder: str | None = None) -> None:
         me, them = (user(i.user),), (user(opponent),)
         if result == "draw" and margin is not None:
             await p.respond(i, Reply("A draw carries no margin.", error=True))
             return
         sides = (them, me) if result == "loss" else (me, them)
         await p.answer(i, ReportResult(sides, result == "draw",
-                                       Margin(margin) if margin else None, moves, not unrated),
+                                       Margin(margin) if margin else None, moves, not unrated,
+                                       again),
                        ladder)
 
     @tree.command(name="report-ffa", description="Report a free-for-all in finishing order")

@@ -114,6 +114,7 @@ class ReportResult:
     margin: Margin | None = None
     moves: int | None = None
     rated: bool = True
+    again: bool = False  # a new game, though it matches one the other side just reported
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,8 @@ USAGE: dict[str, str] = {
     "decline": "/decline [reason]",
     "available": "/available",
     "unavailable": "/unavailable",
-    "report": "/report win|loss|draw @user [minor|major|overwhelming] [moves=N] [unrated] | "
+    "report": "/report win|loss|draw @user [minor|major|overwhelming] [moves=N] [unrated] "
+              "[again] | "
               "/report ffa @first @second ... | /report teams @a @b vs @c @d [draw]",
     "confirm": "/confirm [MATCH_ID]",
     "dispute": "/dispute [MATCH_ID] [reason]",
@@ -47,7 +48,9 @@ HELP: dict[str, str] = {
     "report": "Report a game you played. The opponent confirms with /confirm (or /dispute); "
               "unanswered reports are confirmed after the ladder's window. Position ladders need "
               "the margin of a win: minor, major or overwhelming. `unrated` records a game "
-              "without moving ratings.",
+              "without moving ratings. Where reports count at once (confirm=false), the "
+              "opponent's matching report within confirm_hours is the same game; `again` "
+              "says it is another one.",
     "confirm": "Confirm a report your opponent made. The id is needed only when more than one "
                "waits for you.",
     "dispute": "Dispute a report; it waits for a moderator (/mod set or /mod void). The id is "

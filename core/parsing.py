@@ -303,7 +303,8 @@ def _margin(token: str) -> Margin | None:
 
 def _is_option(token: str) -> bool:
     low = token.lower()
-    return _margin(low) is not None or low.startswith("moves=") or low in ("unrated", "draw")
+    return _margin(low) is not None or low.startswith("moves=") or \
+        low in ("unrated", "draw", "again")
 
 
 def _moves(args: _Args, token: str) -> int:
@@ -321,7 +322,7 @@ def _report(args: _Args) -> Command:
     margin: Margin | None = None
     moves: int | None = None
     rated = True
-    draw = False
+    draw = again = False
     sides: tuple[tuple[UserRef, ...], ...]
     if kind in ("win", "loss", "draw"):
         opponent = args.optional_mention() or args.reply_to
@@ -364,6 +365,8 @@ def _report(args: _Args) -> Command:
             moves = _moves(args, token)
         elif low == "unrated":
             rated = False
+        elif low == "again":
+            again = True
         elif low == "draw" and kind == "teams":
             draw = True
         elif _margin(low) is not None and kind == "draw":
@@ -379,7 +382,7 @@ def _report(args: _Args) -> Command:
         raise args.error("Each player can appear only once in a game.")
     if draw and len(sides) != 2:
         raise args.error("Only a game of two sides can be a draw.")
-    return ReportResult(sides, draw, margin, moves, rated)
+    return ReportResult(sides, draw, margin, moves, rated, again)
 
 
 def _match_id(args: _Args, required: bool) -> int | None:

@@ -3,9 +3,11 @@ withdrawn by the side that reported it.
 
 A second report of the same game is answered, not recorded twice: while a report of
 the same players is pending, a matching report from the other side confirms it and
-any other is refused; on a ladder without confirmation, the other side's identical
-report within two minutes is the same game (a different result is the next game; a
-wrong one is a moderator's to correct).
+any other is refused. On a ladder without confirmation, where the first report counted
+at once, the other side's matching report within the ladder's confirmation window
+(`confirm_hours`) is that game again, answered and not counted; a game played again
+meanwhile is reported with `again` (a different result is the next game; a wrong one
+is a moderator's to correct).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from core.records import MatchRecord, Reply
 from core.session import Session, participants_text, span
 from core.state import Applied, Change
 
-# Reports of the same players by different sides this close together are one game.
+# Pending reports are found whenever they were made; this reaches back for the rest.
 DUPLICATE_WINDOW = 120
 
 
@@ -36,7 +38,7 @@ def report(s: Session, cmd: ReportResult) -> Reply:
         raise NotAllowed("Only a player in the game can report it.")
     check_shape(s, result)
     # A game reported already is answered first: its challenge is spent on that report.
-    duplicate = _same_game(s, me.id, result)
+    duplicate = _same_game(s, me.id, result, cmd.again)
     if duplicate is not None:
         return duplicate
     challenge = None
@@ -114,9 +116,10 @@ def _same_outcome(a: Result, b: Result) -> bool:
     return set(sides_a) == set(sides_b) if a.draw else sides_a == sides_b
 
 
-def _same_game(s: Session, me: PlayerId, result: Result) -> Reply | None:
+def _same_game(s: Session, me: PlayerId, result: Result, again: bool) -> Reply | None:
     """Answer a report of a game already reported, or None when it is a new game."""
-    earlier = s.repo.same_players(s.ladder.id, result.players, s.now - DUPLICATE_WINDOW)
+    window = DUPLICATE_WINDOW if s.settings.confirm else round(s.settings.confirm_hours * HOUR)
+    earlier = s.repo.same_players(s.ladder.id, result.players, s.now - window)
     for record in earlier:
         if record.status not in ("pending", "disputed"):
             continue
@@ -135,15 +138,16 @@ def _same_game(s: Session, me: PlayerId, result: Result) -> Reply | None:
             f"({s.describe_result(record.result)}). If it is wrong, /dispute {record.id} and a "
             "moderator decides."
         )
-    if not s.settings.confirm:
+    if not s.settings.confirm and not again:
         for record in reversed(earlier):
             if record.status != "confirmed" \
                     or record.result.side_of(me) == record.result.side_of(record.reporter):
                 continue
             if _same_outcome(record.result, result):
                 raise Duplicate(f"{s.name(record.reporter)} already reported this game as "
-                                f"#{record.id} ({s.describe_result(record.result)}); it is "
-                                "recorded once.")
+                                f"#{record.id} ({s.describe_result(record.result)}) at "
+                                f"{s.when(record.reported_at)}; it counts once. If you played "
+                                "another game since, add `again` to the report.")
     return None
 
 

@@ -131,10 +131,19 @@ async def test_other_sides_report_moments_later_is_the_same_game(chat: Chat) -> 
     text = await chat.refused("bob", "/report loss @alice")
     assert "alice already reported this game as #1" in text
     assert await chat.ratings() == {"alice": 1016, "bob": 984}
-    # long after, it is a new game
-    await chat.tick(3600)
+    # four minutes later (once counted twice): still the same game, and it says how to
+    # report another one
+    await chat.tick(4 * 60)
+    text = await chat.refused("bob", "/report loss @alice")
+    assert text == ("alice already reported this game as #1 (alice beat bob) at 2026-01-05 "
+                    "10:00 UTC; it counts once. If you played another game since, add `again` "
+                    "to the report.")
+    assert len((await chat.export())["matches"]) == 1
+    assert "Match #2" in await chat.ok("bob", "/report loss @alice again")
+    # after the ladder's window (confirm_hours, 24 by default) it is a new game
+    await chat.tick(24 * 3600)
     await chat.ok("bob", "/report loss @alice")
-    assert len((await chat.export())["matches"]) == 2
+    assert len((await chat.export())["matches"]) == 3
 
 
 async def test_the_other_sides_report_of_a_draw_is_the_same_game(chat: Chat) -> None:

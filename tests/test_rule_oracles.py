@@ -713,7 +713,9 @@ async def test_the_bot_rates_as_the_rulebook(tmp_path: Path, monkeypatch: Any, p
                 a, b = rng.sample(pool, 2)
                 word = rng.choice(["win", "win", "loss", "draw"])
                 extra = rng.choice(EXTRAS[preset])
-                text = f"/report {word} @{b}{extra}"
+                # every report is a new game: `again` where reports count at once (else the
+                # other side's matching report within confirm_hours is the same game)
+                text = f"/report {word} @{b}{extra}" + ("" if confirm else " again")
                 await chat.tick(rng.randrange(121, 900))  # (within 2 minutes: the same game)
                 await chat.ok(a, text)
                 winner, loser = (b, a) if word == "loss" else (a, b)
@@ -851,7 +853,7 @@ async def test_the_bot_moves_rungs_as_the_nhwc_rulebook(tmp_path: Path, monkeypa
                 word = rng.choice(["win", "loss", "draw"])
                 margin = None if word == "draw" else rng.choice(list(DEFEAT))
                 text = f"/report {word} @{b}" + (f" {margin}" if margin else "")
-                await chat.ok(a, text)
+                await chat.ok(a, text + ("" if confirm else " again"))
                 next_id += 1
                 if confirm and not await _answer(chat, rng, next_id - 1, a, b, word,
                                                  f" {margin}" if margin else ""):
@@ -938,6 +940,7 @@ async def test_the_bot_rates_games_of_many_sides_as_the_rulebook(
                 moves = rng.choice([None, 1, 49, 50, 249, 250, 900]) if fame else None
                 rated = rng.random() > 0.1
                 text += (f" moves={moves}" if moves else "") + ("" if rated else " unrated")
+                text += "" if confirm else " again"  # every report a new game, as above
                 reporter = sides[0][0]
                 await chat.tick(rng.randrange(121, 900))  # (within 2 minutes: the same game)
                 now = rules.derive(chat.at)["rating"]
