@@ -18,7 +18,7 @@ from core.events import ChallengeAccepted
 from core.model import PlayerId
 from core.planning import challenge_times, expect
 from core.records import ChallengeRecord, Reply
-from core.session import Session, plural
+from core.session import Session, plural, rating_text
 
 DECLINE_RULE = ("A challenge may be declined only by a player already engaged in an unfinished "
                 "challenge or marked unavailable (/unavailable).")
@@ -29,9 +29,15 @@ def _require_challenges(s: Session) -> None:
         raise RuleViolation(f"{s.ladder.name} has no challenges: just play and /report.")
 
 
-def rung(s: Session, player: PlayerId) -> int | None:
-    """A member's current rung."""
-    return s.repo.rank(s.ladder.id, "rung", player, s.now)
+def standing(s: Session, player: PlayerId, placed: bool = False) -> str:
+    """A member's rung (`rung 3`; `on rung 3` when `placed`), or rating (`1016`, `at
+    1016`) on a rating ladder with challenges."""
+    if s.settings.is_position:
+        return ("on " if placed else "") + \
+            f"rung {s.repo.rank(s.ladder.id, 'rung', player, s.now)}"
+    state = s.repo.player_state(s.ladder.id, player)
+    rating = rating_text(state.rating if state is not None else s.settings.start)
+    return ("at " if placed else "") + rating
 
 
 def deadline(s: Session, challenge: ChallengeRecord) -> int:
@@ -57,7 +63,7 @@ def issue(s: Session, cmd: IssueChallenge) -> Reply:
                              "open", s.now)
     s.repo.save_challenge(record)
     _expect_jobs(s, record)
-    rungs = f" (rung {rung(s, me.id)} challenges rung {rung(s, them.id)})"
+    rungs = f" ({standing(s, me.id)} challenges {standing(s, them.id)})"
     return Reply(
         f"{me.name} challenges @{them.name}{rungs}. {them.name}: /accept or /decline by "
         f"{s.when(deadline(s, record))}; unanswered, it counts as your minor defeat."
@@ -95,10 +101,12 @@ def accept(s: Session, cmd: AcceptChallenge) -> Reply:
     _expect_jobs(s, accepted)
     them = s.name(challenge.challenger)
     return Reply(
-        f"{me.name} accepts {them}'s challenge #{challenge.id}: {them} on rung "
-        f"{rung(s, challenge.challenger)}, {me.name} on rung {rung(s, me.id)}. Play by "
-        f"{s.when(deadline(s, accepted))}, then /report win|loss|draw @opponent "
-        "minor|major|overwhelming; unplayed by then, the challenge lapses."
+        f"{me.name} accepts {them}'s challenge #{challenge.id}: {them} "
+        f"{standing(s, challenge.challenger, True)}, {me.name} {standing(s, me.id, True)}. "
+        "Play by "
+        f"{s.when(deadline(s, accepted))}, then /report win|loss|draw @opponent"
+        + (" minor|major|overwhelming" if s.settings.is_position else "")
+        + "; unplayed by then, the challenge lapses."
     )
 
 

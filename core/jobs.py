@@ -25,6 +25,7 @@ from core.queries import main_table
 from core.records import Announcement, ChallengeRecord, Context, LadderInfo, MatchRecord, UserRef
 from core.reporting import confirm_match, effect_text
 from core.session import Session, plural, signed, span
+from core.state import SeasonEffect
 
 SYSTEM = UserRef("system:scheduler", "scheduler")
 
@@ -38,14 +39,25 @@ def catch_up(repo: Repo, ladder: LadderInfo, now: Timestamp) -> list[Announcemen
     """
     if now <= ladder.clock or ladder.next_due is None or now < ladder.next_due:
         return []
-    announcements: list[Announcement] = []
+    texts: list[str] = []
+    quiet: list[tuple[Session, SeasonEffect]] = []  # seasons no one qualified in, in turn
     for job in plan(repo, ladder, now):
         session = Session(repo, Context(ladder.chat, SYSTEM, job.at), ladder)
-        text = _run(session, job)
-        if text:
-            announcements.append(Announcement(ladder.chat, ladder.name, text, ladder.channel))
+        if job.kind == "season":
+            effect = _close_season(session, job)
+            if not effect.hall:
+                quiet.append((session, effect))
+            else:
+                texts += [*_quiet_text(quiet), season_text(session, effect)]
+                quiet = []
+        elif text := _run(session, job):
+            texts += [*_quiet_text(quiet), text]
+            quiet = []
         repo.update_ladder(ladder.id, clock=job.at)
         ladder = _reload(repo, ladder)
+    texts += _quiet_text(quiet)
+    announcements = [Announcement(ladder.chat, ladder.name, text, ladder.channel)
+                     for text in texts]
     repo.update_ladder(ladder.id, clock=now)
     schedule(repo, ladder.chat, ladder.name)
     return announcements
@@ -72,11 +84,25 @@ def _run(s: Session, job: Job) -> str:
     if job.kind == "ranks":
         s.repo.keep_day_ranks(s.ladder.id, main_table(s.settings), job.at)
         return ""
-    if job.kind == "season":
-        applied = s.append(SeasonClosed(job.at, job.label))[0]
-        assert not isinstance(applied, Rederived) and applied.season is not None
-        return season_text(s, applied.season)
     return _summary(s, job)
+
+
+def _close_season(s: Session, job: Job) -> SeasonEffect:
+    applied = s.append(SeasonClosed(job.at, job.label))[0]
+    assert not isinstance(applied, Rederived) and applied.season is not None
+    return applied.season
+
+
+def _quiet_text(quiet: list[tuple[Session, SeasonEffect]]) -> list[str]:
+    """Seasons closed in a row with no one in the Hall of Fame (months of downtime caught
+    up): one announcement for them all, not one a month."""
+    if len(quiet) < 2:
+        return [season_text(s, effect) for s, effect in quiet]
+    s, first, last = quiet[-1][0], quiet[0][1], quiet[-1][1]
+    return [f"Seasons {first.season} to {last.season} of {s.ladder.name} are closed "
+            f"({len(quiet)} seasons): no one qualified for the Hall of Fame "
+            f"({s.settings.season_min_games}+ rated games and a gain). Season "
+            f"{last.following} starts now; everyone starts at 0."]
 
 
 def _auto_confirm(s: Session, job: Job) -> str:

@@ -52,6 +52,7 @@ from core.settings import (
     validate,
 )
 from core.state import Applied, LadderState, SeasonEffect, pair_rule
+from core.summary import rulebook_summary
 from core.tables import HallEntry, TableRow
 
 
@@ -79,7 +80,7 @@ def create_ladder(repo: Repo, ctx: Context, cmd: CreateLadder, policy: Policy) -
     ladder = repo.add_ladder(ctx.chat, cmd.name, settings, ctx.at, ctx.channel)
     if properties:
         repo.update_ladder(ladder.id, **properties)
-    summary = PRESETS[settings.preset][0] if settings.preset in PRESETS else "a custom rulebook"
+    summary = rulebook_summary(settings)
     changed = ", ".join([describe(settings), *(f"{k}={format_value(v) if v != '' else 'none'}"
                                                  for k, v in properties.items())]).strip(", ")
     lines = [f"Ladder {ladder.name} created with the {cmd.preset} rulebook: {summary}."]

@@ -330,6 +330,8 @@ def _report(args: _Args) -> Command:
             opponent = args.mention(args.tokens[0])  # refuses a name written without @
         if opponent is None:
             raise args.error("Name your opponent: /report win @bob.")
+        if opponent.key == args.author.key:
+            raise args.error("You cannot report a game against yourself: name your opponent.")
         sides = (me, (opponent,)) if kind != "loss" else ((opponent,), me)
         draw = kind == "draw"
     elif kind == "ffa":
@@ -438,8 +440,10 @@ def _history(args: _Args) -> Command:
 
 
 def _help(args: _Args) -> Command:
+    # `/help mod void` and `/help report win` mean the command's help: words after the
+    # command word are its arguments, which the help of the command covers.
     topic = args.pop().lstrip("/").lower() if args.tokens else None
-    args.done()
+    args.tokens = []
     return Help(topic)
 
 
@@ -525,6 +529,8 @@ def _result_spec(args: _Args) -> ResultSpec:
         elif low in ("unrated", "rated"):
             args.pop()
             rated = low == "rated"
+        elif low == "vs" and order and len(args.tokens) > 1 and is_mention(args.tokens[1]):
+            args.pop()  # `@b vs @a`: the sides in order, as a report of teams writes them
         else:
             break  # the reason begins
     if not order and not draw:

@@ -17,8 +17,9 @@ from core.model import PlayerId
 from core.ports import Repo
 from core.records import AuditEntry, ChallengeRecord, Context, MatchRecord, PlayerInfo, Reply
 from core.session import Session, plural, rating_text, signed, span
-from core.settings import PRESETS, PROPERTIES, SETTING_SPECS, Settings, describe
+from core.settings import PROPERTIES, SETTING_SPECS, Policy, Settings, describe
 from core.state import PlayerState
+from core.summary import rulebook_summary
 from core.tables import calibrating, league
 
 TOP = 20
@@ -41,7 +42,7 @@ def _header(s: Session, table: str) -> str:
         return f"{name}: ladder (rating; calibrated players active in the last " \
                f"{span(settings.active_days, 'day')})"
     if table == "season":
-        return f"{name}: season {s.ladder.season or ''} (gain this month; " \
+        return f"{name}: season {s.season} (gain this month; " \
                f"{settings.season_min_games}+ rated games)"
     return f"{name}: last {span(settings.week_days, 'day')} (gain; " \
            f"{settings.week_min_games}+ rated games)"
@@ -158,7 +159,7 @@ def profile(s: Session, cmd: ShowProfile) -> Reply:
             lines.append(f"Decay: {signed(-amount)} a day at this rating (at 00:00 "
                          f"{settings.timezone}).")
     if "season" in settings.tables:
-        lines.append(f"Season {s.ladder.season}: {signed(state.season_gain)} over "
+        lines.append(f"Season {s.season}: {signed(state.season_gain)} over "
                      f"{plural(state.season_games, 'rated game')}.")
     reports, challenges = s.waiting_on(player.id)
     if reports:
@@ -310,7 +311,7 @@ def hall_of_fame(s: Session) -> Reply:
     entries = s.repo.hall_of_fame(s.ladder.id)
     if not entries:
         return Reply(f"{s.ladder.name}: the Hall of Fame is empty so far. Season "
-                     f"{s.ladder.season} is under way.")
+                     f"{s.season} is under way.")
     s.names(e.player for e in entries)
     seasons: dict[str, list[str]] = {}
     for e in entries:
@@ -323,7 +324,7 @@ def hall_of_fame(s: Session) -> Reply:
 def ladder_info(s: Session) -> Reply:
     """The ladder's rulebook and settings."""
     settings = s.settings
-    summary = PRESETS[settings.preset][0] if settings.preset in PRESETS else "a custom rulebook"
+    summary = rulebook_summary(settings)
     _, members = s.repo.standings(s.ladder.id, "rung" if settings.is_position else "rating",
                                   s.now, 0)
     lines = [f"{s.ladder.name}{' (default)' if s.ladder.is_default else ''}: the "
@@ -342,8 +343,7 @@ def ladder_info(s: Session) -> Reply:
     if s.page():
         lines.append(f"Public page: {s.page()}")
     lines.append(f"Time zone {settings.timezone}. {plural(members, 'player')}."
-                 + (f" Season {s.ladder.season} under way." if "season" in settings.tables
-                    and s.ladder.season else ""))
+                 + (f" Season {s.season} under way." if "season" in settings.tables else ""))
     return Reply("\n".join(lines))
 
 
@@ -358,7 +358,7 @@ def list_ladders(repo: Repo, ctx: Context) -> Reply:
         for lad in ladders) + ".")
 
 
-def help_text(topic: str | None) -> str:
+def help_text(topic: str | None, policy: Policy | None = None) -> str:
     """The command list, or one topic."""
     if topic is None:
         lines = ["Commands:"] + [USAGE[w] for w in USAGE]
@@ -370,8 +370,13 @@ def help_text(topic: str | None) -> str:
             [spec.describe() for spec in SETTING_SPECS.values()]
             + [f"{key}: {text}" for key, text in PROPERTIES.items()])
     if topic in ("presets", "preset", "rulebooks"):
+        policy = policy or Policy()
+        custom = {name for name, _ in policy.presets}
         return "Rulebooks (preset=NAME):\n" + "\n".join(
-            f"{name}: {summary}" for name, (summary, _) in PRESETS.items())
+            f"{name}: " + (f"this community's own, based on {settings.preset}: "
+                           if name in custom else "") + rulebook_summary(settings)
+            for name in policy.preset_names
+            for settings in [policy.settings_for(name)])
     word = "halloffame" if topic in ("hall", "hof") else topic
     if word in USAGE:
         return f"{HELP[word]}\nUsage: {USAGE[word]}"

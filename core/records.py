@@ -85,7 +85,7 @@ class MatchRecord:
 
     def unrated_text(self) -> str:
         """How a confirmed unrated match reads: its reason, which says it is unrated
-        ("reported as unrated", "..., so unrated"), else plainly "unrated"."""
+        ("marked unrated", "..., so unrated"), else plainly "unrated"."""
         if not self.note:
             return "unrated"
         return self.note if "unrated" in self.note else f"unrated ({self.note})"

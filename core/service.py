@@ -102,7 +102,7 @@ def execute(repo: Repo, ctx: Context, parsed: Parsed, policy: Policy = DEFAULT_P
             "Only moderators can do that (chat administrators, or the ladder's moderator role)."
         ))
     if isinstance(cmd, Help):
-        return Reply(queries.help_text(cmd.topic), private=True)
+        return Reply(queries.help_text(cmd.topic, policy), private=True)
     chat_level: dict[type, Callable[[], Reply]] = {
         CreateLadder: lambda: moderation.create_ladder(repo, ctx, cmd, policy),  # type: ignore
         ListLadders: lambda: queries.list_ladders(repo, ctx),

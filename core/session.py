@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 
-from core.calendar import local
+from core.calendar import local, month_label
 from core.elo import round_half_away
 from core.errors import NotAllowed, UnknownPlayer
 from core.events import Event
@@ -45,6 +45,11 @@ class Session:
     def join(self) -> str:
         """How to join this ladder: on a chat's other ladders, /join names it."""
         return "/join" if self.ladder.is_default else f"/join ladder={self.ladder.name}"
+
+    @property
+    def season(self) -> str:
+        """The season under way: before anyone joined, the one that will begin this month."""
+        return self.ladder.season or month_label(self.now, self.settings.timezone)
 
     @property
     def now(self) -> Timestamp:

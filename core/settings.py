@@ -128,52 +128,36 @@ class Settings:
         return self.decay and not self.is_position
 
 
-PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
-    "warlight": (
-        "classic Elo from 1200 with K 32, real-number ratings, free-for-all and team games",
-        dict(formula="classic", start=1200.0, whole=False, k=32.0),
+# What each rulebook sets; core/summary.py describes any settings in words.
+PRESETS: dict[str, dict[str, Any]] = {
+    "warlight": dict(formula="classic", start=1200.0, whole=False, k=32.0),
+    "fame": dict(formula="fame", start=1000.0, max_gap=1000.0),
+    "duel": dict(
+        formula="zero_sum",
+        start=1000.0,
+        k=32.0,
+        min_gain=1,
+        floor=800.0,
+        max_sides=2,
+        teams=False,
+        calibration=5,
+        leagues=DUEL_LEAGUES,
+        farm_limit=4,
+        min_moves=2,
+        tables=TABLE_NAMES,
     ),
-    "fame": (
-        "pairwise Elo from 1000 with multipliers for sides, experience and game length; "
-        "games over 1000 points apart are refused",
-        dict(formula="fame", start=1000.0, max_gap=1000.0),
-    ),
-    "duel": (
-        "zero-sum Elo from 1000 (minimum gain 1, floor 800), 5 calibration games, "
-        "leagues, anti-farming, and season, week and ladder tables",
-        dict(
-            formula="zero_sum",
-            start=1000.0,
-            k=32.0,
-            min_gain=1,
-            floor=800.0,
-            max_sides=2,
-            teams=False,
-            calibration=5,
-            leagues=DUEL_LEAGUES,
-            farm_limit=4,
-            min_moves=2,
-            tables=TABLE_NAMES,
-        ),
-    ),
-    "nhwc": (
-        "position ladder: challenges, rungs moved by case and margin of victory",
-        dict(family="position", max_sides=2, teams=False, challenges=True),
-    ),
-    "dutch": (
-        "Elo from 0 with K 32/24/16 by rating, the 719 rule, series and daily decay",
-        dict(
-            formula="banded",
-            start=0.0,
-            k=32.0,
-            k_bands=((2100, 24.0), (2400, 16.0)),
-            floor=0.0,
-            no_change_gap=719.0,
-            max_sides=2,
-            teams=False,
-            series_hours=24.0,
-            decay=True,
-        ),
+    "nhwc": dict(family="position", max_sides=2, teams=False, challenges=True),
+    "dutch": dict(
+        formula="banded",
+        start=0.0,
+        k=32.0,
+        k_bands=((2100, 24.0), (2400, 16.0)),
+        floor=0.0,
+        no_change_gap=719.0,
+        max_sides=2,
+        teams=False,
+        series_hours=24.0,
+        decay=True,
     ),
 }
 
@@ -181,7 +165,7 @@ PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
 def preset(name: str, known: Iterable[str] = PRESETS) -> Settings:
     """The settings of a named preset."""
     try:
-        _, overrides = PRESETS[name]
+        overrides = PRESETS[name]
     except KeyError:
         raise SettingError(
             f"there is no preset called {name!r}; choose one of: {', '.join(known)}"

@@ -53,6 +53,9 @@ FARM_SLACK = LATEST_CONFIRMATION_DAYS * DAY
 # forgotten: without it, every pair that ever played would be kept for good. A prune
 # costs what it forgets (see `DueQueue`), so it runs often: a recent correction that
 # rolls back across one restores, then forgets again, a thousand events' worth of pairs.
+# Why a match moves nothing when its result says unrated: the reporter's word or a
+# moderator's (/mod set ... unrated), which the fold cannot tell apart.
+UNRATED_NOTE = "marked unrated"
 FARM_PRUNE_EVERY = 1_000
 
 
@@ -488,7 +491,7 @@ class LadderState:
         """Why a match moves nothing, or '' when it is rated."""
         result, settings = match.result, self.settings
         if not result.rated:
-            return "reported as unrated"
+            return UNRATED_NOTE
         if too_short(settings, result.moves):
             return f"shorter than {settings.min_moves} moves, so unrated"
         if settings.farm_limit is not None and result.is_duel:
@@ -585,7 +588,7 @@ class LadderState:
         ra, rb = pa.rating, pb.rating
         note = ""
         if not rated:
-            note = "reported as unrated"
+            note = UNRATED_NOTE
         elif too_short(settings, moves):
             note = f"shorter than {settings.min_moves} moves, so unrated"
         elif settings.farm_limit is not None:

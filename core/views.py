@@ -15,7 +15,7 @@ from core.model import PlayerId, Timestamp
 from core.ports import Repo
 from core.queries import main_table
 from core.records import ChartData, LadderInfo, MatchRecord
-from core.settings import PRESETS
+from core.summary import rulebook_summary
 from core.tables import calibrating, league
 
 TABLE_TITLES = {"rating": "All players", "rung": "Rungs", "ladder": "Ladder",
@@ -51,7 +51,7 @@ def _ladder_head(ladder: LadderInfo) -> dict[str, Any]:
         "id": ladder.id,
         "name": ladder.name,
         "preset": settings.preset,
-        "summary": PRESETS[settings.preset][0] if settings.preset in PRESETS else "",
+        "summary": rulebook_summary(settings),
         "season": ladder.season if "season" in settings.tables else None,
         "tables": [{"key": t, "title": TABLE_TITLES[t]} for t in tables],
     }

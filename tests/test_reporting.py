@@ -222,7 +222,7 @@ async def test_fame_refuses_a_rated_game_too_far_apart_but_records_unrated(chat:
     assert text.startswith("The ratings are 1070 apart; this ladder rates games only up to 1000 "
                            "apart")
     text = await chat.ok("alice", "/report win @bob unrated")
-    assert "Nothing moves: reported as unrated." in text
+    assert "Nothing moves: marked unrated." in text
     assert await chat.ratings() == {"bob": 2070, "alice": 1000}
 
 
@@ -299,7 +299,7 @@ async def test_a_one_move_game_in_replies_and_history(chat: Chat) -> None:
         "alice beat bob (1 move): shorter than 2 moves, so unrated")
     await chat.ok("alice", "/report win @bob moves=3 unrated")
     assert (await chat.ok("alice", "/history")).splitlines()[1].endswith(
-        "alice beat bob (3 moves, unrated): reported as unrated")
+        "alice beat bob (3 moves, unrated): marked unrated")
 
 
 async def test_history_says_why_a_rated_game_moved_as_it_did(chat: Chat) -> None:

@@ -48,3 +48,27 @@ async def test_the_early_seasons_winners_enter_the_hall_under_its_label(chat: Ch
     hall = (await chat.export())["hall_of_fame"]
     assert [(h["season"], h["place"], h["name"]) for h in hall] == [("2026-01b", 1, "a")]
     assert "2026-01b: 1. a +16" in await chat.ok("a", "/halloffame")
+
+
+async def test_months_of_downtime_close_quiet_seasons_in_one_announcement(chat: Chat) -> None:
+    await chat.ladder("duel", "confirm=false", "calibration=0", "season_min_games=1")
+    await chat.join("a", "b")
+    found = [a.text for a in await chat.time("2026-03-10T12:00:00+00:00")]
+    assert found == [
+        "Seasons 2026-01 to 2026-02 of main are closed (2 seasons): no one qualified for the "
+        "Hall of Fame (1+ rated games and a gain). Season 2026-03 starts now; everyone starts "
+        "at 0."]
+    await chat.ok("a", "/report win @b")  # a wins season 2026-03
+    found = [a.text for a in await chat.time("2026-07-02T00:00:00+00:00")]
+    assert found == [
+        "Season 2026-03 of main is closed. Hall of Fame: 1. a +16. Season 2026-04 starts now; "
+        "everyone starts at 0.",
+        "Seasons 2026-04 to 2026-06 of main are closed (3 seasons): no one qualified for the "
+        "Hall of Fame (1+ rated games and a gain). Season 2026-07 starts now; everyone starts "
+        "at 0.",
+    ], found
+    hall = (await chat.export())["hall_of_fame"]
+    assert [(h["season"], h["name"]) for h in hall] == [("2026-03", "a")]
+    one = [a.text for a in await chat.time("2026-08-01T00:00:00+00:00")]
+    assert one == ["Season 2026-07 of main is closed. No one qualified for the Hall of Fame "
+                   "(1+ rated games and a gain). Season 2026-08 starts now; everyone starts at 0."]

@@ -128,11 +128,11 @@ async def test_unrated_match_says_why_once(site: Any) -> None:
     page = await (await client.get("/ladders/1/history")).text()
     row = page[page.index('<td class="num">4</td>'):]
     row = row[:row.index("</tr>")]
-    assert "confirmed <span class=\"mute\">(reported as unrated)</span>" in row, row
+    assert "confirmed <span class=\"mute\">(marked unrated)</span>" in row, row
     assert "unrated (" not in row and ", unrated" not in row
     data = await (await client.get("/api/ladders/1/history")).json()
     four = next(m for m in data["matches"] if m["id"] == 4)
-    assert four["rated"] is False and four["unrated"] == "reported as unrated"
+    assert four["rated"] is False and four["unrated"] == "marked unrated"
 
 
 @pytest.mark.parametrize("path", [
