@@ -8,7 +8,8 @@ picture (titles and names stay in the surrounding message or page).
 from __future__ import annotations
 
 import io
-from datetime import UTC, datetime
+from bisect import bisect_right
+from datetime import UTC, datetime, timedelta
 
 import matplotlib
 
@@ -16,44 +17,82 @@ matplotlib.use("Agg")  # no display here, ever; must precede pyplot
 
 import matplotlib.dates as mdates
 import matplotlib.pyplot as plt
+from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
 from core.records import ChartData
 
 SIZE = (8.0, 4.0)  # inches
 DPI = 100  # so a PNG is 800 x 400 pixels
+# A first chart (a join moments ago) or games at one instant span seconds: the axis
+# shows at least this much, in days, rather than seconds or matplotlib's empty years.
+LEAST_SPAN = timedelta(days=4)
 
 
 def _when(at: int) -> datetime:
     return datetime.fromtimestamp(at, UTC)
 
 
+def _value_at(data: ChartData, at: int) -> float:
+    """The line's value at an instant (the last point at or before it)."""
+    times = [t for t, _ in data.points]
+    return data.points[max(bisect_right(times, at) - 1, 0)][1]
+
+
+def draw(data: ChartData) -> Figure:
+    """The chart as a matplotlib figure (closed by the caller)."""
+    figure, axes = plt.subplots(figsize=SIZE, dpi=DPI)
+    xs = [_when(t) for t, _ in data.points]
+    axes.plot(xs, [v for _, v in data.points], color="#3366cc", linewidth=1.6,
+              drawstyle="steps-post", label=data.ylabel)
+    if data.matches:
+        axes.plot([_when(t) for t, _ in data.matches], [v for _, v in data.matches],
+                  linestyle="none", marker="o", markersize=4, color="#3366cc",
+                  label="rated match")
+    for n, (at, _season) in enumerate(data.seasons):
+        axes.axvline(_when(at), color="#999999", linestyle="--", linewidth=0.8,
+                     label="season close" if n == 0 else None)
+    if data.corrections:  # each where the line stands once it was made
+        axes.plot([_when(t) for t, _ in data.corrections],
+                  [_value_at(data, t) for t, _ in data.corrections],
+                  linestyle="none", marker="^", markersize=7, color="#cc3333",
+                  label="correction")
+    if data.inverted:
+        axes.invert_yaxis()
+        axes.yaxis.set_major_locator(MaxNLocator(integer=True))  # whole rungs
+    axes.set_ylabel(data.ylabel)
+    axes.grid(True, alpha=0.3)
+    _date_axis(axes, xs)
+    axes.legend(loc="best", fontsize="small")
+    figure.tight_layout()
+    return figure
+
+
+def _date_axis(axes: plt.Axes, xs: list[datetime]) -> None:
+    """Dates on the time axis, over at least LEAST_SPAN."""
+    low, high = min(xs), max(xs)
+    if high - low < LEAST_SPAN:
+        middle = low + (high - low) / 2
+        low, high = middle - LEAST_SPAN / 2, middle + LEAST_SPAN / 2
+    else:
+        pad = (high - low) / 40
+        low, high = low - pad, high + pad
+    axes.set_xlim(low, high)
+    locator = mdates.AutoDateLocator(minticks=3, maxticks=8)
+    locator.intervald[mdates.HOURLY] = []  # never hours or less: days at the least
+    locator.intervald[mdates.MINUTELY] = []
+    locator.intervald[mdates.SECONDLY] = []
+    axes.xaxis.set_major_locator(locator if high - low > LEAST_SPAN
+                                 else mdates.DayLocator())
+    axes.xaxis.set_major_formatter(mdates.DateFormatter("%Y-%m-%d"))
+    for label in axes.get_xticklabels():
+        label.set_fontsize("small")
+
+
 def render(data: ChartData, fmt: str = "png") -> bytes:
     """The chart as PNG or SVG bytes."""
-    figure, axes = plt.subplots(figsize=SIZE, dpi=DPI)
+    figure = draw(data)
     try:
-        xs = [_when(t) for t, _ in data.points]
-        axes.plot(xs, [v for _, v in data.points], color="#3366cc", linewidth=1.6,
-                  drawstyle="steps-post", label=data.ylabel)
-        if data.matches:
-            axes.plot([_when(t) for t, _ in data.matches], [v for _, v in data.matches],
-                      linestyle="none", marker="o", markersize=4, color="#3366cc",
-                      label="rated match")
-        for at, _season in data.seasons:
-            axes.axvline(_when(at), color="#999999", linestyle="--", linewidth=0.8)
-        if data.corrections:
-            low = min(v for _, v in data.points)
-            axes.plot([_when(t) for t, _ in data.corrections], [low] * len(data.corrections),
-                      linestyle="none", marker="^", markersize=7, color="#cc3333",
-                      label="correction")
-        if data.inverted:
-            axes.invert_yaxis()
-        axes.set_ylabel(data.ylabel)
-        axes.grid(True, alpha=0.3)
-        axes.xaxis.set_major_formatter(mdates.ConciseDateFormatter(
-            mdates.AutoDateLocator()))
-        if data.matches or data.corrections:
-            axes.legend(loc="best", fontsize="small")
-        figure.tight_layout()
         out = io.BytesIO()
         # Metadata left out: nothing but the drawing goes into the file.
         figure.savefig(out, format=fmt, dpi=DPI,

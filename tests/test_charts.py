@@ -88,3 +88,70 @@ def test_the_console_saves_the_chart_beside_the_database(tmp_path: Any) -> None:
               "confirm=false\n@a: /join\n@b: /join\n@a: /report win @b\n@a: /profile\n")
     assert f"bot: [chart saved to {tmp_path / 'charts' / 'main-a.png'}]" in done.stdout
     assert png_size((tmp_path / "charts" / "main-a.png").read_bytes()) == (800, 400)
+
+
+def _drawn(data: ChartData) -> Any:
+    from bot.charts import draw
+    figure = draw(data)
+    figure.canvas.draw()  # tick labels are laid out on drawing
+    return figure
+
+
+def _ticks(axis: Any) -> list[str]:
+    return [t.get_text() for t in axis.get_ticklabels() if t.get_text()]
+
+
+async def test_a_first_chart_has_dates_not_seconds(chat: Chat) -> None:
+    import re
+
+    import matplotlib.pyplot as plt
+    await chat.ladder("duel", "confirm=false")
+    await chat.join("a", "b")
+    await chat.ok("a", "/report win @b")  # every point at one instant
+    figure = _drawn(await chart(chat, "a"))
+    axes = figure.axes[0]
+    labels = _ticks(axes.xaxis)
+    assert labels and all(re.fullmatch(r"\d{4}-\d{2}-\d{2}", t) for t in labels), labels
+    assert all(t.startswith("2026-01") for t in labels), labels  # not an empty 2024-2028
+    assert axes.xaxis.get_offset_text().get_text() == ""
+    low, high = axes.get_xlim()
+    assert 3 <= high - low <= 5  # days (matplotlib's date unit)
+    plt.close(figure)
+
+
+async def test_rung_ticks_are_whole_and_the_legend_names_every_mark(chat: Chat) -> None:
+    import matplotlib.pyplot as plt
+    await chat.ladder("nhwc", "confirm=false")
+    await chat.join("p1", "p2")
+    await chat.ok("p2", "/challenge @p1")
+    await chat.ok("p1", "/accept")
+    await chat.ok("p2", "/report win @p1 overwhelming")
+    await chat.tick(DAY)
+    await chat.ok("mod", "/mod adjust @p2 -1 test")
+    data = await chart(chat, "p2")
+    figure = _drawn(data)
+    axes = figure.axes[0]
+    rungs = _ticks(axes.yaxis)
+    assert rungs and all(t.lstrip("−-").isdigit() for t in rungs), rungs
+    plt.close(figure)
+    legend = [t.get_text() for t in axes.get_legend().get_texts()]
+    assert "correction" in legend and "rung" in legend, legend
+
+
+async def test_season_lines_are_in_the_legend_and_corrections_sit_on_the_line(
+        chat: Chat) -> None:
+    import matplotlib.pyplot as plt
+    await chat.ladder("duel", "confirm=false")
+    await chat.join("a", "b")
+    await chat.ok("a", "/report win @b")
+    await chat.tick(DAY)
+    await chat.ok("mod", "/mod adjust @a +50 bonus")  # a at 1016 + 50
+    await chat.time("2026-02-03T00:00:00+00:00")  # a season close on the way
+    data = await chart(chat, "a")
+    figure = _drawn(data)
+    axes = figure.axes[0]
+    legend = [t.get_text() for t in axes.get_legend().get_texts()]
+    assert "season close" in legend, legend
+    marks = [line for line in axes.get_lines() if line.get_label() == "correction"]
+    assert [float(y) for y in marks[0].get_ydata()] == [1066.0]  # not the chart's 1000
+    plt.close(figure)
