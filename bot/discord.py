@@ -27,7 +27,9 @@ from bot.scheduler import Undeliverable
 from bot.text import APOLOGY, split_text
 from core.commands import (
     AcceptChallenge,
+    AddPlayer,
     AdjustRating,
+    BanPlayer,
     CloseSeason,
     Command,
     ConfirmResult,
@@ -46,14 +48,18 @@ from core.commands import (
     ShowHallOfFame,
     ShowHistory,
     ShowLadder,
+    ShowPlayers,
     ShowProfile,
     ShowStandings,
+    UnbanPlayer,
     VoidMatch,
+    WithdrawChallenge,
     WithdrawReport,
 )
 from core.errors import LadderError
 from core.helptext import USAGE
 from core.model import Margin
+from core.parsing import MAX_PAGE
 from core.records import Announcement, Context, LadderInfo, Reply, UserRef
 from core.service import execute, handle, refused
 from core.settings import PRESETS
@@ -369,7 +375,8 @@ def chunks(text: str, limit: int = MAX_CONTENT) -> list[str]:
 # ------------------------------------------------------------------ the commands
 
 PRESET = [app_commands.Choice(name=p, value=p) for p in PRESETS]
-TABLE = [app_commands.Choice(name=t, value=t) for t in ("season", "week", "ladder")]
+TABLE = [app_commands.Choice(name=t, value=t) for t in ("season", "week", "ladder", "rating")]
+PAGE = app_commands.Range[int, 1, MAX_PAGE]
 RESULT = [app_commands.Choice(name=r, value=r) for r in ("win", "loss", "draw")]
 MARGIN = [app_commands.Choice(name=m.value, value=m.value) for m in Margin]
 TEAM_RESULT = [app_commands.Choice(name="team1 won", value="team1"),
@@ -414,6 +421,17 @@ def register(p: DiscordPlatform) -> None:
     async def ladder_default(i: discord.Interaction[Any], name: str) -> None:
         await p.answer(i, MakeDefault(name))
 
+    @ladder_group.command(name="rename", description="Rename the ladder (moderators)")
+    async def ladder_rename(i: discord.Interaction[Any], name: str,
+                            ladder: str | None = None) -> None:
+        await p.answer(i, None, ladder, f"/ladder rename {name}")
+
+    @ladder_group.command(name="delete", description="Delete a ladder for good (moderators)")
+    @app_commands.describe(confirm="delete it now (its export is written to a file first)")
+    async def ladder_delete(i: discord.Interaction[Any], name: str,
+                            confirm: bool = False) -> None:
+        await p.answer(i, None, None, f"/ladder delete {name}" + (" confirm" if confirm else ""))
+
     tree.add_command(ladder_group)
 
     def simple(name: str, description: str, command: Command) -> None:
@@ -433,6 +451,19 @@ def register(p: DiscordPlatform) -> None:
     simple("accept", "Accept your oldest open challenge", AcceptChallenge())
     simple("halloffame", "The Hall of Fame", ShowHallOfFame())
 
+    @tree.command(name="players", description="The ladder's members by name")
+    @app_commands.guild_only()
+    async def players(i: discord.Interaction[Any], page: PAGE = 1,
+                      ladder: str | None = None) -> None:
+        await p.answer(i, ShowPlayers(page), ladder)
+
+    @tree.command(name="challenge-cancel", description="Take back your unanswered challenge")
+    @app_commands.guild_only()
+    async def challenge_cancel(i: discord.Interaction[Any],
+                               opponent: discord.User | None = None,
+                               ladder: str | None = None) -> None:
+        await p.answer(i, WithdrawChallenge(user(opponent) if opponent else None), ladder)
+
     @tree.command(name="challenge", description="Challenge a player")
     @app_commands.guild_only()
     async def challenge(i: discord.Interaction[Any], opponent: discord.User,
@@ -442,8 +473,10 @@ def register(p: DiscordPlatform) -> None:
     @tree.command(name="decline", description="Decline a challenge (only for a valid reason)")
     @app_commands.guild_only()
     async def decline(i: discord.Interaction[Any], reason: str = "",
+                      challenger: discord.User | None = None,
                       ladder: str | None = None) -> None:
-        await p.answer(i, DeclineChallenge(reason), ladder)
+        await p.answer(i, DeclineChallenge(reason, user(challenger) if challenger else None),
+                       ladder)
 
     @tree.command(name="report", description="Report a game you played")
     @app_commands.guild_only()
@@ -509,8 +542,8 @@ def register(p: DiscordPlatform) -> None:
     @app_commands.guild_only()
     @app_commands.choices(table=TABLE)
     async def standings(i: discord.Interaction[Any], table: str | None = None,
-                        ladder: str | None = None) -> None:
-        await p.answer(i, ShowStandings(table), ladder)
+                        page: PAGE = 1, ladder: str | None = None) -> None:
+        await p.answer(i, ShowStandings(table, page), ladder)
 
     @tree.command(name="profile", description="A player's rating, record and corrections")
     @app_commands.guild_only()
@@ -521,8 +554,8 @@ def register(p: DiscordPlatform) -> None:
     @tree.command(name="history", description="Recent matches and corrections")
     @app_commands.guild_only()
     async def history(i: discord.Interaction[Any], player: discord.User | None = None,
-                      ladder: str | None = None) -> None:
-        await p.answer(i, ShowHistory(user(player) if player else None), ladder)
+                      page: PAGE = 1, ladder: str | None = None) -> None:
+        await p.answer(i, ShowHistory(user(player) if player else None, page), ladder)
 
     @tree.command(name="help", description="The commands, or how one works")
     @app_commands.choices(command=HELP_TOPICS)
@@ -556,6 +589,26 @@ def register(p: DiscordPlatform) -> None:
     async def mod_remove(i: discord.Interaction[Any], player: discord.User, reason: str,
                          ladder: str | None = None) -> None:
         await p.answer(i, RemovePlayer(user(player), reason), ladder)
+
+    @mod.command(name="add", description="Put a player on the ladder, as their /join would")
+    async def mod_add(i: discord.Interaction[Any], player: discord.User,
+                      ladder: str | None = None) -> None:
+        await p.answer(i, AddPlayer(user(player)), ladder)
+
+    @mod.command(name="ban", description="Take a player off and keep them off (record stays)")
+    async def mod_ban(i: discord.Interaction[Any], player: discord.User, reason: str,
+                      ladder: str | None = None) -> None:
+        await p.answer(i, BanPlayer(user(player), reason), ladder)
+
+    @mod.command(name="unban", description="Let a banned player join again")
+    async def mod_unban(i: discord.Interaction[Any], player: discord.User, reason: str,
+                        ladder: str | None = None) -> None:
+        await p.answer(i, UnbanPlayer(user(player), reason), ladder)
+
+    @mod.command(name="cancel", description="Cancel an unfinished challenge")
+    async def mod_cancel(i: discord.Interaction[Any], challenge: int, reason: str,
+                         ladder: str | None = None) -> None:
+        await p.answer(i, None, ladder, f"/mod cancel {challenge} {reason}")
 
     @mod.command(name="season-close", description="Close the season now")
     async def mod_season_close(i: discord.Interaction[Any], reason: str = "",

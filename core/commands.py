@@ -52,6 +52,21 @@ class MakeDefault:
 
 
 @dataclass(frozen=True, slots=True)
+class RenameLadder:
+    """Moderator: give the ladder another name (its history stays)."""
+
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class DeleteLadder:
+    """Moderator: delete a ladder; without `confirmed`, say what it deletes and how to."""
+
+    name: str
+    confirmed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class Join:
     """Join the ladder."""
 
@@ -141,9 +156,10 @@ class WithdrawReport:
 
 @dataclass(frozen=True, slots=True)
 class ShowStandings:
-    """Show a table (default: the ladder's main ranking)."""
+    """Show a table (default: the ladder's main ranking), a page of it."""
 
     table: str | None = None
+    page: int = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,9 +171,17 @@ class ShowProfile:
 
 @dataclass(frozen=True, slots=True)
 class ShowHistory:
-    """Show recent matches and corrections (the ladder's, or a player's)."""
+    """Show recent matches and corrections (the ladder's, or a player's), a page of them."""
 
     user: UserRef | None = None
+    page: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class ShowPlayers:
+    """List the ladder's members, a page of them."""
+
+    page: int = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,6 +218,30 @@ class SetResult:
 
 
 @dataclass(frozen=True, slots=True)
+class AddPlayer:
+    """Moderator: put someone on the ladder, as their own /join would."""
+
+    user: UserRef
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class BanPlayer:
+    """Moderator: take a player off the ladder and keep them off (the record stays)."""
+
+    user: UserRef
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class UnbanPlayer:
+    """Moderator: let a banned player /join again."""
+
+    user: UserRef
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class RemovePlayer:
     """Moderator: take a player off the ladder, as their own /leave would."""
 
@@ -218,17 +266,19 @@ class CloseSeason:
 
 
 Command = (
-    Help | CreateLadder | ChangeSettings | ShowLadder | ListLadders | MakeDefault | Join | Leave
-    | IssueChallenge | AcceptChallenge | DeclineChallenge | WithdrawChallenge | CancelChallenge
-    | SetAvailability | ReportResult
+    Help | CreateLadder | ChangeSettings | ShowLadder | ListLadders | MakeDefault
+    | RenameLadder | DeleteLadder | Join | Leave | IssueChallenge | AcceptChallenge
+    | DeclineChallenge | WithdrawChallenge | CancelChallenge | SetAvailability | ReportResult
     | ConfirmResult | DisputeResult | WithdrawReport | ShowStandings | ShowProfile | ShowHistory
-    | ShowHallOfFame | VoidMatch | SetResult | AdjustRating | RemovePlayer | CloseSeason
+    | ShowHallOfFame | ShowPlayers | VoidMatch | SetResult | AdjustRating | RemovePlayer
+    | AddPlayer | BanPlayer | UnbanPlayer | CloseSeason
 )
 
-MODERATOR_COMMANDS = (CreateLadder, ChangeSettings, MakeDefault, VoidMatch, SetResult,
-                      AdjustRating, RemovePlayer, CloseSeason, CancelChallenge)
+MODERATOR_COMMANDS = (CreateLadder, ChangeSettings, MakeDefault, RenameLadder, DeleteLadder,
+                      VoidMatch, SetResult, AdjustRating, RemovePlayer, AddPlayer, BanPlayer,
+                      UnbanPlayer, CloseSeason, CancelChallenge)
 # Commands about the chat's ladders as a whole: they act on no one ladder.
-CHAT_LEVEL = (CreateLadder, ListLadders, MakeDefault)
+CHAT_LEVEL = (CreateLadder, ListLadders, MakeDefault, DeleteLadder)
 
 
 @dataclass(frozen=True, slots=True)

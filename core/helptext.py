@@ -4,7 +4,8 @@ from __future__ import annotations
 
 USAGE: dict[str, str] = {
     "ladder": "/ladder create NAME preset=PRESET [key=value ...] | /ladder set key=value ... | "
-              "/ladder info | /ladder list | /ladder default NAME",
+              "/ladder info | /ladder list | /ladder default NAME | /ladder rename NEW | "
+              "/ladder delete NAME",
     "join": "/join",
     "leave": "/leave",
     "challenge": "/challenge @user | /challenge cancel [@user]",
@@ -18,20 +19,24 @@ USAGE: dict[str, str] = {
     "confirm": "/confirm [MATCH_ID]",
     "dispute": "/dispute [MATCH_ID] [reason]",
     "withdraw": "/withdraw [MATCH_ID]",
-    "standings": "/standings [season|week|ladder]",
+    "standings": "/standings [season|week|ladder|rating] [page=N]",
     "profile": "/profile [@user]",
-    "history": "/history [@user]",
+    "history": "/history [@user] [page=N]",
+    "players": "/players [page=N]",
     "halloffame": "/halloffame",
     "mod": "/mod void MATCH_ID reason... | /mod set MATCH_ID RESULT reason... | "
            "/mod adjust @user +N|-N reason... | /mod remove @user reason... | "
-           "/mod cancel CHALLENGE_ID reason... | /mod season close [reason]",
+           "/mod cancel CHALLENGE_ID reason... | /mod add @user | /mod ban @user reason... | "
+           "/mod unban @user reason... | /mod season close [reason]",
     "help": "/help [command]",
 }
 
 HELP: dict[str, str] = {
     "ladder": "Create a ladder from a preset (warlight, fame, duel, nhwc, dutch) and change its "
               "settings (moderators). The first ladder of a chat is its default; add ladder=NAME "
-              "to any command to use another. /help settings lists every key.",
+              "to any command to use another. /ladder rename NEW renames it; /ladder delete "
+              "NAME deletes one for good once confirmed, after writing its export to a file. "
+              "/help settings lists every key.",
     "join": "Join the ladder. You start at its start rating (or the bottom rung); "
             "if you come back after /leave, your record is still there.",
     "leave": "Leave the ladder. Finish or settle your open reports and challenges first.",
@@ -59,14 +64,21 @@ HELP: dict[str, str] = {
                 "for the opponent: it never counted, so report the game again as it was. The id "
                 "is needed only when more than one of yours waits.",
     "standings": "Show the ladder's table: season (gain this month), week (last 7 days) or "
-                 "ladder (rating of active players), where the ladder keeps them.",
+                 "ladder (rating of active players), where the ladder keeps them; rating lists "
+                 "everyone by rating, calibrating players marked. Long tables come in pages "
+                 "of 20: page=2 shows the next.",
     "profile": "Show a player's rating or rung, rank, record and recent corrections.",
-    "history": "Show recent matches and moderator corrections, of the ladder or of a player.",
+    "history": "Show recent matches and moderator corrections, of the ladder or of a player, "
+               "newest first, 10 matches a page: page=2 goes further back.",
+    "players": "List the ladder's members by name, with their rating or rung and games; "
+               "20 a page.",
     "halloffame": "Show the Hall of Fame: the top three of every closed season.",
     "mod": "Moderators: void a match, set its result (RESULT names players in finishing order, "
            "e.g. `@bob major`, or `draw`; add `unrated` or `rated`), adjust a rating (rungs on a "
            "position ladder: +N is up), take a player off the ladder (an inactive rung, a "
-           "cheat; the record stays and they may /join again), cancel an unfinished challenge "
+           "cheat; the record stays and they may /join again), add someone as their own /join "
+           "would, ban a player (off the ladder and kept off until unbanned; the record "
+           "stays), cancel an unfinished challenge "
            "(its id is in /profile), or close the season now. Every "
            "action needs a reason and is kept in the history.",
     "help": "Show the commands, or how one command works.",

@@ -19,7 +19,6 @@ from core.commands import (
     CloseSeason,
     CreateLadder,
     MakeDefault,
-    RemovePlayer,
     ResultSpec,
     SetResult,
     VoidMatch,
@@ -27,7 +26,6 @@ from core.commands import (
 from core.errors import NoLadder, RuleViolation, SettingError, UsageError
 from core.events import (
     MatchVoided,
-    PlayerLeft,
     RatingAdjusted,
     ResultChanged,
     SeasonClosed,
@@ -288,28 +286,6 @@ def adjust(s: Session, cmd: AdjustRating) -> Reply:
     moved = s.describe_changes(change) if change else f"{player.name} stays where they are"
     return Reply(f"{s.ctx.user.name} adjusted {player.name} by {signed(amount)} {unit}: "
                  f"{cmd.reason}. {moved}.")
-
-
-def remove(s: Session, cmd: RemovePlayer) -> Reply:
-    """Take a player off the ladder, as their own /leave would (an inactive rung, a cheat):
-    the record stays, and they may /join again."""
-    player = s.member(cmd.user)
-    reports, challenges = s.waiting_on(player.id)
-    if reports:
-        first = reports[0].id
-        raise RuleViolation(f"{player.name} has report #{first} waiting (pending or disputed): "
-                            f"settle it first, or /mod void {first} reason.")
-    if challenges:
-        first = challenges[0].id
-        raise RuleViolation(f"{player.name} has challenge #{first} unfinished: it is played, "
-                            f"declined or forfeited first, or /mod cancel {first} reason.")
-    applied = s.append(PlayerLeft(s.now, player.id))[0]
-    assert not isinstance(applied, Rederived)
-    s.audit("remove", cmd.reason, player=player.id)
-    moved = s.describe_changes(applied.changes)
-    return Reply(f"{s.ctx.user.name} took {player.name} off {s.ladder.name}: {cmd.reason}. "
-                 + (f"{moved}. " if moved else "")
-                 + f"The record stays: {player.name} can {s.join} again.")
 
 
 def close_season(s: Session, cmd: CloseSeason) -> Reply:

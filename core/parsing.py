@@ -15,7 +15,9 @@ from collections.abc import Callable
 from core.commands import (
     CHAT_LEVEL,
     AcceptChallenge,
+    AddPlayer,
     AdjustRating,
+    BanPlayer,
     CancelChallenge,
     ChangeSettings,
     CloseSeason,
@@ -23,6 +25,7 @@ from core.commands import (
     ConfirmResult,
     CreateLadder,
     DeclineChallenge,
+    DeleteLadder,
     DisputeResult,
     Help,
     IssueChallenge,
@@ -32,6 +35,7 @@ from core.commands import (
     MakeDefault,
     Parsed,
     RemovePlayer,
+    RenameLadder,
     ReportResult,
     ResultSpec,
     SetAvailability,
@@ -39,8 +43,10 @@ from core.commands import (
     ShowHallOfFame,
     ShowHistory,
     ShowLadder,
+    ShowPlayers,
     ShowProfile,
     ShowStandings,
+    UnbanPlayer,
     VoidMatch,
     WithdrawChallenge,
     WithdrawReport,
@@ -56,7 +62,8 @@ MAX_TEXT = 2000
 MAX_REASON = 300
 MAX_ADJUST = 10_000
 LADDER_NAME = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
-TABLES = ("season", "week", "ladder")
+TABLES = ("season", "week", "ladder", "rating")
+MAX_PAGE = 100_000
 
 Resolver = Callable[[str], UserRef | None]
 
@@ -255,6 +262,19 @@ def _ladder(args: _Args) -> Command:
     if sub == "list":
         args.done()
         return ListLadders()
+    if sub == "rename":
+        if len(args.tokens) != 1 or not LADDER_NAME.match(args.tokens[0]):
+            raise args.error("Give the new name: 1-32 letters, digits, - or _.")
+        return RenameLadder(args.pop())
+    if sub == "delete":
+        if not args.tokens or not LADDER_NAME.match(args.tokens[0]):
+            raise args.error("Name the ladder to delete: /ladder delete NAME.")
+        name = args.pop()
+        confirmed = bool(args.tokens) and args.tokens[0].lower() == "confirm"
+        if confirmed:
+            args.pop()
+        args.done()
+        return DeleteLadder(name, confirmed)
     if sub == "default":
         if len(args.tokens) != 1 or not LADDER_NAME.match(args.tokens[0]):
             raise args.error("Name the ladder to make the default.")
@@ -417,14 +437,33 @@ def _withdraw(args: _Args) -> Command:
     return WithdrawReport(match_id)
 
 
+def _page(args: _Args) -> int:
+    """A `page=N` anywhere among the words (taken out), else 1."""
+    for token in list(args.tokens):
+        if token.lower().startswith("page="):
+            raw = token.split("=", 1)[1]
+            if not is_digits(raw) or not 1 <= int(raw) <= MAX_PAGE:
+                raise args.error(f"page=N takes a page number from 1 to {MAX_PAGE:,}.")
+            args.tokens.remove(token)
+            return int(raw)
+    return 1
+
+
 def _standings(args: _Args) -> Command:
+    page = _page(args)
     token = args.pop() if args.tokens else None
     table = token.lower() if token is not None else None
     if token is not None and table not in TABLES:
         raise args.error(f"There is no table called {_quote(token)}; tables: season, week, "
-                         "ladder.", token)
+                         "ladder, rating (everyone).", token)
     args.done()
-    return ShowStandings(table)
+    return ShowStandings(table, page)
+
+
+def _players(args: _Args) -> Command:
+    page = _page(args)
+    args.done()
+    return ShowPlayers(page)
 
 
 def _profile(args: _Args) -> Command:
@@ -434,9 +473,10 @@ def _profile(args: _Args) -> Command:
 
 
 def _history(args: _Args) -> Command:
+    page = _page(args)
     user = args.optional_mention()
     args.done()
-    return ShowHistory(user)
+    return ShowHistory(user, page)
 
 
 def _help(args: _Args) -> Command:
@@ -476,11 +516,17 @@ def _mod(args: _Args) -> Command:
             raise args.error("Give the change as +N or -N, at most "
                              f"{MAX_ADJUST:,} (points, or rungs on a position ladder).")
         return AdjustRating(user, amount, _reason(args))
-    if action == "remove":
-        user = args.optional_mention()
+    if action in ("remove", "ban", "unban", "add"):
+        user = args.optional_mention() or args.reply_to
         if user is None:
-            raise args.error("Name the player to take off the ladder.")
-        return RemovePlayer(user, _reason(args))
+            raise args.error(f"Name the player: /mod {action} @name"
+                             + (" [reason]." if action == "add" else " reason."))
+        if action == "add":
+            return AddPlayer(user, args.rest())
+        reason = _reason(args)
+        if action == "ban":
+            return BanPlayer(user, reason)
+        return UnbanPlayer(user, reason) if action == "unban" else RemovePlayer(user, reason)
     if action == "cancel":
         token = (args.peek() or "").lstrip("#")
         if not is_digits(token) or int(token) > 2**62:
@@ -558,6 +604,7 @@ _PARSERS: dict[str, Callable[[_Args], Command]] = {
     "profile": _profile,
     "history": _history,
     "halloffame": _no_args(ShowHallOfFame()),
+    "players": _players,
     "mod": _mod,
     "help": _help,
     "start": _help,  # Telegram sends /start when a user opens the bot

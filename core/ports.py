@@ -61,7 +61,7 @@ class Repo(Protocol):
     def update_ladder(self, ladder: int, *, clock: Timestamp | None = None,
                       is_default: bool | None = None, channel: str | None = None,
                       public: bool | None = None, next_due: Timestamp | None = None,
-                      mod_role: str | None = None) -> None:
+                      mod_role: str | None = None, name: str | None = None) -> None:
         """Change a ladder's chat-level properties (`next_due=0`, `mod_role=""` clear)."""
         ...
 
@@ -79,13 +79,23 @@ class Repo(Protocol):
         """Players by id (all of the ladder's when `ids` is None)."""
         ...
 
+    def delete_ladder(self, ladder: int) -> None:
+        """Delete a ladder with everything it holds (its export is kept first)."""
+        ...
+
+    def keep_export(self, chat: str, name: str, text: str, at: Timestamp) -> str:
+        """Keep a ladder's export (JSON text, as of `at`) beside the database; where it
+        went."""
+        ...
+
     def add_player(self, ladder: int, user: UserRef) -> PlayerInfo:
         """Give a chat user a player id on the ladder (membership comes from events)."""
         ...
 
     def update_player(self, ladder: int, player: PlayerId, *, name: str | None = None,
-                      available: bool | None = None) -> None:
-        """Rename a player or change their availability."""
+                      available: bool | None = None, banned: bool | None = None,
+                      removed: bool | None = None) -> None:
+        """Rename a player, or change their availability, ban or removal mark."""
         ...
 
     # ---- the log and the standings

@@ -22,7 +22,8 @@ from core.state import PlayerState
 from core.summary import rulebook_summary
 from core.tables import calibrating, league
 
-TOP = 20
+TOP = 20  # rows of a table a page
+HISTORY_PAGE = 10  # matches of a history a page
 
 
 def main_table(settings: Settings) -> str:
@@ -100,34 +101,57 @@ def _movement(s: Session, table: str, players: list[PlayerId]) -> Callable[[Play
 
 
 def standings(s: Session, cmd: ShowStandings) -> Reply:
-    """Show a table of the ladder."""
+    """Show a table of the ladder, a page of TOP rows."""
     table = cmd.table or main_table(s.settings)
-    if cmd.table is not None and table not in s.settings.tables:
+    if table == "rating" and s.settings.is_position:
+        raise RuleViolation(f"{s.ladder.name} keeps rungs, not ratings: /standings shows them.")
+    if cmd.table not in (None, "rating") and table not in s.settings.tables:
         raise RuleViolation(f"{s.ladder.name} keeps no {table} table; /standings shows its "
                             "ranking.")
-    rows, total = s.repo.standings(s.ladder.id, table, s.now, TOP)
+    skip = (cmd.page - 1) * TOP
+    rows, total = s.repo.standings(s.ladder.id, table, s.now, skip + TOP)
+    rows = rows[skip:]
+    if cmd.page > 1 and not rows:
+        raise RuleViolation(past_the_end(cmd.page, total, TOP))
     s.names(r.player for r in rows)
-    lines = [_header(s, table)]
+    lines = [_header(s, table) + (f", page {cmd.page} of {pages(total, TOP)}"
+                                  if total > TOP else "")]
     if table == "rung":
         away = {p for p, info in s.repo.players(s.ladder.id, [r.player for r in rows]).items()
                 if not info.available}
     else:
         away = set()
     moved = _movement(s, table, [r.player for r in rows])
-    for place, row in enumerate(rows, 1):
+    for place, row in enumerate(rows, skip + 1):
         mark = " (unavailable)" if row.player in away else ""
         lines.append(f"{place}. {s.name(row.player)}{_value(s, table, row.value, row.rated_games)}"
                      f"{mark}{moved(row.player, place)}")
     if not rows:
         lines.append(_empty(s, table))
-    elif total > len(rows):
+    elif total > skip + len(rows) or skip:
         me = s.repo.player_for(s.ladder.id, s.ctx.user.key)
         mine = s.repo.rank(s.ladder.id, table, me.id, s.now) if me is not None else None
-        if me is not None and mine is not None and mine > len(rows):
+        if me is not None and mine is not None and not skip < mine <= skip + len(rows):
             lines.append(f"… {mine}. {me.name} (of {total})")
-        else:
-            lines.append(f"… and {total - len(rows)} more")
+        lines += more_hint(total - skip - len(rows),
+                           f"/standings {cmd.table or ''} page={cmd.page + 1}")
     return Reply("\n".join(lines))
+
+
+def pages(total: int, size: int) -> int:
+    """How many pages `total` rows fill."""
+    return max(1, -(-total // size))
+
+
+def past_the_end(page: int, total: int, size: int) -> str:
+    """The refusal of a page beyond the last."""
+    return f"There is no page {page}: there {'is' if pages(total, size) == 1 else 'are'} " \
+           f"{plural(pages(total, size), 'page')}."
+
+
+def more_hint(left: int, command: str) -> list[str]:
+    """`… and 12 more: /standings page=3`, when there are more."""
+    return [f"… and {left} more: {' '.join(command.split())}"] if left > 0 else []
 
 
 def profile(s: Session, cmd: ShowProfile) -> Reply:
@@ -236,7 +260,8 @@ def _challenge_text(s: Session, player: PlayerId, c: ChallengeRecord) -> str:
 
 _ACTIONS = {"void": "voided", "set": "changed", "adjust": "adjusted", "season-close":
             "closed the season", "settings": "changed settings", "remove": "removed",
-            "cancel": "cancelled challenge"}
+            "cancel": "cancelled challenge", "ban": "banned", "unban": "lifted the ban of",
+            "add": "added", "rename": "renamed the ladder"}
 
 
 def _audit_text(s: Session, entry: AuditEntry) -> str:
@@ -293,11 +318,19 @@ def history(s: Session, cmd: ShowHistory) -> Reply:
         if player is None:
             return Reply(f"{cmd.user.name} has never played on {s.ladder.name}.")
         who = player.id
-    matches = s.repo.matches(s.ladder.id, player=who, limit=10)
-    audit = s.repo.audit(s.ladder.id, player=who, limit=5)
+    skip = (cmd.page - 1) * HISTORY_PAGE
+    matches = s.repo.matches(s.ladder.id, player=who, limit=skip + HISTORY_PAGE + 1)
+    more = len(matches) > skip + HISTORY_PAGE
+    matches = matches[skip:skip + HISTORY_PAGE]
+    if cmd.page > 1 and not matches:
+        raise RuleViolation(f"There is no page {cmd.page} of this history: it ends before.")
+    audit = s.repo.audit(s.ladder.id, player=who, limit=5) if cmd.page == 1 else []
     title = s.ladder.name if who is None else f"{s.name(who)} on {s.ladder.name}"
-    lines = [f"{title}: recent matches"]
+    lines = [f"{title}: recent matches" + (f", page {cmd.page}" if cmd.page > 1 else "")]
     lines += [_match_text(s, m) for m in matches] or ["No matches yet."]
+    if more:
+        mention = f" @{s.name(who)}" if who is not None else ""
+        lines.append(f"… older matches: /history{mention} page={cmd.page + 1}")
     if audit:
         lines.append("Moderator actions:")
         lines += [_audit_text(s, a) for a in audit]

@@ -63,6 +63,8 @@ class PlayerInfo:
     name: str
     member: bool = True
     available: bool = True
+    banned: bool = False  # /mod ban: may not /join until /mod unban
+    removed: bool = False  # off the ladder by a moderator's /mod remove or /mod ban
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,11 +10,13 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 
-from core import challenges, moderation, queries, reporting
+from core import challenges, ladder_admin, membership, moderation, queries, reporting, roster
 from core.commands import (
     MODERATOR_COMMANDS,
     AcceptChallenge,
+    AddPlayer,
     AdjustRating,
+    BanPlayer,
     CancelChallenge,
     ChangeSettings,
     CloseSeason,
@@ -22,6 +24,7 @@ from core.commands import (
     ConfirmResult,
     CreateLadder,
     DeclineChallenge,
+    DeleteLadder,
     DisputeResult,
     Help,
     IssueChallenge,
@@ -31,26 +34,28 @@ from core.commands import (
     MakeDefault,
     Parsed,
     RemovePlayer,
+    RenameLadder,
     ReportResult,
     SetAvailability,
     SetResult,
     ShowHallOfFame,
     ShowHistory,
     ShowLadder,
+    ShowPlayers,
     ShowProfile,
     ShowStandings,
+    UnbanPlayer,
     VoidMatch,
     WithdrawChallenge,
     WithdrawReport,
 )
 from core.errors import LadderError, NoLadder, NotAllowed, RuleViolation, UsageError
-from core.events import PlayerJoined, PlayerLeft
 from core.jobs import catch_up
 from core.parsing import Resolver, parse
 from core.planning import schedule
 from core.ports import Repo
 from core.records import Announcement, Context, Reply
-from core.session import Session, rating_text
+from core.session import Session
 from core.settings import Policy
 
 DEFAULT_POLICY = Policy()
@@ -107,6 +112,7 @@ def execute(repo: Repo, ctx: Context, parsed: Parsed, policy: Policy = DEFAULT_P
         CreateLadder: lambda: moderation.create_ladder(repo, ctx, cmd, policy),  # type: ignore
         ListLadders: lambda: queries.list_ladders(repo, ctx),
         MakeDefault: lambda: moderation.make_default(repo, ctx, cmd),  # type: ignore[arg-type]
+        DeleteLadder: lambda: ladder_admin.delete(repo, ctx, cmd),  # type: ignore[arg-type]
     }
     if type(cmd) in chat_level:
         reply = _guarded(repo, chat_level[type(cmd)])
@@ -162,9 +168,19 @@ def _ladder_command(s: Session, cmd: Command) -> Reply:
     if isinstance(cmd, ShowLadder):
         return queries.ladder_info(s)
     if isinstance(cmd, Join):
-        return join(s)
+        return membership.join(s)
     if isinstance(cmd, Leave):
-        return leave(s)
+        return membership.leave(s)
+    if isinstance(cmd, AddPlayer):
+        return membership.add(s, cmd)
+    if isinstance(cmd, BanPlayer):
+        return membership.ban(s, cmd)
+    if isinstance(cmd, UnbanPlayer):
+        return membership.unban(s, cmd)
+    if isinstance(cmd, ShowPlayers):
+        return roster.players(s, cmd)
+    if isinstance(cmd, RenameLadder):
+        return ladder_admin.rename(s, cmd)
     if isinstance(cmd, IssueChallenge):
         return challenges.issue(s, cmd)
     if isinstance(cmd, AcceptChallenge):
@@ -186,53 +202,10 @@ def _ladder_command(s: Session, cmd: Command) -> Reply:
     if isinstance(cmd, AdjustRating):
         return moderation.adjust(s, cmd)
     if isinstance(cmd, RemovePlayer):
-        return moderation.remove(s, cmd)
+        return membership.remove(s, cmd)
     if isinstance(cmd, CloseSeason):
         return moderation.close_season(s, cmd)
     raise RuleViolation("That command does not apply to a ladder.")
-
-
-def join(s: Session) -> Reply:
-    """Join (or rejoin) the ladder."""
-    user = s.ctx.user
-    player = s.repo.player_for(s.ladder.id, user.key)
-    if player is not None and player.member:
-        return Reply(f"You are on {s.ladder.name} already.")
-    back = player is not None
-    if player is None:
-        player = s.repo.add_player(s.ladder.id, user)
-    elif player.name != user.name:
-        s.repo.update_player(s.ladder.id, player.id, name=user.name)
-    s.append(PlayerJoined(s.now, player.id))
-    state = s.repo.player_state(s.ladder.id, player.id)
-    assert state is not None
-    verb = "is back on" if back else "joined"
-    if s.settings.is_position:
-        rung = s.repo.rank(s.ladder.id, "rung", player.id, s.now)
-        return Reply(f"{user.name} {verb} {s.ladder.name} on rung {rung}, the bottom.")
-    text = f"{user.name} {verb} {s.ladder.name} at {rating_text(state.rating)}."
-    calibration = s.settings.calibration
-    if calibration == 1 and state.rated_games < 1:
-        text += " The first rated game calibrates: tables list you after it."
-    elif calibration and state.rated_games < calibration:
-        text += (f" The first {calibration} rated games calibrate: tables list you after "
-                 "them.")
-    return Reply(text)
-
-
-def leave(s: Session) -> Reply:
-    """Leave the ladder (the record stays for a return)."""
-    me = s.me()
-    reports, challenges = s.waiting_on(me.id)
-    if reports:
-        raise RuleViolation("You have a report waiting (pending or disputed): settle it before "
-                            "leaving.")
-    if challenges:
-        raise RuleViolation(f"You have an unfinished challenge (#{challenges[0].id}): play or "
-                            "decline it before leaving (your own unanswered one: /challenge "
-                            "cancel).")
-    s.append(PlayerLeft(s.now, me.id))
-    return Reply(f"{me.name} left {s.ladder.name}. The record stays: {s.join} to come back.")
 
 
 def catch_up_chat(repo: Repo, chat: str | None, now: int) -> list[Announcement]:

@@ -78,6 +78,12 @@ class Session:
         if player is None:
             raise NotAllowed(f"You are not on {self.ladder.name} yet: {self.join} first.")
         if not player.member:
+            if player.banned:
+                raise NotAllowed(f"You are banned from {self.ladder.name}"
+                                 f"{self.off_reason(player)}.")
+            if player.removed:
+                raise NotAllowed(f"A moderator took you off {self.ladder.name}"
+                                 f"{self.off_reason(player)}: {self.join} to come back.")
             raise NotAllowed(f"You left {self.ladder.name}: {self.join} to come back.")
         if player.name != self.ctx.user.name:
             self.repo.update_player(self.ladder.id, player.id, name=self.ctx.user.name)
@@ -95,6 +101,13 @@ class Session:
             raise UnknownPlayer(f"{user.name} left {self.ladder.name}: ask @{user.name} to "
                                 f"{self.join} again first.")
         return player
+
+    def off_reason(self, player: PlayerInfo) -> str:
+        """` (by mod: cheating)`: who took a player off or banned them, and why."""
+        for entry in self.repo.audit(self.ladder.id, player=player.id, limit=20):
+            if entry.action in ("remove", "ban"):
+                return f" (by {entry.by}: {entry.reason})"
+        return ""
 
     def audit(self, action: str, reason: str, *, match: int | None = None,
               player: PlayerId | None = None, detail: str = "") -> None:

@@ -48,6 +48,7 @@ class _Data:
     seen: dict[tuple[str, str], str] = field(default_factory=dict)
     day_ranks: dict[int, dict[PlayerId, int]] = field(default_factory=dict)
     counters: dict[tuple[int, str], int] = field(default_factory=dict)
+    exports: dict[str, str] = field(default_factory=dict)  # deleted ladders' exports
 
 
 class MemoryRepo:
@@ -87,7 +88,7 @@ class MemoryRepo:
 
     def add_ladder(self, chat: str, name: str, settings: Settings, at: Timestamp,
                    channel: str | None) -> LadderInfo:
-        ladder = len(self.d.ladders) + 1
+        ladder = max(self.d.ladders, default=0) + 1  # (a deleted ladder leaves a gap)
         first = not self.ladders(chat)
         self.d.ladders[ladder] = LadderInfo(ladder, chat, name, settings, at, at, first, channel)
         self.d.ledgers[ladder] = Ledger(settings, self.snapshot_every)
@@ -97,13 +98,25 @@ class MemoryRepo:
         self.d.changes[ladder] = []
         return self._info(ladder)
 
+    def delete_ladder(self, ladder: int) -> None:
+        for table in (self.d.ladders, self.d.ledgers, self.d.players, self.d.matches,
+                      self.d.challenges, self.d.audit, self.d.changes, self.d.day_ranks):
+            table.pop(ladder, None)  # type: ignore[attr-defined]
+        for key in [k for k in self.d.counters if k[0] == ladder]:
+            del self.d.counters[key]
+
+    def keep_export(self, chat: str, name: str, text: str, at: Timestamp) -> str:
+        where = f"memory:{chat}/{name}/{at}"
+        self.d.exports[where] = text
+        return where
+
     def update_ladder(self, ladder: int, *, clock: Timestamp | None = None,
                       is_default: bool | None = None, channel: str | None = None,
                       public: bool | None = None, next_due: Timestamp | None = None,
-                      mod_role: str | None = None) -> None:
+                      mod_role: str | None = None, name: str | None = None) -> None:
         info = self.d.ladders[ladder]
         changes = {k: v for k, v in dict(clock=clock, is_default=is_default, channel=channel,
-                                         public=public).items() if v is not None}
+                                         public=public, name=name).items() if v is not None}
         if next_due is not None:
             changes["next_due"] = next_due or None
         if mod_role is not None:
@@ -138,12 +151,12 @@ class MemoryRepo:
         return info
 
     def update_player(self, ladder: int, player: PlayerId, *, name: str | None = None,
-                      available: bool | None = None) -> None:
+                      available: bool | None = None, banned: bool | None = None,
+                      removed: bool | None = None) -> None:
         info = self.d.players[ladder][player]
-        if name is not None:
-            info = dataclasses.replace(info, name=name)
-        if available is not None:
-            info = dataclasses.replace(info, available=available)
+        changes = {"name": name, "available": available, "banned": banned, "removed": removed}
+        info = dataclasses.replace(info, **{k: v for k, v in changes.items()
+                                            if v is not None})  # type: ignore[arg-type]
         self.d.players[ladder][player] = info
 
     # ---- the log

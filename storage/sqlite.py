@@ -357,9 +357,9 @@ class SqliteRepo:
     def update_ladder(self, ladder: int, *, clock: Timestamp | None = None,
                       is_default: bool | None = None, channel: str | None = None,
                       public: bool | None = None, next_due: Timestamp | None = None,
-                      mod_role: str | None = None) -> None:
+                      mod_role: str | None = None, name: str | None = None) -> None:
         for column, value in (("clock", clock), ("is_default", is_default),
-                              ("channel", channel), ("public", public)):
+                              ("channel", channel), ("public", public), ("name", name)):
             if value is not None:
                 self.conn.execute(f"UPDATE ladders SET {column}=? WHERE id=?", (value, ladder))
         if next_due is not None:
@@ -369,15 +369,34 @@ class SqliteRepo:
             self.conn.execute("UPDATE ladders SET mod_role=? WHERE id=?",
                               (mod_role or None, ladder))
 
+    # Every table of a ladder's, children first (ladders itself last).
+    _LADDER_TABLES = ("match_players", "changes", "matches", "challenges", "seasons",
+                      "hall_of_fame", "audit", "snapshots", "events", "players",
+                      "player_names", "rating_counts")
+
+    def delete_ladder(self, ladder: int) -> None:
+        row = self._one("SELECT chat, name FROM ladders WHERE id=?", (ladder,))
+        for table in self._LADDER_TABLES:
+            self.conn.execute(f"DELETE FROM {table} WHERE ladder=?", (ladder,))
+        if row is not None:  # announcements not yet delivered go with it
+            self.conn.execute("DELETE FROM outbox WHERE chat=? AND ladder=?", (row[0], row[1]))
+        self.conn.execute("DELETE FROM ladders WHERE id=?", (ladder,))
+        self.store.forget({ladder})  # SQLite may give the id to the next new ladder
+
+    def keep_export(self, chat: str, name: str, text: str, at: Timestamp) -> str:
+        return files.export_file(self.store.home, chat, name, text, at)
+
     # ---- players
     # "user" is quoted: a reserved word in PostgreSQL, an ordinary name in SQLite.
     # Who a player is (player_names) is kept apart from how they stand (players).
     _NAMED = "player_names n JOIN players p ON p.ladder = n.ladder AND p.id = n.id"
-    _PLAYER = f'SELECT n.ladder, n.id, n."user", n.name, p.member, n.available FROM {_NAMED}'
+    _PLAYER = (f'SELECT n.ladder, n.id, n."user", n.name, p.member, n.available, n.banned, '
+               f'n.removed FROM {_NAMED}')
 
     @staticmethod
     def _player(row: Any) -> PlayerInfo:
-        return PlayerInfo(row[0], row[1], row[2], row[3], bool(row[4]), bool(row[5]))
+        return PlayerInfo(row[0], row[1], row[2], row[3], bool(row[4]), bool(row[5]),
+                          bool(row[6]), bool(row[7]))
 
     def player_for(self, ladder: int, user: str) -> PlayerInfo | None:
         row = self._one(f'{self._PLAYER} WHERE n.ladder=? AND n."user"=?', (ladder, user))
@@ -409,13 +428,16 @@ class SqliteRepo:
         return PlayerInfo(ladder, pid, user.key, user.name, member=False)
 
     def update_player(self, ladder: int, player: PlayerId, *, name: str | None = None,
-                      available: bool | None = None) -> None:
+                      available: bool | None = None, banned: bool | None = None,
+                      removed: bool | None = None) -> None:
         if name is not None:
             self.conn.execute("UPDATE player_names SET name=? WHERE ladder=? AND id=?",
                               (name, ladder, player))
-        if available is not None:
-            self.conn.execute("UPDATE player_names SET available=? WHERE ladder=? AND id=?",
-                              (int(available), ladder, player))
+        for column, flag in (("available", available), ("banned", banned),
+                             ("removed", removed)):
+            if flag is not None:
+                self.conn.execute(f"UPDATE player_names SET {column}=? WHERE ladder=? AND id=?",
+                                  (int(flag), ladder, player))
 
     def _ladder_settings(self, ladder: int) -> Settings:
         settings: Settings = self.store.settings(

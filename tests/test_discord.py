@@ -251,11 +251,15 @@ def test_sync_dry_run_lists_every_command_without_a_token(tmp_path: Path) -> Non
     assert set(names) == {"ladder", "join", "leave", "challenge", "accept", "decline",
                           "available", "unavailable", "report", "report-ffa", "report-teams",
                           "confirm", "dispute", "withdraw", "standings", "profile",
-                          "history", "halloffame", "mod", "help"}
+                          "history", "halloffame", "mod", "help", "players",
+                          "challenge-cancel"}
     assert [o["name"] for o in names["ladder"]["options"]] == [
-        "create", "set", "info", "list", "default"]
+        "create", "set", "info", "list", "default", "rename", "delete"]
     assert [o["name"] for o in names["mod"]["options"]] == [
-        "void", "set", "adjust", "remove", "season-close"]
+        "void", "set", "adjust", "remove", "add", "ban", "unban", "cancel", "season-close"]
+    assert [o["name"] for o in names["standings"]["options"]] == ["table", "page", "ladder"]
+    assert [c["value"] for c in names["standings"]["options"][0]["choices"]] == [
+        "season", "week", "ladder", "rating"]
     assert [o["name"] for o in names["report"]["options"]][:5] == [
         "result", "opponent", "margin", "moves", "unrated"]
     assert [c["value"] for c in names["report"]["options"][0]["choices"]] == [
@@ -290,3 +294,21 @@ async def test_names_ping_nobody_and_format_nothing(dc: Harness) -> None:
     phisher = member(person(1300000000000000108, "**[free nitro](https://x.example)**"))
     joined = await dc.send(command("join", by=phisher))
     assert joined["content"].startswith(r"\*\*\[free nitro](https://x.example)\*\* joined")
+
+
+async def test_the_admin_commands_of_the_second_release(dc: Harness) -> None:
+    await ladder(dc)
+    banned = await dc.send(command("ban", with_user(user_option("player", BOB["user"]),
+                                                    BOB["user"]),
+                                   option("reason", "cheating"), by=MOD, group="mod"))
+    assert text(banned).startswith("mod banned bob from main: cheating.")
+    refused = await dc.send(command("join", by=BOB))
+    assert ephemeral(refused) and "banned from main (by mod: cheating)" in text(refused)
+    players = await dc.send(command("players", by=ALICE))
+    assert "main: 1 member" in text(players)
+    paged = await dc.send(command("standings", option("table", "rating"),
+                                  option("page", 2), by=ALICE))
+    assert "There is no page 2" in text(paged)
+    renamed = await dc.send(command("rename", option("name", "league"), by=MOD,
+                                    group="ladder"))
+    assert text(renamed).startswith("mod renamed ladder main to league.")
