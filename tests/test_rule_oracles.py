@@ -5,8 +5,10 @@ challenges (accepted, declined only for a valid reason, left to become forfeits,
 unplayed to lapse, taken back or cancelled by a moderator),
 moderators voiding, restoring and changing any match, adjustments (down to the floor,
 into dutch's higher K bands and past its 719 gap, to fame's 2400 and past its 1000-point
-refusal), players leaving and coming back, early season closes (the season they begin still
-ends on the 1st, labelled 2026-01b), and days and months going by. After each
+refusal), players leaving and coming back (a moderator's /mod add and /mod ban are
+a join and a leaving; a banned player's /join is refused until /mod unban), early
+season closes (the season they begin still ends on the 1st, labelled 2026-01b), and days
+and months going by. After each
 command the export must equal what the rules give the corrected history from scratch:
 ratings or rungs and counts; on duel also leagues, the three tables and the Hall of
 Fame; on dutch the series and decay days they went through.
@@ -106,6 +108,7 @@ class History:
         self.log: list[tuple[str, Any]] = []
         self.games: dict[int, Game] = {}
         self.members = set(players)  # who is on the ladder now
+        self.banned: set[str] = set()  # off the ladder until a moderator lifts the ban
 
     def member(self, at: int, name: str, joined: bool) -> None:
         """`/join` (again) or `/leave`: the record stays; who leaves is in no table."""
@@ -656,19 +659,34 @@ async def _void(chat: Chat, rng: random.Random, games: dict[int, Any]) -> str:
 
 async def _membership(chat: Chat, rng: random.Random, rules: History,
                       engaged: set[str] | frozenset[str] = frozenset(), stay: int = 2) -> str:
-    """Someone leaves or a moderator takes them off (`stay` players stay), or someone who
-    left comes back. The `engaged` (in an unfinished challenge) may not leave yet."""
+    """Someone leaves, or a moderator takes them off or bans them (`stay` players stay);
+    or someone who is off comes back by /join or a moderator's /mod add, unless banned
+    (a banned player's /join is refused until a moderator lifts the ban). The `engaged`
+    (in an unfinished challenge) may not leave yet. A ban is a leaving, an add a join."""
     name = rng.choice(rules.names)
     joined = name not in rules.members
     if not joined and len(rules.members) <= stay:
         return "nobody left"
-    who, text = (name, "/join") if joined else (name, "/leave") if rng.random() < 0.6 \
-        else ("mod", f"/mod remove @{name} test")
+    if joined and name in rules.banned:
+        if rng.random() < 0.5:
+            assert "banned" in await chat.refused(name, "/join")
+            return f"{name}: /join (banned)"
+        await chat.ok("mod", f"/mod unban @{name} test")
+        rules.banned.discard(name)
+        return f"mod: /mod unban @{name}"
+    roll = rng.random()
+    if joined:
+        who, text = (name, "/join") if roll < 0.6 else ("mod", f"/mod add @{name}")
+    else:
+        who, text = (name, "/leave") if roll < 0.5 else ("mod", (
+            f"/mod remove @{name} test" if roll < 0.8 else f"/mod ban @{name} test"))
     if not joined and name in engaged:
         assert "unfinished" in await chat.refused(who, text)
         return f"{who}: {text}"
     await chat.ok(who, text)
     rules.member(chat.at, name, joined)
+    if text.startswith("/mod ban"):
+        rules.banned.add(name)
     return f"{name}: {text}"
 
 
