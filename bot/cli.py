@@ -23,7 +23,7 @@ from bot.backup import BackupError, backup, restore, running
 from bot.console import Console, input_lines
 from bot.runtime import NO_PLATFORM, Platform, Runtime
 from core.calendar import INSTANTS, parse_instant
-from core.errors import LadderError
+from core.errors import LadderError, NoLadder
 from core.export import export_ladder
 from core.numerals import is_digits
 from storage.files import UnusableDatabase
@@ -70,6 +70,12 @@ def _parser() -> argparse.ArgumentParser:
     export.add_argument("--at", type=_instant,
                         help="ISO 8601 instant, e.g. 2026-03-01T09:00:00+00:00 (default: now)")
     export.add_argument("--ladder", required=True, help="ladder name")
+
+    ladders = sub.add_parser("ladders", help="list every chat and ladder in a database",
+                             description="One line per ladder: its chat key (for export "
+                                         "--chat), name, rulebook and members.")
+    ladders.add_argument("--db", help=DB_HELP)
+    ladders.add_argument("--config", help="config.toml")
 
     run = sub.add_parser("run", help="run the bot on every configured platform",
                          description="Start the bot for every platform whose token is "
@@ -180,10 +186,45 @@ async def _export(args: argparse.Namespace) -> int:
     _, path = _database(args)
     at = args.at if args.at is not None else int(time.time())
     async with store_for(path, existing=True) as store:
-        data = await store.run(lambda repo: export_ladder(repo, args.chat, args.ladder, at),
-                               commit=False)
+        try:
+            data = await store.run(lambda repo: export_ladder(repo, args.chat, args.ladder, at),
+                                   commit=False)
+        except NoLadder as error:
+            found = await store.run(lambda repo: [
+                lad.chat for lad in repo.every_ladder() if lad.name == args.ladder],
+                commit=False)
+            where = f" A ladder {args.ladder} is in: {', '.join(found)} (--chat)." if found \
+                else ""
+            raise NoLadder(f"{error}{where} `ladderbot ladders` lists every chat and "
+                           "ladder.") from None
     print(json.dumps(data, indent=2, ensure_ascii=False))
     return 0
+
+
+async def _ladders(args: argparse.Namespace) -> int:
+    _, path = _database(args)
+    async with store_for(path, existing=True) as store:
+        rows = await store.run(_ladder_rows, commit=False)
+    if len(rows) == 1:  # the header alone
+        print("No ladders in this database yet.")
+        return 0
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    for row in rows:
+        print("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True))
+              .rstrip())
+    return 0
+
+
+def _ladder_rows(repo: Any) -> list[tuple[str, ...]]:
+    """A header and one row a ladder: chat, name, rulebook, default, public, members."""
+    rows = [("CHAT", "LADDER", "RULEBOOK", "DEFAULT", "PUBLIC", "MEMBERS")]
+    for ladder in sorted(repo.every_ladder(), key=lambda lad: (lad.chat, lad.id)):
+        table = "rung" if ladder.settings.is_position else "rating"
+        _, members = repo.standings(ladder.id, table, ladder.clock, 0)
+        rows.append((ladder.chat, ladder.name, ladder.settings.preset,
+                     "yes" if ladder.is_default else "", "yes" if ladder.public else "",
+                     str(members)))
+    return rows
 
 
 def platforms(config: configuration.Config, store: SqliteStore,
@@ -329,7 +370,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 0
-    runners = {"console": _console, "export": _export, "run": _run, "discord": _discord,
+    runners = {"console": _console, "export": _export, "ladders": _ladders, "run": _run,
+               "discord": _discord,
                "web": _web, "backup": _backup, "restore": _restore, "migrate-db": _migrate}
     try:
         return asyncio.run(runners[args.command](args))

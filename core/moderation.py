@@ -130,8 +130,10 @@ def change_settings(s: Session, cmd: ChangeSettings) -> Reply:
     s.refresh()
     link = ""
     if properties.get("public"):
-        link = f" Its public page: {s.page()}" if s.page() else \
-            " `ladderbot web` serves its public page (or `ladderbot run` with [web] listen)."
+        link = f" Its public page: {s.page()}" if s.page() else (
+            " `ladderbot web` serves its public page (or `ladderbot run` with [web] listen); "
+            "set [web] url in config.toml to the address people reach it at, and this reply "
+            "and /ladder info give the link.")
     return Reply(f"{s.ladder.name}: {text}.{link}")
 
 

@@ -375,9 +375,18 @@ def ladder_info(s: Session) -> Reply:
         lines.append(f"In this chat: {', '.join(shown)}.")
     if s.page():
         lines.append(f"Public page: {s.page()}")
+    lines.append(_moderators(s))
     lines.append(f"Time zone {settings.timezone}. {plural(members, 'player')}."
                  + (f" Season {s.season} under way." if "season" in settings.tables else ""))
     return Reply("\n".join(lines))
+
+
+def _moderators(s: Session) -> str:
+    """Who moderates: the chat's administrators, the ladder's role, and who has acted."""
+    role = f", and the ladder's moderator role {s.ladder.mod_role}" if s.ladder.mod_role else ""
+    acted = list(dict.fromkeys(e.by for e in s.repo.audit(s.ladder.id, limit=50)))
+    recent = f"; recent moderator actions by {', '.join(acted[:5])}" if acted else ""
+    return f"Moderated by the chat's administrators{role}{recent}."
 
 
 def list_ladders(repo: Repo, ctx: Context) -> Reply:

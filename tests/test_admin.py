@@ -149,3 +149,26 @@ async def test_deleting_a_ladder_asks_first_and_keeps_its_export(tmp_path: Path)
             repo.conn.execute(f"SELECT count(*) FROM {t} WHERE ladder=1").fetchone()[0]
             for t in ("events", "matches", "players", "player_names", "audit")], commit=False)
         assert tables == [0, 0, 0, 0, 0]
+
+
+async def test_ladder_info_names_who_moderates(chat: Chat) -> None:
+    await _duel(chat, 2)
+    info = await chat.ok("p01", "/ladder info")
+    assert "Moderated by the chat's administrators." in info
+    await chat.ok("mod", "/ladder set mod_role=4242 k=20")
+    await chat.ok("mod", "/mod adjust @p01 +5 bonus")
+    info = await chat.ok("p01", "/ladder info")
+    assert ("Moderated by the chat's administrators, and the ladder's moderator role 4242; "
+            "recent moderator actions by mod.") in info, info
+
+
+async def test_public_true_gives_the_link_or_says_how_to_get_one(store: Any) -> None:
+    from core.settings import Policy
+    chat = Chat(store)
+    await chat.ladder("duel")
+    text = await chat.ok("mod", "/ladder set public=true")
+    assert "set [web] url in config.toml" in text
+    linked = Chat(store, chat="console:other", policy=Policy(web_url="https://l.example.org"))
+    await linked.ladder("duel")
+    text = await linked.ok("mod", "/ladder set public=true")
+    assert text.endswith("Its public page: https://l.example.org/ladders/2"), text
