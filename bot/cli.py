@@ -20,7 +20,7 @@ import asyncpg
 
 from bot import config as configuration
 from bot.backup import BackupError, backup, restore, running
-from bot.console import Console, input_lines
+from bot.console import Console, input_lines, interactive
 from bot.runtime import NO_PLATFORM, Platform, Runtime
 from core.calendar import INSTANTS, parse_instant
 from core.errors import LadderError, NoLadder
@@ -169,6 +169,23 @@ async def _console(args: argparse.Namespace) -> int:
         async with store_for(path) as store:
             console = Console(store, args.admin, sys.stdout, sys.stderr, config.policy)
             await console.run(input_lines(sys.stdin))
+    return 0
+
+
+def _terminal_console(args: argparse.Namespace) -> int:
+    """The console on a terminal: lines edited with readline; Ctrl-C quits at once."""
+    config, path = _database(args)
+    store = store_for(path)
+
+    async def start() -> Console:
+        await store.__aenter__()
+        return Console(store, args.admin, sys.stdout, sys.stderr, config.policy)
+
+    async def stop() -> None:
+        await store.__aexit__(None, None, None)
+
+    with _in_use(path):
+        interactive(start, stop)
     return 0
 
 
@@ -374,6 +391,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                "discord": _discord,
                "web": _web, "backup": _backup, "restore": _restore, "migrate-db": _migrate}
     try:
+        if args.command == "console" and sys.stdin.isatty():
+            return _terminal_console(args)
         return asyncio.run(runners[args.command](args))
     except (configuration.ConfigError, SchemaTooNew, UnusableDatabase, LadderError,
             BackupError, TransferError, OSError, asyncpg.PostgresError) as error:

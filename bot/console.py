@@ -10,13 +10,14 @@ Every message the bot sends is printed as lines starting with `bot: `.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 import sqlite3
 import sys
 import time
 import traceback
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import TextIO
 
 from bot.text import APOLOGY
@@ -137,18 +138,23 @@ class Console:
         self.announce(await self.store.run(lambda repo: catch_up_chat(repo, CHAT, target)))
 
     async def run(self, lines: Iterable[str]) -> None:
-        """Handle every line until the input ends. A line that fails unexpectedly is
-        answered as the other chats answer it (an apology; the traceback on standard
-        error), and the lines after it still run."""
-        for self.number, raw in enumerate(lines, 1):
-            try:
-                await self.line(raw)
-            except sqlite3.Error as error:  # a full disk, a file gone bad: not a bug of ours
-                self.warn(f"the database failed: {error}; nothing of this line was stored")
-                self.say(APOLOGY)
-            except Exception:
-                self.warn(f"unexpected error\n{traceback.format_exc()}")
-                self.say(APOLOGY)
+        """Handle every line until the input ends."""
+        for number, raw in enumerate(lines, 1):
+            await self.step(number, raw)
+
+    async def step(self, number: int, raw: str) -> None:
+        """Handle input line `number`. A line that fails unexpectedly is answered as the
+        other chats answer it (an apology; the traceback on standard error), and the lines
+        after it still run."""
+        self.number = number
+        try:
+            await self.line(raw)
+        except sqlite3.Error as error:  # a full disk, a file gone bad: not a bug of ours
+            self.warn(f"the database failed: {error}; nothing of this line was stored")
+            self.say(APOLOGY)
+        except Exception:
+            self.warn(f"unexpected error\n{traceback.format_exc()}")
+            self.say(APOLOGY)
 
 
 def _is_utf8(text: str) -> bool:
@@ -160,8 +166,13 @@ def _is_utf8(text: str) -> bool:
     return True
 
 
-def prompt_lines(stream: TextIO) -> Iterable[str]:
-    """Lines from a terminal, with a prompt."""
+def prompt_lines() -> Iterable[str]:
+    """Lines from a terminal, with a prompt that edits lines and keeps their history (the
+    standard readline module, where the platform has it)."""
+    with contextlib.suppress(ImportError):  # (Windows has none)
+        import readline  # noqa: F401  (importing it is what gives input() line editing)
+    sys.stderr.write("Ladderbot console. Type '@alice: /help' to start; Ctrl-D or Ctrl-C to "
+                     "quit.\n")
     while True:
         try:
             yield input("> ")
@@ -172,9 +183,22 @@ def prompt_lines(stream: TextIO) -> Iterable[str]:
 
 
 def input_lines(stream: TextIO) -> Iterable[str]:
-    """Lines from standard input: prompted on a terminal, read plainly from a pipe (bytes
-    that are not UTF-8 kept as lone surrogates, so that only their line is skipped)."""
-    if stream.isatty():
-        sys.stderr.write("Ladderbot console. Type '@alice: /help' to start; Ctrl-D to quit.\n")
-        return prompt_lines(stream)
+    """Lines from a pipe or file (bytes that are not UTF-8 kept as lone surrogates, so
+    that only their line is skipped)."""
     return (line.decode("utf-8", "surrogateescape") for line in stream.buffer)
+
+
+def interactive(start: Callable[[], Awaitable[Console]], stop: Callable[[], Awaitable[None]]
+                ) -> None:
+    """The console on a terminal, until Ctrl-D or Ctrl-C. Each line runs in an event loop
+    of its own turn, and the prompt waits outside it: under asyncio.run the first Ctrl-C
+    only cancels the main task, which a prompt blocked in input() never notices."""
+    with asyncio.Runner() as runner:
+        console = runner.run(start())
+        try:
+            for number, raw in enumerate(prompt_lines(), 1):
+                runner.run(console.step(number, raw))
+        except KeyboardInterrupt:
+            sys.stderr.write("\n")
+        finally:
+            runner.run(stop())
