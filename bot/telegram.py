@@ -64,7 +64,8 @@ os.environ.setdefault("PTB_TIMEDELTA", "1")
 PLATFORM = "telegram"
 MAX_MESSAGE = 4096
 ADMIN_TTL = 300.0  # seconds a group's administrator list is trusted
-READ_ONLY_WORDS = ("help", "start", "standings", "profile", "history", "halloffame", "ladder")
+READ_ONLY_WORDS = ("help", "start", "standings", "profile", "history", "halloffame", "ladder",
+                   "players")
 
 
 def chat_key(chat_id: int) -> str:
