@@ -69,7 +69,7 @@ def _parser() -> argparse.ArgumentParser:
                         help="chat key: console, telegram:CHAT_ID or discord:GUILD_ID")
     export.add_argument("--at", type=_instant,
                         help="ISO 8601 instant, e.g. 2026-03-01T09:00:00+00:00 (default: now)")
-    export.add_argument("--ladder", required=True, help="ladder name")
+    export.add_argument("--ladder", help="ladder name (default: the chat's default ladder)")
 
     ladders = sub.add_parser("ladders", help="list every chat and ladder in a database",
                              description="One line per ladder: its chat key (for export "
@@ -208,10 +208,11 @@ async def _export(args: argparse.Namespace) -> int:
                                    commit=False)
         except NoLadder as error:
             found = await store.run(lambda repo: [
-                lad.chat for lad in repo.every_ladder() if lad.name == args.ladder],
+                lad.chat for lad in repo.every_ladder()
+                if lad.name == args.ladder or (args.ladder is None and lad.is_default)],
                 commit=False)
-            where = f" A ladder {args.ladder} is in: {', '.join(found)} (--chat)." if found \
-                else ""
+            what = f"A ladder {args.ladder} is" if args.ladder else "Ladders are"
+            where = f" {what} in: {', '.join(found)} (--chat)." if found else ""
             raise NoLadder(f"{error}{where} `ladderbot ladders` lists every chat and "
                            "ladder.") from None
     print(json.dumps(data, indent=2, ensure_ascii=False))

@@ -22,11 +22,15 @@ from core.state import LadderState, MatchEffect
 from core.tables import HallEntry, TableRow, calibrating, gain_table, ladder_table, league
 
 
-def export_ladder(repo: Repo, chat: str, name: str, at: Timestamp) -> dict[str, Any]:
-    """The ladder `name` of `chat` at instant `at`, as CONSOLE.md specifies."""
+def export_ladder(repo: Repo, chat: str, name: str | None, at: Timestamp) -> dict[str, Any]:
+    """The ladder `name` of `chat` (None: the chat's default) at instant `at`, as
+    CONSOLE.md specifies."""
     ladder = repo.ladder(chat, name)
     if ladder is None:
+        if name is None:
+            raise NoLadder(f"Chat {chat} has no ladder.")
         raise NoLadder(f"There is no ladder called {name} in chat {chat}.")
+    name = ladder.name
     if at >= ladder.clock:
         catch_up(repo, ladder, at)
         ladder = repo.ladder(chat, name) or ladder

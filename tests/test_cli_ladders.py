@@ -49,3 +49,11 @@ def test_ladders_of_an_empty_or_missing_database(tmp_path: Path) -> None:
     ladderbot("console", "--db", str(tmp_path / "empty.db"), stdin="")
     done = ladderbot("ladders", "--db", str(tmp_path / "empty.db"))
     assert done.returncode == 0 and done.stdout == "No ladders in this database yet.\n"
+
+
+async def test_export_as_readme_writes_it_takes_the_chats_default_ladder(tmp_path: Path) -> None:
+    db = tmp_path / "l.db"
+    await _database(db)
+    done = ladderbot("export", "--db", str(db), "--chat", "discord:99")  # no --ladder
+    assert done.returncode == 0, done.stderr
+    assert '"ladder": "cup"' in done.stdout
