@@ -321,8 +321,8 @@ class TelegramPlatform:
         """In a private chat: only reads, about the asker's ladders in their groups."""
         if word not in READ_ONLY_WORDS:
             return Reply("In a private chat I only show things (/standings, /profile, "
-                         "/history, /halloffame, /ladder info, /help). Report and play in "
-                         "your group.", error=True)
+                         "/history, /halloffame, /players, /ladder info, /help). Report and "
+                         "play in your group.", error=True)
         if word in ("help", "start"):
             return await self._run(ctx, text, known)
         ladders = await self.store.run(lambda repo: repo.user_ladders(ctx.user.key))

@@ -55,7 +55,7 @@ async def test_commands_are_registered_for_groups_and_private_chats(tg: Harness)
         "halloffame", "mod", "help"}
     assert private["scope"]["type"] == "all_private_chats"
     assert {c["command"] for c in private["commands"]} == {
-        "help", "standings", "profile", "history", "halloffame", "ladder"}
+        "help", "standings", "profile", "history", "halloffame", "ladder", "players"}
 
 
 async def test_a_duel_from_create_to_confirm_button(tg: Harness) -> None:
@@ -166,6 +166,8 @@ async def test_private_chat_reads_the_users_ladder_and_refuses_play(tg: Harness)
     private = {"id": ALICE["id"], "type": "private", "first_name": "Alice"}
     [standings] = await tg.say(ALICE, "/profile", chat=private)
     assert standings.startswith("alice on main: rating 1000")
+    [members] = await tg.say(ALICE, "/players", chat=private)
+    assert members.startswith("main: 2 members")
     [refused] = await tg.say(ALICE, "/report win @bob", chat=private)
     assert refused.startswith("In a private chat I only show things")
     [lonely] = await tg.say(DAVE, "/standings", chat={**private, "id": DAVE["id"]})
