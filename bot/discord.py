@@ -59,10 +59,10 @@ from core.commands import (
 from core.errors import LadderError
 from core.helptext import USAGE
 from core.model import Margin
-from core.parsing import MAX_PAGE
 from core.records import Announcement, Context, LadderInfo, Reply, UserRef
 from core.service import execute, handle, refused
 from core.settings import PRESETS
+from core.words import MAX_PAGE
 from storage.sqlite import SqliteRepo, SqliteStore
 
 log = logging.getLogger(__name__)

@@ -51,12 +51,13 @@ from core.commands import (
 )
 from core.errors import LadderError, NoLadder, NotAllowed, RuleViolation, UsageError
 from core.jobs import catch_up
-from core.parsing import Resolver, parse
+from core.parsing import parse
 from core.planning import schedule
 from core.ports import Repo
 from core.records import Announcement, Context, Reply
 from core.session import Session
 from core.settings import Policy
+from core.words import Resolver
 
 DEFAULT_POLICY = Policy()
 

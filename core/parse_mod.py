@@ -1,0 +1,181 @@
+"""Parsing the moderators' commands: /ladder (create, set, rename, delete...) and /mod."""
+
+from __future__ import annotations
+
+from core.commands import (
+    AddPlayer,
+    AdjustRating,
+    BanPlayer,
+    CancelChallenge,
+    ChangeSettings,
+    CloseSeason,
+    Command,
+    CreateLadder,
+    DeleteLadder,
+    ListLadders,
+    MakeDefault,
+    RemovePlayer,
+    RenameLadder,
+    ResultSpec,
+    SetResult,
+    ShowLadder,
+    UnbanPlayer,
+    VoidMatch,
+)
+from core.model import Margin
+from core.numerals import is_digits, parse_number
+from core.records import UserRef
+from core.words import (
+    LADDER_NAME,
+    Args,
+    clip,
+    is_mention,
+    read_margin,
+    read_match_id,
+    read_moves,
+    read_options,
+    read_reason,
+)
+
+MAX_ADJUST = 10_000
+
+
+def parse_ladder(args: Args) -> Command:
+    """/ladder create|set|info|list|default|rename|delete."""
+    sub = (args.pop().lower() if args.tokens else "info")
+    if sub == "create":
+        if not args.tokens:
+            raise args.error("Name the new ladder.")
+        name = args.pop()
+        if not LADDER_NAME.match(name):
+            raise args.error("A ladder name is 1-32 letters, digits, - or _.")
+        options = read_options(args)
+        presets = [v for k, v in options if k == "preset"]
+        if not presets:
+            raise args.error("Say which rulebook: preset=warlight|fame|duel|nhwc|dutch.")
+        if len(presets) > 1:
+            raise args.error("Give preset= once.")
+        return CreateLadder(name, presets[0].lower(), tuple(p for p in options if p[0] != "preset"))
+    if sub == "set":
+        options = read_options(args)
+        if not options:
+            raise args.error("Give at least one key=value; /help settings lists them.")
+        return ChangeSettings(options)
+    if sub in ("info", "show", "settings"):
+        args.done()
+        return ShowLadder()
+    if sub == "list":
+        args.done()
+        return ListLadders()
+    if sub == "rename":
+        if len(args.tokens) != 1 or not LADDER_NAME.match(args.tokens[0]):
+            raise args.error("Give the new name: 1-32 letters, digits, - or _.")
+        return RenameLadder(args.pop())
+    if sub == "delete":
+        if not args.tokens or not LADDER_NAME.match(args.tokens[0]):
+            raise args.error("Name the ladder to delete: /ladder delete NAME.")
+        name = args.pop()
+        confirmed = bool(args.tokens) and args.tokens[0].lower() == "confirm"
+        if confirmed:
+            args.pop()
+        args.done()
+        return DeleteLadder(name, confirmed)
+    if sub == "default":
+        if len(args.tokens) != 1 or not LADDER_NAME.match(args.tokens[0]):
+            raise args.error("Name the ladder to make the default.")
+        return MakeDefault(args.pop())
+    raise args.error(f"I don't know /ladder {clip(sub)}.")
+
+
+def parse_mod(args: Args) -> Command:
+    """/mod void|set|adjust|remove|add|ban|unban|cancel|season close."""
+    if not args.tokens:
+        raise args.error("Say what to do.")
+    action = args.pop().lower()
+    if action == "void":
+        match_id = read_match_id(args, required=True)
+        assert match_id is not None
+        return VoidMatch(match_id, read_reason(args))
+    if action == "set":
+        match_id = read_match_id(args, required=True)
+        assert match_id is not None
+        return SetResult(match_id, _result_spec(args), read_reason(args))
+    if action == "adjust":
+        user = args.optional_mention()
+        if user is None:
+            raise args.error("Name the player to adjust.")
+        token = args.pop() if args.tokens else ""
+        amount = _adjustment(token)
+        if amount is None:
+            raise args.error("Give the change as +N or -N, at most "
+                             f"{MAX_ADJUST:,} (points, or rungs on a position ladder).")
+        return AdjustRating(user, amount, read_reason(args))
+    if action in ("remove", "ban", "unban", "add"):
+        user = args.optional_mention() or args.reply_to
+        if user is None:
+            raise args.error(f"Name the player: /mod {action} @name"
+                             + (" [reason]." if action == "add" else " reason."))
+        if action == "add":
+            return AddPlayer(user, args.rest())
+        reason = read_reason(args)
+        if action == "ban":
+            return BanPlayer(user, reason)
+        return UnbanPlayer(user, reason) if action == "unban" else RemovePlayer(user, reason)
+    if action == "cancel":
+        token = (args.peek() or "").lstrip("#")
+        if not is_digits(token) or int(token) > 2**62:
+            raise args.error("Give the challenge's id (as /profile shows it): /mod cancel 3 "
+                             "reason.")
+        args.pop()
+        return CancelChallenge(int(token), read_reason(args))
+    if action == "season":
+        if not args.tokens or args.pop().lower() != "close":
+            raise args.error("Did you mean /mod season close?")
+        return CloseSeason(args.rest())
+    raise args.error(f"I don't know /mod {clip(action)}.")
+
+
+def _adjustment(token: str) -> float | None:
+    """A signed, non-zero change of at most MAX_ADJUST (+25, -3.5), or None."""
+    if token[:1] not in ("+", "-") or "e" in token.lower():
+        return None
+    try:
+        amount = parse_number(token)
+    except ValueError:
+        return None
+    return amount if 0 < abs(amount) <= MAX_ADJUST else None
+
+
+def _result_spec(args: Args) -> ResultSpec:
+    order: list[UserRef] = []
+    draw = False
+    margin: Margin | None = None
+    moves: int | None = None
+    rated: bool | None = None
+    while args.tokens:
+        token = args.peek()
+        assert token is not None
+        low = token.lower()
+        if is_mention(token):
+            order.append(args.mention(args.pop()))
+        elif low == "draw":
+            args.pop()
+            draw = True
+        elif (m := read_margin(low)) is not None:
+            args.pop()
+            margin = m
+        elif low.startswith("moves="):
+            moves = read_moves(args, args.pop())
+        elif low in ("unrated", "rated"):
+            args.pop()
+            rated = low == "rated"
+        elif low == "vs" and order and len(args.tokens) > 1 and is_mention(args.tokens[1]):
+            args.pop()  # `@b vs @a`: the sides in order, as a report of teams writes them
+        else:
+            break  # the reason begins
+    if not order and not draw:
+        raise args.error("Say the new result: the winner as @name (all players in order for a "
+                         "free-for-all), or draw.")
+    if draw and margin is not None:
+        raise args.error("A draw carries no margin.")
+    return ResultSpec(tuple(order), draw, margin, moves, rated)

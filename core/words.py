@@ -1,0 +1,149 @@
+"""Reading the words of one command: the argument reader every command parser uses,
+and the pieces several commands share (mentions, reasons, match ids, pages, margins)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from core.errors import UnknownPlayer, UsageError
+from core.helptext import usage
+from core.model import Margin
+from core.numerals import is_digits
+from core.records import UserRef
+from core.settings import MAX_MOVES
+
+MAX_REASON = 300
+LADDER_NAME = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
+MAX_PAGE = 100_000
+
+Resolver = Callable[[str], UserRef | None]
+
+
+def usage_error(word: str, problem: str, stray: str = "") -> UsageError:
+    """A malformed command: the problem, then the command's usage line."""
+    return UsageError(f"{problem}\n{usage(word)}", stray)
+
+
+class Args:
+    """Tokens of one command, consumed left to right."""
+
+    def __init__(self, word: str, tokens: list[str], author: UserRef, resolve: Resolver,
+                 reply_to: UserRef | None) -> None:
+        self.word = word
+        self.tokens = tokens
+        self.author = author
+        self.resolve = resolve
+        self.reply_to = reply_to
+
+    def error(self, problem: str, stray: str = "") -> UsageError:
+        return usage_error(self.word, problem, stray)
+
+    def stray(self, token: str) -> UsageError:
+        """A word the command does not take."""
+        return self.error(f"I don't understand {quote(token)}.", token)
+
+    def peek(self) -> str | None:
+        return self.tokens[0] if self.tokens else None
+
+    def pop(self) -> str:
+        return self.tokens.pop(0)
+
+    def rest(self) -> str:
+        text = " ".join(self.tokens)
+        self.tokens = []
+        if len(text) > MAX_REASON:
+            raise self.error(f"Keep the reason under {MAX_REASON} characters.")
+        return text
+
+    def done(self) -> None:
+        if self.tokens:
+            raise self.stray(self.tokens[0])
+
+    def mention(self, token: str) -> UserRef:
+        if not is_mention(token):
+            raise self.error(f"{quote(token)} is not a player; name players as @name.")
+        name = token[1:].rstrip(",.;:!?)")
+        user = self.resolve(name) if name else None
+        if user is None:
+            raise UnknownPlayer(
+                f"I don't know @{clip(name)} yet: ask @{clip(name)} to /join first "
+                "(or to say something here so I can learn who they are)."
+            )
+        return user
+
+    def optional_mention(self) -> UserRef | None:
+        token = self.peek()
+        if token is not None and is_mention(token):
+            return self.mention(self.pop())
+        return None
+
+
+def is_mention(token: str) -> bool:
+    """True for `@name` tokens."""
+    return token.startswith("@") and len(token) > 1
+
+
+def clip(text: str, limit: int = 40) -> str:
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def quote(token: str) -> str:
+    return f"'{clip(token)}'"
+
+
+def read_options(args: Args) -> tuple[tuple[str, str], ...]:
+    pairs = []
+    for token in args.tokens:
+        key, eq, value = token.partition("=")
+        if not eq or not key or not value:
+            raise args.error(f"Settings are written key=value; {quote(token)} is not.")
+        pairs.append((key.lower(), value))
+    args.tokens = []
+    return tuple(pairs)
+
+
+def read_margin(token: str) -> Margin | None:
+    try:
+        return Margin(token.lower())
+    except ValueError:
+        return None
+
+
+def read_moves(args: Args, token: str) -> int:
+    raw = token.split("=", 1)[1]
+    if not is_digits(raw) or int(raw) > MAX_MOVES:
+        raise args.error(f"moves=N takes a whole number of moves up to {MAX_MOVES:,}.")
+    return int(raw)
+
+
+def read_match_id(args: Args, required: bool) -> int | None:
+    token = args.peek()
+    if token is not None and is_digits(token.lstrip("#")):
+        args.pop()
+        value = int(token.lstrip("#"))
+        if value > 2**62:
+            raise args.error("That match id is out of range.")
+        return value
+    if required:
+        raise args.error("Give the match id (as shown in /history).")
+    return None
+
+
+def read_page(args: Args) -> int:
+    """A `page=N` anywhere among the words (taken out), else 1."""
+    for token in list(args.tokens):
+        if token.lower().startswith("page="):
+            raw = token.split("=", 1)[1]
+            if not is_digits(raw) or not 1 <= int(raw) <= MAX_PAGE:
+                raise args.error(f"page=N takes a page number from 1 to {MAX_PAGE:,}.")
+            args.tokens.remove(token)
+            return int(raw)
+    return 1
+
+
+def read_reason(args: Args) -> str:
+    reason = args.rest()
+    if not reason:
+        raise args.error("Moderator actions need a reason, for the history.")
+    return reason
