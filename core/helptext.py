@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from core.settings import PROPERTIES, SETTING_SPECS, Policy
+from core.summary import rulebook_summary
+
 USAGE: dict[str, str] = {
     "ladder": "/ladder create NAME preset=PRESET [key=value ...] | /ladder set key=value ... | "
               "/ladder info | /ladder list | /ladder default NAME | /ladder rename NEW | "
@@ -88,3 +91,28 @@ HELP: dict[str, str] = {
 def usage(word: str) -> str:
     """The usage line of a command word."""
     return f"Usage: {USAGE.get(word, USAGE['help'])}"
+
+
+def help_text(topic: str | None, policy: Policy | None = None) -> str:
+    """The command list, or one topic."""
+    if topic is None:
+        lines = ["Commands:"] + [USAGE[w] for w in USAGE]
+        lines.append("/help COMMAND explains one; /help settings lists ladder settings; "
+                     "/help presets lists the rulebooks.")
+        return "\n".join(lines)
+    if topic == "settings":
+        return "Ladder settings (key=value in /ladder create and /ladder set):\n" + "\n".join(
+            [spec.describe() for spec in SETTING_SPECS.values()]
+            + [f"{key}: {text}" for key, text in PROPERTIES.items()])
+    if topic in ("presets", "preset", "rulebooks"):
+        policy = policy or Policy()
+        custom = {name for name, _ in policy.presets}
+        return "Rulebooks (preset=NAME):\n" + "\n".join(
+            f"{name}: " + (f"this community's own, based on {settings.preset}: "
+                           if name in custom else "") + rulebook_summary(settings)
+            for name in policy.preset_names
+            for settings in [policy.settings_for(name)])
+    word = "halloffame" if topic in ("hall", "hof") else topic
+    if word in USAGE:
+        return f"{HELP[word]}\nUsage: {USAGE[word]}"
+    return f"There is no help on {topic[:40]!r}. /help lists the commands."

@@ -12,12 +12,12 @@ from core.charts import chart_for
 from core.commands import ShowHistory, ShowProfile, ShowStandings
 from core.elo import decay_amount
 from core.errors import RuleViolation
-from core.helptext import HELP, USAGE
 from core.model import PlayerId
+from core.paging import more_hint, pages, past_the_end
 from core.ports import Repo
 from core.records import AuditEntry, ChallengeRecord, Context, MatchRecord, PlayerInfo, Reply
 from core.session import Session, plural, rating_text, signed, span
-from core.settings import PROPERTIES, SETTING_SPECS, Policy, Settings, describe
+from core.settings import Settings, describe
 from core.state import PlayerState
 from core.summary import rulebook_summary
 from core.tables import calibrating, league
@@ -136,22 +136,6 @@ def standings(s: Session, cmd: ShowStandings) -> Reply:
         lines += more_hint(total - skip - len(rows),
                            f"/standings {cmd.table or ''} page={cmd.page + 1}")
     return Reply("\n".join(lines))
-
-
-def pages(total: int, size: int) -> int:
-    """How many pages `total` rows fill."""
-    return max(1, -(-total // size))
-
-
-def past_the_end(page: int, total: int, size: int) -> str:
-    """The refusal of a page beyond the last."""
-    return f"There is no page {page}: there {'is' if pages(total, size) == 1 else 'are'} " \
-           f"{plural(pages(total, size), 'page')}."
-
-
-def more_hint(left: int, command: str) -> list[str]:
-    """`… and 12 more: /standings page=3`, when there are more."""
-    return [f"… and {left} more: {' '.join(command.split())}"] if left > 0 else []
 
 
 def profile(s: Session, cmd: ShowProfile) -> Reply:
@@ -398,28 +382,3 @@ def list_ladders(repo: Repo, ctx: Context) -> Reply:
     return Reply("Ladders here: " + ", ".join(
         f"{lad.name} ({lad.settings.preset}{', default' if lad.is_default else ''})"
         for lad in ladders) + ".")
-
-
-def help_text(topic: str | None, policy: Policy | None = None) -> str:
-    """The command list, or one topic."""
-    if topic is None:
-        lines = ["Commands:"] + [USAGE[w] for w in USAGE]
-        lines.append("/help COMMAND explains one; /help settings lists ladder settings; "
-                     "/help presets lists the rulebooks.")
-        return "\n".join(lines)
-    if topic == "settings":
-        return "Ladder settings (key=value in /ladder create and /ladder set):\n" + "\n".join(
-            [spec.describe() for spec in SETTING_SPECS.values()]
-            + [f"{key}: {text}" for key, text in PROPERTIES.items()])
-    if topic in ("presets", "preset", "rulebooks"):
-        policy = policy or Policy()
-        custom = {name for name, _ in policy.presets}
-        return "Rulebooks (preset=NAME):\n" + "\n".join(
-            f"{name}: " + (f"this community's own, based on {settings.preset}: "
-                           if name in custom else "") + rulebook_summary(settings)
-            for name in policy.preset_names
-            for settings in [policy.settings_for(name)])
-    word = "halloffame" if topic in ("hall", "hof") else topic
-    if word in USAGE:
-        return f"{HELP[word]}\nUsage: {USAGE[word]}"
-    return f"There is no help on {topic[:40]!r}. /help lists the commands."

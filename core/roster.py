@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from core.commands import ShowPlayers
 from core.errors import RuleViolation
-from core.queries import more_hint, pages, past_the_end
+from core.paging import more_hint, pages, past_the_end
 from core.records import Reply
 from core.session import Session, plural, rating_text
 from core.tables import calibrating

@@ -50,6 +50,7 @@ from core.commands import (
     WithdrawReport,
 )
 from core.errors import LadderError, NoLadder, NotAllowed, RuleViolation, UsageError
+from core.helptext import help_text
 from core.jobs import catch_up
 from core.parsing import parse
 from core.planning import schedule
@@ -108,7 +109,7 @@ def execute(repo: Repo, ctx: Context, parsed: Parsed, policy: Policy = DEFAULT_P
             "Only moderators can do that (chat administrators, or the ladder's moderator role)."
         ))
     if isinstance(cmd, Help):
-        return Reply(queries.help_text(cmd.topic, policy), private=True)
+        return Reply(help_text(cmd.topic, policy), private=True)
     chat_level: dict[type, Callable[[], Reply]] = {
         CreateLadder: lambda: moderation.create_ladder(repo, ctx, cmd, policy),  # type: ignore
         ListLadders: lambda: queries.list_ladders(repo, ctx),

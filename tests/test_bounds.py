@@ -103,7 +103,7 @@ def test_every_number_setting_refuses_values_outside_its_range(spec: object) -> 
 
 
 def test_help_settings_names_every_range() -> None:
-    from core.queries import help_text
+    from core.helptext import help_text
 
     text = help_text("settings")
     for spec in RANGED:
