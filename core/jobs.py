@@ -12,9 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from core.calendar import (
-    DAY,
-)
+from core.calendar import DAY
 from core.events import DecayDay, MatchConfirmed, SeasonClosed
 from core.ledger import Rederived
 from core.model import Margin, Result, Timestamp

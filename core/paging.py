@@ -19,4 +19,4 @@ def past_the_end(page: int, total: int, size: int) -> str:
 
 def more_hint(left: int, command: str) -> list[str]:
     """`… and 12 more: /standings page=3`, when there are more."""
-    return [f"… and {left} more: {' '.join(command.split())}"] if left > 0 else []
+    return [f"… and {left} more: {command}"] if left > 0 else []

@@ -134,7 +134,7 @@ def standings(s: Session, cmd: ShowStandings) -> Reply:
         if me is not None and mine is not None and not skip < mine <= skip + len(rows):
             lines.append(f"… {mine}. {me.name} (of {total})")
         lines += more_hint(total - skip - len(rows),
-                           f"/standings {cmd.table or ''} page={cmd.page + 1}")
+                           s.said(f"/standings {cmd.table or ''} page={cmd.page + 1}"))
     return Reply("\n".join(lines))
 
 
@@ -314,7 +314,7 @@ def history(s: Session, cmd: ShowHistory) -> Reply:
     lines += [_match_text(s, m) for m in matches] or ["No matches yet."]
     if more:
         mention = f" @{s.name(who)}" if who is not None else ""
-        lines.append(f"… older matches: /history{mention} page={cmd.page + 1}")
+        lines.append(f"… older matches: {s.said(f'/history{mention} page={cmd.page + 1}')}")
     if audit:
         lines.append("Moderator actions:")
         lines += [_audit_text(s, a) for a in audit]

@@ -37,5 +37,5 @@ def players(s: Session, cmd: ShowPlayers) -> Reply:
             if calibrating(s.settings, row.rated_games):
                 where += " (calibrating)"
         lines.append(f"{s.name(row.player)}: {where}, {games}")
-    lines += more_hint(total - skip - len(shown), f"/players page={cmd.page + 1}")
+    lines += more_hint(total - skip - len(shown), s.said(f"/players page={cmd.page + 1}"))
     return Reply("\n".join(lines))

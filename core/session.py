@@ -46,6 +46,12 @@ class Session:
         """How to join this ladder: on a chat's other ladders, /join names it."""
         return "/join" if self.ladder.is_default else f"/join ladder={self.ladder.name}"
 
+    def said(self, command: str) -> str:
+        """A command as this ladder's members type it: `ladder=NAME` on a chat's other
+        ladders (`/standings page=2 ladder=cup`)."""
+        command = " ".join(command.split())
+        return command if self.ladder.is_default else f"{command} ladder={self.ladder.name}"
+
     @property
     def season(self) -> str:
         """The season under way: before anyone joined, the one that will begin this month."""

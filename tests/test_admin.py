@@ -172,3 +172,14 @@ async def test_public_true_gives_the_link_or_says_how_to_get_one(store: Any) -> 
     await linked.ladder("duel")
     text = await linked.ok("mod", "/ladder set public=true")
     assert text.endswith("Its public page: https://l.example.org/ladders/2"), text
+
+
+async def test_the_next_page_hint_names_a_ladder_that_is_not_the_default(chat: Chat) -> None:
+    await chat.ladder("duel", "confirm=false")
+    await chat.ladder("duel", "confirm=false", name="cup")
+    names = [f"p{i:02d}" for i in range(1, 23)]
+    await chat.join(*names, ladder="ladder=cup")
+    page = await chat.ok("p01", "/players ladder=cup")
+    assert page.endswith("… and 2 more: /players page=2 ladder=cup"), page
+    table = await chat.ok("p01", "/standings rating ladder=cup")
+    assert table.endswith("… and 2 more: /standings rating page=2 ladder=cup"), table
