@@ -3,6 +3,8 @@ months), each as a user meets it."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from core.settings import Policy, preset
 from tests.chat import Chat
 
@@ -24,7 +26,7 @@ async def test_challenges_on_a_rating_ladder_name_ratings_not_rungs(chat: Chat) 
     assert "a at 1000, b at 1000" in text and "minor|major" not in text, text
 
 
-async def test_a_custom_preset_is_described_by_its_own_settings(store: object) -> None:
+async def test_a_custom_preset_is_described_by_its_own_settings(store: Any) -> None:
     club = preset("duel").with_changes({"k": 24.0, "floor": None})
     chat = Chat(store, policy=Policy(presets=(("club", club),)))
     created = await chat.ok("mod", "/ladder create main preset=club")
@@ -35,6 +37,10 @@ async def test_a_custom_preset_is_described_by_its_own_settings(store: object) -
     assert "club: this community's own, based on duel: zero-sum Elo from 1000 with K 24" \
         in presets, presets
     assert "duel: zero-sum Elo from 1000 with K 32, minimum gain 1, floor 800" in presets
+    await chat.ok("mod", "/ladder set public=true")
+    from core.views import standings_view
+    page = await store.run(lambda repo: standings_view(repo, 1, None, chat.at), commit=False)
+    assert "floor 800" not in page["summary"] and "K 24" in page["summary"], page["summary"]
 
 
 async def test_a_match_a_moderator_made_unrated_does_not_say_reported(chat: Chat) -> None:
