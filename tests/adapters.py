@@ -91,6 +91,7 @@ async def telegram_harness(db: Path, admins: list[dict[str, Any]]) -> AsyncItera
         yield TelegramHarness(platform, api, store, errors)
         await platform.app.shutdown()
     assert errors == [], errors
+    assert api.refused == [], api.refused  # nothing the real Bot API would refuse
 
 
 class DiscordHarness:
@@ -130,3 +131,4 @@ async def discord_harness(db: Path) -> AsyncIterator[DiscordHarness]:
             await platform.client.close()
             discord.http.Route.BASE = base
             await runner.cleanup()
+    assert fake.refused == [], fake.refused  # nothing the real API would refuse

@@ -2,7 +2,9 @@
 
 Interaction responses, follow-ups and messages are recorded as the HTTP requests
 discord.py really made. Ids are real snowflakes (PITFALLS.md: short ids make member
-conversion wait silently).
+conversion wait silently). What the real API refuses (tests/platform_limits.py: sizes of
+messages, embeds and components, autocomplete choices, command registration) is refused
+alike, with HTTP 400 and code 50035 "Invalid Form Body", and kept in `refused`.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ from collections.abc import Callable
 from typing import Any
 
 from aiohttp import WSMsgType, web
+
+from tests import platform_limits as limits
 
 APP = 1300000000000000001
 GUILD = 1300000000000000002
@@ -116,6 +120,7 @@ class FakeDiscord:
         self.shards: dict[web.WebSocketResponse, tuple[int, int]] = {}  # socket -> shard
         self.seq = 0
         self.port = 0
+        self.refused: list[tuple[str, str, list[str]]] = []  # method, path, problems
 
     # ---- what the bot said
     def responses(self) -> list[dict[str, Any]]:
@@ -185,7 +190,27 @@ class FakeDiscord:
         return web.Response(status=status, body=json.dumps(answer).encode(),
                             headers={"Content-Type": "application/json"})
 
+    @staticmethod
+    def problems(method: str, path: str, body: Any) -> list[str]:
+        """What Discord would refuse in this request."""
+        if path.endswith("/callback"):
+            data = body.get("data") or {}
+            return limits.discord_choices(data) if body.get("type") == 8 else \
+                limits.discord_message(data)
+        if path.endswith("/commands") and isinstance(body, list):
+            return limits.discord_commands(body)
+        if method in ("POST", "PATCH") and isinstance(body, dict) and (
+                path.startswith(f"/webhooks/{APP}/") or "/messages" in path):
+            return limits.discord_message(body)
+        return []
+
     def answer(self, method: str, path: str, body: dict[str, Any]) -> tuple[int, Any]:
+        problems = self.problems(method, path, body)
+        if problems:
+            self.refused.append((method, path, problems))
+            return 400, {"message": "Invalid Form Body", "code": 50035,
+                         "errors": {"_errors": [{"code": "BASE_TYPE_INVALID", "message": p}
+                                                for p in problems]}}
         ws = f"ws://127.0.0.1:{self.port}/gateway"
         if path == "/users/@me":
             return 200, BOT_USER

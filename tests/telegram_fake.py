@@ -14,6 +14,8 @@ from typing import Any
 from aiohttp import web
 from telegram.request import BaseRequest, RequestData
 
+from tests import platform_limits as limits
+
 BOT = {"id": 7000000001, "is_bot": True, "first_name": "Ladder", "username": "LadderBot",
        "can_join_groups": True, "can_read_all_group_messages": False,
        "supports_inline_queries": False}
@@ -39,6 +41,7 @@ class FakeTelegram:
         self.new_update = asyncio.Event()
         self.answered = asyncio.Event()  # set on every sendMessage or answerCallbackQuery
         self.failures: dict[str, int] = {}  # endpoint -> how many calls fail first
+        self.refused: list[tuple[str, str]] = []  # method, the Bot API's description
 
     def sent(self, chat_id: int | None = None) -> list[dict[str, Any]]:
         """sendMessage calls (to one chat), in order."""
@@ -57,6 +60,10 @@ class FakeTelegram:
 
     def answer(self, method: str, params: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         self.calls.append((method, params))
+        refusal = limits.telegram_call(method, params)
+        if refusal is not None:  # as the Bot API refuses it (tests/platform_limits.py)
+            self.refused.append((method, refusal))
+            return 400, {"ok": False, "error_code": 400, "description": refusal}
         if method in ("sendMessage", "answerCallbackQuery"):
             self.answered.set()
         if self.failures.get(method, 0) > 0:

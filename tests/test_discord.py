@@ -16,6 +16,7 @@ import pytest
 
 from bot.discord import APOLOGY
 from bot.limits import Limiter
+from tests import platform_limits
 from tests.adapters import DiscordHarness as Harness
 from tests.adapters import discord_harness
 from tests.discord_fake import (
@@ -247,6 +248,7 @@ def test_sync_dry_run_lists_every_command_without_a_token(tmp_path: Path) -> Non
                           env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
     assert done.returncode == 0, done.stderr
     payloads = json.loads(done.stdout)
+    assert platform_limits.discord_commands(payloads) == []  # as Discord would take them
     names = {p["name"]: p for p in payloads}
     assert set(names) == {"ladder", "join", "leave", "challenge", "accept", "decline",
                           "available", "unavailable", "report", "report-ffa", "report-teams",

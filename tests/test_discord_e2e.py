@@ -69,6 +69,7 @@ async def test_ladderbot_run_plays_a_duel_over_the_gateway(tmp_path: Path) -> No
         await runner.cleanup()
     assert bot.returncode == 0, err
     assert "Traceback" not in err
+    assert fake.refused == []  # nothing the real API would refuse
     assert ratings(db, f"discord:{GUILD}") == {"alice": 1016, "bob": 984}
 
 

@@ -67,4 +67,5 @@ async def test_ladderbot_run_plays_a_duel_over_http(tmp_path: Path) -> None:
         await runner.cleanup()
     assert bot.returncode == 0, err
     assert "Traceback" not in err
+    assert api.refused == []  # nothing the real Bot API would refuse
     assert ratings(db, f"telegram:{GROUP['id']}") == {"alice": 1016, "bob": 984}

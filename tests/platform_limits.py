@@ -1,0 +1,178 @@
+"""What the real Discord and Telegram servers refuse, for the stand-ins to refuse alike.
+
+Discord's limits are from discord-api-docs (the message resource, message components,
+application commands and interactions); Telegram's from python-telegram-bot's
+`telegram.constants`, which mirrors the Bot API. Each check returns the problems found,
+in the words the server would use (an empty list: the server accepts it).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from telegram import constants as tg
+
+# ---- Discord (discord-api-docs: resources/message, components, application-commands)
+CONTENT = 2000
+EMBEDS = 10
+EMBED_TITLE, EMBED_DESCRIPTION, EMBED_FIELDS = 256, 4096, 25
+FIELD_NAME, FIELD_VALUE, FOOTER, AUTHOR, EMBED_TOTAL = 256, 1024, 2048, 256, 6000
+ACTION_ROWS, ROW_BUTTONS, CUSTOM_ID, LABEL = 5, 5, 100, 80
+CHOICES, CHOICE_NAME = 25, 100
+COMMAND_NAME = re.compile(r"^[-_\w]{1,32}$")
+DESCRIPTION = 100
+COMMAND_OPTIONS = 25
+
+
+def _embed_problems(embed: dict[str, Any], n: int) -> tuple[list[str], int]:
+    """Problems of one embed, and how many characters it counts toward the total."""
+    problems = []
+    sizes = {"title": (embed.get("title") or "", EMBED_TITLE),
+             "description": (embed.get("description") or "", EMBED_DESCRIPTION),
+             "footer.text": ((embed.get("footer") or {}).get("text") or "", FOOTER),
+             "author.name": ((embed.get("author") or {}).get("name") or "", AUTHOR)}
+    total = 0
+    for key, (text, most) in sizes.items():
+        total += len(text)
+        if len(text) > most:
+            problems.append(f"embeds.{n}.{key}: Must be {most} or fewer in length.")
+    fields = embed.get("fields") or []
+    if len(fields) > EMBED_FIELDS:
+        problems.append(f"embeds.{n}.fields: Must be {EMBED_FIELDS} or fewer in length.")
+    for m, field in enumerate(fields):
+        name, value = field.get("name") or "", field.get("value") or ""
+        total += len(name) + len(value)
+        if not name or len(name) > FIELD_NAME:
+            problems.append(f"embeds.{n}.fields.{m}.name: Must be between 1 and {FIELD_NAME}.")
+        if not value or len(value) > FIELD_VALUE:
+            problems.append(f"embeds.{n}.fields.{m}.value: Must be between 1 and "
+                            f"{FIELD_VALUE}.")
+    return problems, total
+
+
+def _component_problems(rows: list[dict[str, Any]]) -> list[str]:
+    problems = []
+    if len(rows) > ACTION_ROWS:
+        problems.append(f"components: Must be {ACTION_ROWS} or fewer in length.")
+    for n, row in enumerate(rows):
+        buttons = row.get("components") or []
+        if not 1 <= len(buttons) <= ROW_BUTTONS:
+            problems.append(f"components.{n}.components: Must be between 1 and {ROW_BUTTONS}.")
+        for m, button in enumerate(buttons):
+            custom = button.get("custom_id")
+            if custom is not None and not 1 <= len(custom) <= CUSTOM_ID:
+                problems.append(f"components.{n}.components.{m}.custom_id: Must be between 1 "
+                                f"and {CUSTOM_ID} in length.")
+            if len(button.get("label") or "") > LABEL:
+                problems.append(f"components.{n}.components.{m}.label: Must be {LABEL} or "
+                                "fewer in length.")
+    return problems
+
+
+def discord_message(data: dict[str, Any]) -> list[str]:
+    """What Discord refuses (HTTP 400, code 50035) in a message or interaction reply."""
+    problems = []
+    if len(data.get("content") or "") > CONTENT:
+        problems.append(f"content: Must be {CONTENT} or fewer in length.")
+    embeds = data.get("embeds") or []
+    if len(embeds) > EMBEDS:
+        problems.append(f"embeds: Must be {EMBEDS} or fewer in length.")
+    total = 0
+    for n, embed in enumerate(embeds):
+        found, size = _embed_problems(embed, n)
+        problems += found
+        total += size
+    if total > EMBED_TOTAL:
+        problems.append(f"embeds: Embed size exceeds maximum size of {EMBED_TOTAL}")
+    return problems + _component_problems(data.get("components") or [])
+
+
+def discord_choices(data: dict[str, Any]) -> list[str]:
+    """What Discord refuses in an autocomplete answer (interaction response type 8)."""
+    choices = data.get("choices") or []
+    problems = [] if len(choices) <= CHOICES else [
+        f"choices: Must be {CHOICES} or fewer in length."]
+    problems += [f"choices.{n}.name: Must be between 1 and {CHOICE_NAME} in length."
+                 for n, c in enumerate(choices) if not 1 <= len(c.get("name") or "") <= CHOICE_NAME]
+    return problems
+
+
+def discord_commands(commands: list[dict[str, Any]]) -> list[str]:
+    """What Discord refuses in a bulk overwrite of application commands."""
+    problems = []
+    for n, command in enumerate(commands):
+        problems += _command_problems(command, str(n))
+    return problems
+
+
+def _command_problems(command: dict[str, Any], where: str) -> list[str]:
+    problems = []
+    name, description = command.get("name") or "", command.get("description") or ""
+    if not COMMAND_NAME.match(name) or name != name.lower():
+        problems.append(f"{where}.name: Command name is invalid")
+    if command.get("type", 1) == 1 and not 1 <= len(description) <= DESCRIPTION:
+        problems.append(f"{where}.description: Must be between 1 and {DESCRIPTION} in length.")
+    options = command.get("options") or []
+    if len(options) > COMMAND_OPTIONS:
+        problems.append(f"{where}.options: Must be {COMMAND_OPTIONS} or fewer in length.")
+    seen_optional = False
+    for m, option in enumerate(options):
+        if option.get("type") in (1, 2):  # a subcommand (group): a command of its own
+            problems += _command_problems(option, f"{where}.options.{m}")
+            continue
+        problems += _command_problems({**option, "type": 1, "options": []},
+                                      f"{where}.options.{m}")
+        if option.get("required") and seen_optional:
+            problems.append(f"{where}.options.{m}: Required options must be placed before "
+                            "non-required options")
+        seen_optional = seen_optional or not option.get("required")
+        if len(option.get("choices") or []) > CHOICES:
+            problems.append(f"{where}.options.{m}.choices: Must be {CHOICES} or fewer in "
+                            "length.")
+    return problems
+
+
+# ---- Telegram (python-telegram-bot's telegram.constants)
+TEXT = tg.MessageLimit.MAX_TEXT_LENGTH
+CAPTION = tg.MessageLimit.CAPTION_LENGTH
+CALLBACK_DATA = tg.InlineKeyboardButtonLimit.MAX_CALLBACK_DATA
+ANSWER_TEXT = tg.CallbackQueryLimit.ANSWER_CALLBACK_QUERY_TEXT_LENGTH
+BOT_COMMAND = re.compile(rf"^[a-z0-9_]{{{tg.BotCommandLimit.MIN_COMMAND},"
+                         rf"{tg.BotCommandLimit.MAX_COMMAND}}}$")
+BOT_COMMAND_DESCRIPTION = (tg.BotCommandLimit.MIN_DESCRIPTION, tg.BotCommandLimit.MAX_DESCRIPTION)
+BOT_COMMANDS = tg.BotCommandLimit.MAX_COMMAND_NUMBER
+
+
+def _loaded(value: Any) -> Any:
+    return json.loads(value) if isinstance(value, str) else value
+
+
+def telegram_call(method: str, params: dict[str, Any]) -> str | None:
+    """The Bot API's "Bad Request: ..." for a call it refuses, else None."""
+    if method in ("sendMessage", "editMessageText"):
+        text = params.get("text") or ""
+        if not text.strip():
+            return "Bad Request: message text is empty"
+        if len(text) > TEXT:
+            return "Bad Request: message is too long"
+    if method in ("sendPhoto", "sendDocument") and len(params.get("caption") or "") > CAPTION:
+        return "Bad Request: message caption is too long"
+    markup = _loaded(params.get("reply_markup")) or {}
+    for row in markup.get("inline_keyboard") or []:
+        for button in row:
+            data = button.get("callback_data")
+            if data is not None and not 1 <= len(str(data).encode()) <= CALLBACK_DATA:
+                return "Bad Request: BUTTON_DATA_INVALID"
+    if method == "answerCallbackQuery" and len(params.get("text") or "") > ANSWER_TEXT:
+        return "Bad Request: MESSAGE_TOO_LONG"
+    if method == "setMyCommands":
+        commands = _loaded(params.get("commands")) or []
+        low, high = BOT_COMMAND_DESCRIPTION
+        if len(commands) > BOT_COMMANDS or any(
+                not BOT_COMMAND.match(c.get("command", ""))
+                or not low <= len(c.get("description", "")) <= high for c in commands):
+            return "Bad Request: BOT_COMMANDS_TOO_MUCH" if len(commands) > BOT_COMMANDS \
+                else "Bad Request: BOT_COMMAND_INVALID"
+    return None
