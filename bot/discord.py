@@ -136,7 +136,10 @@ class ReportButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         platform: DiscordPlatform = interaction.client.ladderbot  # type: ignore[attr-defined]
-        await platform.press(interaction, self.action, self.ladder, self.match)
+        try:
+            await platform.press(interaction, self.action, self.ladder, self.match)
+        except Exception as error:  # buttons are not the command tree's: apologize here
+            await platform.on_error(interaction, error)
 
 
 def report_view(ladder: str, match: int) -> discord.ui.View:
@@ -312,10 +315,11 @@ class DiscordPlatform:
         else:
             command = DisputeResult(match, "disputed with the button")
         reply = await self.run(interaction, command, ladder)
+        # The same way out as a command's reply: split to Discord's sizes, announcements
+        # posted (a long free-for-all's confirmation was refused whole, and lost).
+        await self.respond(interaction, reply)
         if reply.error:
-            await interaction.response.send_message(shown(reply.text), ephemeral=True)
             return
-        await interaction.response.send_message(shown(reply.text))
         if interaction.message is not None:
             try:
                 await interaction.message.edit(view=None)
@@ -323,7 +327,7 @@ class DiscordPlatform:
                 log.warning("could not remove the buttons of match #%s", match)
 
     async def on_error(self, interaction: discord.Interaction[Any],
-                       error: app_commands.AppCommandError) -> None:
+                       error: Exception) -> None:
         """Log with the traceback; the user gets a short apology, never a stack trace."""
         log.error("error in a command", exc_info=error)
         try:

@@ -7,13 +7,17 @@ APOLOGY = "Sorry, something went wrong on my side. It has been logged; please tr
 
 
 def split_text(text: str, limit: int) -> list[str]:
-    """Cut a long reply at line breaks into messages a platform accepts."""
+    """Cut a long reply at line breaks into messages a platform accepts; a line longer
+    than a message is cut at its last space that fits (never inside a word, a name or an
+    escape, unless one word alone is longer than a message)."""
     parts: list[str] = []
     current = ""
     for line in text.splitlines():
         while len(line) > limit:
-            parts.append(line[:limit])
-            line = line[limit:]
+            cut = line.rfind(" ", 0, limit + 1)
+            cut = cut if cut > 0 else limit
+            parts.append(line[:cut])
+            line = line[cut:].lstrip(" ")
         if current and len(current) + 1 + len(line) > limit:
             parts.append(current)
             current = line

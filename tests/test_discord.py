@@ -314,3 +314,29 @@ async def test_the_admin_commands_of_the_second_release(dc: Harness) -> None:
     renamed = await dc.send(command("rename", option("name", "league"), by=MOD,
                                     group="ladder"))
     assert text(renamed).startswith("mod renamed ladder main to league.")
+
+
+async def test_a_long_reply_to_a_button_is_split_and_answered(dc: Harness) -> None:
+    """35 players with 32-character names in one free-for-all: the Confirm press's reply
+    is over 2,000 characters. It was refused by Discord and lost (the match confirmed,
+    nobody answered, the buttons left on)."""
+    players = [member(person(1300000000000000200 + n, f"{'n' * 28}{n:04d}"))
+               for n in range(35)]
+    await dc.send(command("create", option("name", "main"), option("preset", "warlight"),
+                          by=MOD, group="ladder"))
+    for who in players:
+        await dc.send(command("join", by=who))
+    mentions = " ".join(f"<@{p['user']['id']}>" for p in players)
+    pending = await dc.send(command("report-ffa", option("players", mentions), by=players[0]))
+    assert text(pending).startswith("Match #1 reported")
+    count = len(dc.fake.responses())
+    await deliver_interaction(dc.platform.client, button("lb:confirm:1:main", players[1]))
+    answers = dc.fake.responses()[count:]
+    said = "\n".join(text(a) for a in answers)
+    assert len(answers) > 1 and len(said) > 2000, said
+    assert said.startswith("Match #1") and said.replace("\n", " ").endswith("and 23 more.")
+    assert all(not t.endswith("n" * 3) for t in map(text, answers[:-1]))  # cut at spaces
+    assert all(len(text(a)) <= 2000 for a in answers)
+    assert [m["status"] for m in (await dc.export())["matches"]] == ["confirmed"]
+    await dc.fake.wait_until(lambda: bool(dc.fake.edits()), lambda: "no edit")
+    assert dc.fake.edits()[-1]["components"] == []

@@ -312,3 +312,11 @@ async def test_webhook_workers_share_one_url_and_one_database(tmp_path: Path) ->
         finally:
             for platform, _ in workers:
                 await platform.stop()
+
+
+def test_a_line_longer_than_a_message_is_cut_at_a_space() -> None:
+    names = ", ".join(f"[p{i}](https://e.example)" for i in range(400))  # one line
+    parts = split_text(names)
+    assert len(parts) > 1 and all(len(p) <= 4096 for p in parts)
+    assert all(p.endswith(",") for p in parts[:-1])  # never inside a name or a link
+    assert " ".join(parts) == names
