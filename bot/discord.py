@@ -69,6 +69,9 @@ log = logging.getLogger(__name__)
 
 PLATFORM = "discord"
 MAX_CONTENT = 2000
+# An embed's title and description (discord-api-docs, "Embed Limits"): one of each, at
+# most, stays within the 6,000 characters all of a message's embeds may hold.
+EMBED_TITLE, EMBED_DESCRIPTION = 256, 4096
 MENTION = re.compile(r"<@!?(\d{15,21})>")
 ESCAPED_MENTION = re.compile(r"@(<@!?\d{15,21}>)")
 EMBEDDED = (ShowStandings, ShowProfile, ShowHistory, ShowHallOfFame, ShowLadder)
@@ -276,7 +279,11 @@ class DiscordPlatform:
         text = shown(reply.text)
         title, _, body = text.partition("\n")
         if embed and not reply.error:
-            kwargs["embed"] = discord.Embed(title=title[:256], description=body[:4096] or None,
+            # A body too long for one embed goes on in more, each cut at a line break: it
+            # was cut at 4,096 characters, mid-line, and the rest lost without a word.
+            pages = chunks(body, EMBED_DESCRIPTION)
+            kwargs["embed"] = discord.Embed(title=chunks(title, EMBED_TITLE)[0],
+                                            description=pages[0] or None,
                                             colour=discord.Colour.blurple())
             if reply.chart is not None:
                 from bot.charts import render
@@ -285,6 +292,10 @@ class DiscordPlatform:
                 kwargs["file"] = discord.File(io.BytesIO(picture), filename="chart.png")
                 kwargs["embed"].set_image(url="attachment://chart.png")
             await interaction.response.send_message(**kwargs)
+            for more in pages[1:]:
+                await interaction.followup.send(
+                    embed=discord.Embed(description=more, colour=discord.Colour.blurple()),
+                    ephemeral=ephemeral)
         else:
             parts = chunks(text)
             await interaction.response.send_message(parts[0], **kwargs)

@@ -19,6 +19,7 @@ from bot.limits import Limiter
 from tests import platform_limits
 from tests.adapters import DiscordHarness as Harness
 from tests.adapters import discord_harness
+from tests.chat import Chat
 from tests.discord_fake import (
     CHANNEL,
     GUILD,
@@ -340,3 +341,25 @@ async def test_a_long_reply_to_a_button_is_split_and_answered(dc: Harness) -> No
     assert [m["status"] for m in (await dc.export())["matches"]] == ["confirmed"]
     await dc.fake.wait_until(lambda: bool(dc.fake.edits()), lambda: "no edit")
     assert dc.fake.edits()[-1]["components"] == []
+
+
+async def test_a_hall_of_fame_longer_than_an_embed_goes_on_in_more(dc: Harness) -> None:
+    """60 seasons, three places each, with 32-character names: over 4,096 characters. The
+    embed was cut there, mid-name, and the rest lost."""
+    chat = Chat(dc.store, chat=f"discord:{GUILD}")
+    await chat.ladder("duel", "confirm=false", "calibration=0", "season_min_games=1",
+                      "farm_limit=none")
+    names = [f"{c * 28}{n:04d}" for n, c in enumerate("abcdef")]
+    await chat.join(*names)
+    for _ in range(60):
+        for winner, loser in zip(names[:3], names[3:], strict=True):
+            await chat.ok(winner, f"/report win @{loser}")
+        await chat.ok("mod", "/mod season close")
+    count = len(dc.fake.responses())
+    await deliver_interaction(dc.platform.client, command("halloffame", by=ALICE))
+    answers = dc.fake.responses()[count:]
+    descriptions = [a["embeds"][0].get("description") or "" for a in answers]
+    assert len(answers) > 1 and all(len(d) <= 4096 for d in descriptions)
+    lines = "\n".join(descriptions).splitlines()
+    assert len(lines) == 60 and all(line.count(". ") == 3 for line in lines), lines[-3:]
+    assert lines[0].startswith("2026-01: ") and lines[-1].startswith("2026-01z35: ")
