@@ -105,6 +105,15 @@ def shown(text: str) -> str:
     return ESCAPED_MENTION.sub(r"\1", escape_markdown(text))
 
 
+def pinged(text: str) -> discord.AllowedMentions:
+    """Whom a core text means to mention: the users it addresses as `@<@123>` (a user known
+    only by a mention), never a mention that came in with what someone typed."""
+    ids = sorted({int(MENTION.match(m).group(1))  # type: ignore[union-attr]
+                  for m in ESCAPED_MENTION.findall(text)})
+    return discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
+                                   users=[discord.Object(i) for i in ids])
+
+
 def mentions_as_tokens(text: str, names: dict[int, str]) -> tuple[str, dict[str, UserRef]]:
     """`<@123>` mentions written as `@d123` tokens the core parser resolves."""
     known: dict[str, UserRef] = {}
@@ -166,11 +175,11 @@ class DiscordPlatform:
         self.limiter = limiter or Limiter()
         self._store = store  # None only to list the commands (`discord sync --dry-run`)
         self.clock = clock
-        # Names are the players' own text: a player called "@everyone" must not ping the
-        # server when a reply names them. Only users the bot means to mention are pinged.
+        # Names and reasons are the players' own text: "@everyone" or a "<@123>" typed into
+        # a reason must ping nobody. Each message names the users it means (`pinged`).
         self.client = discord.AutoShardedClient(
             intents=discord.Intents.none(), shard_ids=shard_ids, shard_count=shard_count,
-            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True))
+            allowed_mentions=discord.AllowedMentions.none())
         self.client.ladderbot = self  # type: ignore[attr-defined]
         self.tree: app_commands.CommandTree[discord.AutoShardedClient] = \
             app_commands.CommandTree(self.client)
@@ -214,7 +223,7 @@ class DiscordPlatform:
         channel = self.client.get_partial_messageable(int(announcement.channel))
         try:
             for part in chunks(shown(announcement.text)):
-                await channel.send(part)
+                await channel.send(part, allowed_mentions=pinged(announcement.text))
         except (discord.Forbidden, discord.NotFound) as error:
             raise Undeliverable(str(error)) from error
 
@@ -273,7 +282,8 @@ class DiscordPlatform:
                       embed: bool = False) -> None:
         """Send a reply and post what it announces."""
         ephemeral = reply.error or reply.private
-        kwargs: dict[str, Any] = {"ephemeral": ephemeral}
+        mentions = pinged(reply.text)
+        kwargs: dict[str, Any] = {"ephemeral": ephemeral, "allowed_mentions": mentions}
         if reply.confirm_match is not None and reply.ladder is not None:
             kwargs["view"] = report_view(reply.ladder, reply.confirm_match)
         text = shown(reply.text)
@@ -295,12 +305,13 @@ class DiscordPlatform:
             for more in pages[1:]:
                 await interaction.followup.send(
                     embed=discord.Embed(description=more, colour=discord.Colour.blurple()),
-                    ephemeral=ephemeral)
+                    ephemeral=ephemeral, allowed_mentions=mentions)
         else:
             parts = chunks(text)
             await interaction.response.send_message(parts[0], **kwargs)
             for part in parts[1:]:
-                await interaction.followup.send(part, ephemeral=ephemeral)
+                await interaction.followup.send(part, ephemeral=ephemeral,
+                                                allowed_mentions=mentions)
         for announcement in reply.announcements:
             await self._announce(announcement)
         if reply.announce and reply.ladder is not None and interaction.guild_id is not None:

@@ -291,8 +291,10 @@ async def test_names_ping_nobody_and_format_nothing(dc: Harness) -> None:
     prankster = member(person(1300000000000000107, "@everyone"))
     joined = await dc.send(command("join", by=prankster))
     assert "@everyone joined main" in text(joined)
-    # Discord parses only user mentions in what the bot sends: not @everyone, not roles.
-    assert joined["allowed_mentions"]["parse"] == ["users"]
+    # Discord parses no mention in what the bot sends: not @everyone, not roles, and only
+    # the users the bot itself means (none here).
+    assert joined["allowed_mentions"]["parse"] == []
+    assert joined["allowed_mentions"].get("users", []) == []
     # and names are shown as typed, not as formatting or a disguised link
     phisher = member(person(1300000000000000108, "**[free nitro](https://x.example)**"))
     joined = await dc.send(command("join", by=phisher))
@@ -363,3 +365,25 @@ async def test_a_hall_of_fame_longer_than_an_embed_goes_on_in_more(dc: Harness) 
     lines = "\n".join(descriptions).splitlines()
     assert len(lines) == 60 and all(line.count(". ") == 3 for line in lines), lines[-3:]
     assert lines[0].startswith("2026-01: ") and lines[-1].startswith("2026-01z35: ")
+
+
+
+async def test_a_mention_typed_into_a_reason_pings_nobody(dc: Harness) -> None:
+    """A dispute reason with `<@BOB>` in it: the reply sent `parse: ["users"]`, so Discord
+    pinged bob. Only the users the bot means may be pinged."""
+    await ladder(dc)
+    await dc.send(report(ALICE, "win", BOB))
+    reason = f"ask <@{DAVE['user']['id']}> he saw it"
+    disputed = await dc.send(command("dispute", option("reason", reason), by=BOB))
+    assert f"<@{DAVE['user']['id']}>" in text(disputed)
+    allowed = disputed["allowed_mentions"]
+    assert allowed["parse"] == [] and allowed.get("users", []) == []
+
+
+def test_only_the_users_the_bot_addresses_are_pinged() -> None:
+    from bot.discord import pinged
+    uid = 1300000000000000105
+    addressed = pinged(f"@<@{uid}>: carol's challenge #1 runs out at 10:00.").to_dict()
+    assert addressed["parse"] == [] and addressed["users"] == [uid]
+    typed = pinged(f"#1 disputed (ask <@{uid}>), waiting for a moderator").to_dict()
+    assert typed["parse"] == [] and typed.get("users", []) == []
