@@ -260,6 +260,8 @@ class DiscordPlatform:
                 return execute(repo, ctx, Parsed(command, ladder), self.config.policy)
             assert text is not None
             said, known = mentions_as_tokens(text, names)
+            if ladder is not None:  # the `ladder` option, said as the text would say it
+                said = f"{said} ladder={ladder}"
 
             def resolve(name: str) -> UserRef | None:
                 return known.get(name)

@@ -387,3 +387,28 @@ def test_only_the_users_the_bot_addresses_are_pinged() -> None:
     assert addressed["parse"] == [] and addressed["users"] == [uid]
     typed = pinged(f"#1 disputed (ask <@{uid}>), waiting for a moderator").to_dict()
     assert typed["parse"] == [] and typed.get("users", []) == []
+
+
+async def test_the_ladder_option_is_kept_where_options_are_parsed_as_text(dc: Harness) -> None:
+    """`/ladder set options:k=20 ladder:other` answered "main: k=20" and changed the
+    default ladder; /report-ffa and /mod set acted on the default ladder too."""
+    await ladder(dc, "confirm=false")
+    await dc.send(command("create", option("name", "other"), option("preset", "warlight"),
+                          option("options", "confirm=false"), by=MOD, group="ladder"))
+    for who in (ALICE, BOB, DAVE):
+        await dc.send(command("join", option("ladder", "other"), by=who))
+    changed = await dc.send(command("set", option("options", "k=20"),
+                                    option("ladder", "other"), by=MOD, group="ladder"))
+    assert text(changed).startswith("other: k=20"), text(changed)
+    info = await dc.send(command("info", by=ALICE, group="ladder"))
+    assert "k=" not in text(info).split("Settings changed from the preset:")[1].split("\n")[0]
+    ids = " ".join(f"<@{w['user']['id']}>" for w in (ALICE, BOB, DAVE))
+    ffa = await dc.send(command("report-ffa", option("players", ids),
+                                option("ladder", "other"), by=ALICE))
+    assert text(ffa).startswith("Match #1:") and "1200 ->" in text(ffa), text(ffa)
+    order = " ".join(f"<@{w['user']['id']}>" for w in (BOB, ALICE, DAVE))
+    fixed = await dc.send(command("set", option("match", 1), option("result", order),
+                                  option("reason", "bob won"), option("ladder", "other"),
+                                  by=MOD, group="mod"))
+    assert not ephemeral(fixed) and "Standings re-derived" in text(fixed), text(fixed)
+    assert (await dc.export())["matches"] == []  # main has no match
