@@ -62,7 +62,7 @@ from core.model import Margin
 from core.records import Announcement, Context, LadderInfo, Reply, UserRef
 from core.service import execute, handle, refused
 from core.settings import PRESETS
-from core.words import MAX_PAGE
+from core.words import MAX_ADJUST, MAX_PAGE, MAX_REASON
 from storage.sqlite import SqliteRepo, SqliteStore
 
 log = logging.getLogger(__name__)
@@ -405,6 +405,9 @@ def chunks(text: str, limit: int = MAX_CONTENT) -> list[str]:
 PRESET = [app_commands.Choice(name=p, value=p) for p in PRESETS]
 TABLE = [app_commands.Choice(name=t, value=t) for t in ("season", "week", "ladder", "rating")]
 PAGE = app_commands.Range[int, 1, MAX_PAGE]
+# Discord checks these itself, from the core's own limits (core/checks.py checks again).
+REASON = app_commands.Range[str, 1, MAX_REASON]
+ADJUST = app_commands.Range[int, -MAX_ADJUST, MAX_ADJUST]
 RESULT = [app_commands.Choice(name=r, value=r) for r in ("win", "loss", "draw")]
 MARGIN = [app_commands.Choice(name=m.value, value=m.value) for m in Margin]
 TEAM_RESULT = [app_commands.Choice(name="team1 won", value="team1"),
@@ -500,7 +503,7 @@ def register(p: DiscordPlatform) -> None:
 
     @tree.command(name="decline", description="Decline a challenge (only for a valid reason)")
     @app_commands.guild_only()
-    async def decline(i: discord.Interaction[Any], reason: str = "",
+    async def decline(i: discord.Interaction[Any], reason: REASON = "",
                       challenger: discord.User | None = None,
                       ladder: str | None = None) -> None:
         await p.answer(i, DeclineChallenge(reason, user(challenger) if challenger else None),
@@ -556,7 +559,7 @@ def register(p: DiscordPlatform) -> None:
 
     @tree.command(name="dispute", description="Dispute a report; a moderator decides")
     @app_commands.guild_only()
-    async def dispute(i: discord.Interaction[Any], reason: str = "", match: int | None = None,
+    async def dispute(i: discord.Interaction[Any], reason: REASON = "", match: int | None = None,
                       ladder: str | None = None) -> None:
         await p.answer(i, DisputeResult(match, reason), ladder)
 
@@ -593,28 +596,25 @@ def register(p: DiscordPlatform) -> None:
     mod = app_commands.Group(name="mod", description="Moderator corrections", guild_only=True)
 
     @mod.command(name="void", description="Void a match")
-    async def mod_void(i: discord.Interaction[Any], match: int, reason: str,
+    async def mod_void(i: discord.Interaction[Any], match: int, reason: REASON,
                        ladder: str | None = None) -> None:
         await p.answer(i, VoidMatch(match, reason), ladder)
 
     @mod.command(name="set", description="Change or decide a match's result")
     @app_commands.describe(result="the winner as a mention (all players in order for a "
                                   "free-for-all), or draw; a margin may follow")
-    async def mod_set(i: discord.Interaction[Any], match: int, result: str, reason: str,
+    async def mod_set(i: discord.Interaction[Any], match: int, result: str, reason: REASON,
                       ladder: str | None = None) -> None:
         await p.answer(i, None, ladder, f"/mod set {match} {result} {reason}")
 
     @mod.command(name="adjust", description="Move a rating by points, or rungs")
     async def mod_adjust(i: discord.Interaction[Any], player: discord.User,
-                         amount: app_commands.Range[int, -10_000, 10_000], reason: str,
+                         amount: ADJUST, reason: REASON,
                          ladder: str | None = None) -> None:
-        if amount == 0:
-            await p.respond(i, Reply("Give a change other than 0.", error=True))
-            return
         await p.answer(i, AdjustRating(user(player), float(amount), reason), ladder)
 
     @mod.command(name="remove", description="Take a player off the ladder (they may rejoin)")
-    async def mod_remove(i: discord.Interaction[Any], player: discord.User, reason: str,
+    async def mod_remove(i: discord.Interaction[Any], player: discord.User, reason: REASON,
                          ladder: str | None = None) -> None:
         await p.answer(i, RemovePlayer(user(player), reason), ladder)
 
@@ -624,22 +624,22 @@ def register(p: DiscordPlatform) -> None:
         await p.answer(i, AddPlayer(user(player)), ladder)
 
     @mod.command(name="ban", description="Take a player off and keep them off (record stays)")
-    async def mod_ban(i: discord.Interaction[Any], player: discord.User, reason: str,
+    async def mod_ban(i: discord.Interaction[Any], player: discord.User, reason: REASON,
                       ladder: str | None = None) -> None:
         await p.answer(i, BanPlayer(user(player), reason), ladder)
 
     @mod.command(name="unban", description="Let a banned player join again")
-    async def mod_unban(i: discord.Interaction[Any], player: discord.User, reason: str,
+    async def mod_unban(i: discord.Interaction[Any], player: discord.User, reason: REASON,
                         ladder: str | None = None) -> None:
         await p.answer(i, UnbanPlayer(user(player), reason), ladder)
 
     @mod.command(name="cancel", description="Cancel an unfinished challenge")
-    async def mod_cancel(i: discord.Interaction[Any], challenge: int, reason: str,
+    async def mod_cancel(i: discord.Interaction[Any], challenge: int, reason: REASON,
                          ladder: str | None = None) -> None:
         await p.answer(i, None, ladder, f"/mod cancel {challenge} {reason}")
 
     @mod.command(name="season-close", description="Close the season now")
-    async def mod_season_close(i: discord.Interaction[Any], reason: str = "",
+    async def mod_season_close(i: discord.Interaction[Any], reason: REASON = "",
                                ladder: str | None = None) -> None:
         await p.answer(i, CloseSeason(reason), ladder)
 

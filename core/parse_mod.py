@@ -27,6 +27,7 @@ from core.numerals import is_digits, parse_number
 from core.records import UserRef
 from core.words import (
     LADDER_NAME,
+    MAX_ADJUST,
     Args,
     clip,
     is_mention,
@@ -36,8 +37,6 @@ from core.words import (
     read_options,
     read_reason,
 )
-
-MAX_ADJUST = 10_000
 
 
 def parse_ladder(args: Args) -> Command:

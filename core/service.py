@@ -11,6 +11,7 @@ import dataclasses
 from collections.abc import Callable
 
 from core import challenges, ladder_admin, membership, moderation, queries, reporting, roster
+from core.checks import check
 from core.commands import (
     MODERATOR_COMMANDS,
     AcceptChallenge,
@@ -108,6 +109,10 @@ def execute(repo: Repo, ctx: Context, parsed: Parsed, policy: Policy = DEFAULT_P
         return refused(NotAllowed(
             "Only moderators can do that (chat administrators, or the ladder's moderator role)."
         ))
+    try:
+        check(cmd)  # typed options (Discord's) come here without the parser's checks
+    except UsageError as error:
+        return refused(error)
     if isinstance(cmd, Help):
         return Reply(help_text(cmd.topic, policy), private=True)
     chat_level: dict[type, Callable[[], Reply]] = {

@@ -14,6 +14,7 @@ from core.records import UserRef
 from core.settings import MAX_MOVES
 
 MAX_REASON = 300
+MAX_ADJUST = 10_000  # points, or rungs, of one /mod adjust
 LADDER_NAME = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 MAX_PAGE = 100_000
 

@@ -412,3 +412,33 @@ async def test_the_ladder_option_is_kept_where_options_are_parsed_as_text(dc: Ha
                                   by=MOD, group="mod"))
     assert not ephemeral(fixed) and "Standings re-derived" in text(fixed), text(fixed)
     assert (await dc.export())["matches"] == []  # main has no match
+
+
+async def test_typed_options_are_checked_as_the_text_is(dc: Harness) -> None:
+    """A 6,000-character /mod void reason was accepted, stored and echoed over four
+    messages (the text path refuses 301); the checks are the command's own now."""
+    await ladder(dc, "confirm=false")
+    await dc.send(report(ALICE, "win", BOB))
+    before = await dc.export()
+    long = await dc.send(command("void", option("match", 1), option("reason", "x" * 6000),
+                                 by=MOD, group="mod"))
+    assert ephemeral(long) and "Keep the reason under 300 characters" in text(long)
+    zero = await dc.send(command("adjust", with_user(user_option("player", BOB["user"]),
+                                                     BOB["user"]),
+                                 option("amount", 0), option("reason", "none"),
+                                 by=MOD, group="mod"))
+    assert ephemeral(zero) and "not 0" in text(zero)
+    assert await dc.export() == before
+
+
+def test_discord_is_told_the_same_limits(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-m", "bot.cli", "discord", "sync", "--dry-run"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=120,
+                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    mod = next(c for c in json.loads(done.stdout) if c["name"] == "mod")
+    void = next(o for o in mod["options"] if o["name"] == "void")
+    reason = next(o for o in void["options"] if o["name"] == "reason")
+    assert reason["max_length"] == 300
+    adjust = next(o for o in mod["options"] if o["name"] == "adjust")
+    amount = next(o for o in adjust["options"] if o["name"] == "amount")
+    assert (amount["min_value"], amount["max_value"]) == (-10_000, 10_000)

@@ -1,0 +1,20 @@
+"""Checks every command passes however it was given: parsed from text, or built from a
+platform's typed options (Discord's), which skip the parser. One copy of each limit."""
+
+from __future__ import annotations
+
+from core.commands import AdjustRating, Command
+from core.errors import UsageError
+from core.words import MAX_ADJUST, MAX_REASON
+
+
+def check(command: Command) -> None:
+    """Refuse a command beyond the limits the parser keeps (a reason's length, an
+    adjustment's size), with what to do instead."""
+    reason = getattr(command, "reason", None)
+    if isinstance(reason, str) and len(reason) > MAX_REASON:
+        raise UsageError(f"Keep the reason under {MAX_REASON} characters (that one has "
+                         f"{len(reason):,}).")
+    if isinstance(command, AdjustRating) and not 0 < abs(command.amount) <= MAX_ADJUST:
+        raise UsageError(f"Give the change as +N or -N, not 0 and at most {MAX_ADJUST:,} "
+                         "(points, or rungs on a position ladder).")
