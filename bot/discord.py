@@ -24,7 +24,7 @@ from discord.utils import escape_markdown
 from bot.config import Config
 from bot.limits import Limiter
 from bot.scheduler import Undeliverable
-from bot.text import APOLOGY, split_text
+from bot.text import APOLOGY, contain_bidi, split_text
 from core.commands import (
     AcceptChallenge,
     AddPlayer,
@@ -74,6 +74,7 @@ MAX_CONTENT = 2000
 EMBED_TITLE, EMBED_DESCRIPTION = 256, 4096
 MENTION = re.compile(r"<@!?(\d{15,21})>")
 ESCAPED_MENTION = re.compile(r"@(<@!?\d{15,21}>)")
+UNESCAPED_BRACKET = re.compile(r"(?<!\\)\[")
 EMBEDDED = (ShowStandings, ShowProfile, ShowHistory, ShowHallOfFame, ShowLadder)
 
 
@@ -102,7 +103,9 @@ def shown(text: str) -> str:
     Discord formatting or masked links (the core's texts use no markdown of their own),
     and the core's "@name" of a user known only by a mention (`<@123>`, the name the
     adapter gives such a user) as that mention alone, not "@@name"."""
-    return ESCAPED_MENTION.sub(r"\1", escape_markdown(text))
+    # discord.py escapes only a line's first "[": a second masked link stayed live.
+    escaped = UNESCAPED_BRACKET.sub(r"\\[", escape_markdown(contain_bidi(text)))
+    return ESCAPED_MENTION.sub(r"\1", escaped)
 
 
 def pinged(text: str) -> discord.AllowedMentions:

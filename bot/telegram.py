@@ -30,7 +30,7 @@ from telegram import (
     Update,
     User,
 )
-from telegram.constants import ChatType
+from telegram.constants import CallbackQueryLimit, ChatType, MessageLimit
 from telegram.error import BadRequest, Forbidden
 from telegram.ext import (
     AIORateLimiter,
@@ -46,7 +46,7 @@ from telegram.request import BaseRequest
 from bot.config import Config, host_port
 from bot.limits import Limiter
 from bot.scheduler import Undeliverable
-from bot.text import APOLOGY
+from bot.text import APOLOGY, contain_bidi, cut
 from bot.text import split_text as split_lines
 from core.helptext import HELP
 from core.numerals import is_digits
@@ -62,7 +62,8 @@ log = logging.getLogger(__name__)
 os.environ.setdefault("PTB_TIMEDELTA", "1")
 
 PLATFORM = "telegram"
-MAX_MESSAGE = 4096
+MAX_MESSAGE = MessageLimit.MAX_TEXT_LENGTH
+ALERT = CallbackQueryLimit.ANSWER_CALLBACK_QUERY_TEXT_LENGTH  # a button's alert
 ADMIN_TTL = 300.0  # seconds a group's administrator list is trusted
 READ_ONLY_WORDS = ("help", "start", "standings", "profile", "history", "halloffame", "ladder",
                    "players")
@@ -221,7 +222,7 @@ class TelegramPlatform:
         """Post an announcement to its group (raises for the outbox to retry)."""
         chat_id = int(announcement.chat.split(":", 1)[1])
         try:
-            for part in split_text(announcement.text):
+            for part in split_text(contain_bidi(announcement.text)):
                 await self.app.bot.send_message(chat_id=chat_id, text=part)
         except Forbidden as error:  # the bot was removed from the group
             raise Undeliverable(str(error)) from error
@@ -229,7 +230,7 @@ class TelegramPlatform:
     async def _answer(self, message: Message, reply: Reply) -> None:
         for announcement in reply.announcements:
             await self.post(announcement)
-        parts = split_text(reply.text)
+        parts = split_text(contain_bidi(reply.text))
         for i, part in enumerate(parts):
             markup = buttons(reply) if i == len(parts) - 1 else None
             await message.reply_text(part, reply_markup=markup)
@@ -358,7 +359,8 @@ class TelegramPlatform:
         ctx = Context(chat_key(chat.id), user_ref(query.from_user), int(self.clock()))
         reply = await self._run(ctx, f"/{action} {match} ladder={ladder}", {})
         if reply is None or reply.error:
-            await query.answer(reply.text if reply else "Nothing to do.", show_alert=True)
+            await query.answer(cut(contain_bidi(reply.text), ALERT) if reply else
+                               "Nothing to do.", show_alert=True)
             return
         await query.answer("Done.")
         with contextlib.suppress(BadRequest):  # the buttons were removed already

@@ -2,8 +2,41 @@
 
 from __future__ import annotations
 
+import re
+
 # What a user is told when a command fails unexpectedly; the traceback goes to the log.
 APOLOGY = "Sorry, something went wrong on my side. It has been logged; please try again."
+
+
+# Explicit direction marks a name may hold (U+202A-U+202E open an embedding or override,
+# closed by U+202C; U+2066-U+2068 open an isolate, closed by U+2069).
+_EMBEDDINGS, _ISOLATES = "\u202a\u202b\u202d\u202e", "\u2066\u2067\u2068"
+_WORD = re.compile(r"\S+")
+
+
+def contain_bidi(text: str) -> str:
+    """Each word that opens a right-to-left override (or any embedding or isolate) closes
+    it again at its end, so that a player called "\u202eevil" shows as typed without
+    turning the rest of the bot's sentence around."""
+    if not any(c in text for c in _EMBEDDINGS + _ISOLATES):
+        return text
+
+    def close(word: re.Match[str]) -> str:
+        found = word.group()
+        embeddings = sum(found.count(c) for c in _EMBEDDINGS) - found.count("\u202c")
+        isolates = sum(found.count(c) for c in _ISOLATES) - found.count("\u2069")
+        return found + "\u202c" * max(embeddings, 0) + "\u2069" * max(isolates, 0)
+
+    return _WORD.sub(close, text)
+
+
+def cut(text: str, limit: int) -> str:
+    """A text cut to `limit` characters at a space, with an ellipsis (for a platform's
+    short fields, such as Telegram's 200-character button alerts)."""
+    if len(text) <= limit:
+        return text
+    room = text.rfind(" ", 0, limit)
+    return text[:room if room > 0 else limit - 1].rstrip() + "…"
 
 
 def split_text(text: str, limit: int) -> list[str]:

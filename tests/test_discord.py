@@ -442,3 +442,21 @@ def test_discord_is_told_the_same_limits(tmp_path: Path) -> None:
     adjust = next(o for o in mod["options"] if o["name"] == "adjust")
     amount = next(o for o in adjust["options"] if o["name"] == "amount")
     assert (amount["min_value"], amount["max_value"]) == (-10_000, 10_000)
+
+
+async def test_two_masked_links_in_one_line_are_both_shown_as_typed(dc: Harness) -> None:
+    """discord.py's escape_markdown escapes only a line's first "[": a second player's
+    `[Free Nitro](https://e.vil)` stayed a live link. And a right-to-left override in a
+    name turned the rest of the sentence around."""
+    await dc.send(command("create", option("name", "main"), option("preset", "warlight"),
+                          option("options", "confirm=false"), by=MOD, group="ladder"))
+    one = member(person(1300000000000000301, "[a](https://x.example)"))
+    two = member(person(1300000000000000302, "[Free Nitro](https://e.vil)"))
+    rtl = member(person(1300000000000000303, "\u202eevil"))
+    for who in (one, two, rtl):
+        await dc.send(command("join", by=who))
+    ids = " ".join(f"<@{w['user']['id']}>" for w in (one, two, rtl))
+    said = text(await dc.send(command("report-ffa", option("players", ids), by=one)))
+    assert r"\[a](https://x.example)" in said and r"\[Free Nitro](https://e.vil)" in said
+    assert "[Free" not in said.replace(r"\[Free", "")  # no unescaped bracket anywhere
+    assert "\u202eevil\u202c" in said  # the override ends with the name

@@ -21,6 +21,7 @@ from bot.limits import Limiter
 from bot.scheduler import Scheduler
 from bot.telegram import APOLOGY, TelegramPlatform, split_text
 from core.export import export_ladder
+from core.records import Reply
 from storage.sqlite import SqliteStore
 from tests.adapters import T0, telegram_harness
 from tests.adapters import TelegramHarness as Harness
@@ -320,3 +321,27 @@ def test_a_line_longer_than_a_message_is_cut_at_a_space() -> None:
     assert len(parts) > 1 and all(len(p) <= 4096 for p in parts)
     assert all(p.endswith(",") for p in parts[:-1])  # never inside a name or a link
     assert " ".join(parts) == names
+
+
+async def test_a_long_refusal_of_a_button_fits_telegrams_alert(tg: Harness) -> None:
+    """answerCallbackQuery takes at most 200 characters: a longer refusal was refused by
+    the Bot API, and the presser saw nothing."""
+    await ladder(tg)
+    await tg.say(ALICE, "/report win @bob")
+    refusal = "Only the players of match #1 can confirm it. " * 8  # 360 characters
+
+    async def refused(*args: Any) -> Reply:
+        return Reply(refusal, error=True)
+
+    tg.platform._run = refused  # type: ignore[method-assign]
+    assert await tg.press(DAVE, "confirm:main:1") == []
+    alert = tg.alerts()[-1]
+    assert alert["show_alert"] and len(alert["text"]) <= 200
+    assert alert["text"].endswith(" of…") and refusal.startswith(alert["text"][:-1])  # a space
+
+
+async def test_a_right_to_left_name_does_not_turn_the_sentence(tg: Harness) -> None:
+    await tg.say(MOD, "/ladder create main preset=duel")
+    rtl = {**ALICE, "id": 4242, "username": "\u202eevil"}
+    [joined] = await tg.say(rtl, "/join")
+    assert joined.startswith("\u202eevil\u202c joined main")
