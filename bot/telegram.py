@@ -15,7 +15,7 @@ import hashlib
 import logging
 import os
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -36,6 +36,7 @@ from telegram.ext import (
     AIORateLimiter,
     Application,
     ApplicationBuilder,
+    BaseUpdateProcessor,
     CallbackQueryHandler,
     ContextTypes,
     MessageHandler,
@@ -67,6 +68,44 @@ ALERT = CallbackQueryLimit.ANSWER_CALLBACK_QUERY_TEXT_LENGTH  # a button's alert
 ADMIN_TTL = 300.0  # seconds a group's administrator list is trusted
 READ_ONLY_WORDS = ("help", "start", "standings", "profile", "history", "halloffame", "ladder",
                    "players")
+
+
+# Updates handled at once. One chat's wait for each other (ChatOrder), and those waiting
+# hold a place, so there are enough places for many chats.
+CONCURRENT_UPDATES = 64
+
+
+class ChatOrder(BaseUpdateProcessor):
+    """Updates of one chat one after another, in the order Telegram sent them; different
+    chats' at once. (With plain concurrent updates a backlog of one group's messages, the
+    bot back from downtime, was applied out of order: /join before /ladder create.)"""
+
+    def __init__(self, most: int) -> None:
+        super().__init__(most)
+        self._chats: dict[int, tuple[asyncio.Lock, int]] = {}  # chat -> lock, users
+
+    async def do_process_update(self, update: object, coroutine: Awaitable[Any]) -> None:
+        chat = update.effective_chat if isinstance(update, Update) else None
+        if chat is None:
+            await coroutine
+            return
+        lock, users = self._chats.get(chat.id, (asyncio.Lock(), 0))
+        self._chats[chat.id] = (lock, users + 1)
+        try:
+            async with lock:  # FIFO: the waiters queue in the order the updates came
+                await coroutine
+        finally:
+            lock, users = self._chats[chat.id]
+            if users == 1:
+                del self._chats[chat.id]
+            else:
+                self._chats[chat.id] = (lock, users - 1)
+
+    async def initialize(self) -> None:
+        """Nothing to set up."""
+
+    async def shutdown(self) -> None:
+        """Nothing to take down."""
 
 
 def chat_key(chat_id: int) -> str:
@@ -148,7 +187,8 @@ class TelegramPlatform:
         self._admins: dict[int, tuple[float, set[int]]] = {}
         self._learned: dict[int, str] = {}
         builder = ApplicationBuilder().token(config.telegram.token) \
-            .rate_limiter(outgoing or AIORateLimiter(max_retries=3)).concurrent_updates(8)
+            .rate_limiter(outgoing or AIORateLimiter(max_retries=3)) \
+            .concurrent_updates(ChatOrder(CONCURRENT_UPDATES))
         if config.telegram.base_url:
             builder = builder.base_url(config.telegram.base_url)
         if request is not None:

@@ -42,11 +42,25 @@ class FakeTelegram:
         self.answered = asyncio.Event()  # set on every sendMessage or answerCallbackQuery
         self.failures: dict[str, int] = {}  # endpoint -> how many calls fail first
         self.refused: list[tuple[str, str]] = []  # method, the Bot API's description
+        self.slow: dict[str, int] = {}  # method -> event loop turns its answer takes
 
     def sent(self, chat_id: int | None = None) -> list[dict[str, Any]]:
         """sendMessage calls (to one chat), in order."""
         return [p for m, p in self.calls if m == "sendMessage"
                 and (chat_id is None or int(p["chat_id"]) == chat_id)]
+
+    async def wait_sent(self, count: int) -> None:
+        """Wait until at least `count` messages have been sent (fail after 20 s)."""
+        async def enough() -> None:
+            while len(self.sent()) < count:
+                self.answered.clear()
+                await self.answered.wait()
+
+        try:
+            await asyncio.wait_for(enough(), 20)
+        except TimeoutError:
+            raise AssertionError(f"{len(self.sent())} of {count} messages sent: "
+                                 f"{self.texts()}") from None
 
     def texts(self, chat_id: int | None = None) -> list[str]:
         return [p["text"] for p in self.sent(chat_id)]
@@ -113,6 +127,8 @@ class FakeRequest(BaseRequest):
                          connect_timeout: Any = None, pool_timeout: Any = None
                          ) -> tuple[int, bytes]:
         endpoint = url.rsplit("/", 1)[-1]
+        for _ in range(self.api.slow.get(endpoint, 0)):  # a slower answer: turns of the loop
+            await asyncio.sleep(0)
         params = dict(request_data.parameters) if request_data is not None else {}
         status, body = self.api.answer(endpoint, params)
         return status, json.dumps(body).encode()

@@ -14,6 +14,7 @@ from typing import Any
 
 import aiohttp
 import pytest
+from telegram import Update
 from telegram.ext import AIORateLimiter
 
 from bot.config import Config, TelegramConfig
@@ -345,3 +346,31 @@ async def test_a_right_to_left_name_does_not_turn_the_sentence(tg: Harness) -> N
     rtl = {**ALICE, "id": 4242, "username": "\u202eevil"}
     [joined] = await tg.say(rtl, "/join")
     assert joined.startswith("\u202eevil\u202c joined main")
+
+
+async def test_a_backlog_of_one_chat_is_applied_in_the_order_it_was_sent(tg: Harness) -> None:
+    """The bot was down while the group sent these; Telegram hands them over together.
+    With concurrent updates, /join ran before the ladder existed and the report was
+    refused. One chat's messages are applied in order; other chats' may run meanwhile."""
+    lines = [(MOD, "/ladder create main preset=duel confirm=false"), (ALICE, "/join"),
+             (BOB, "/join"), (ALICE, "/report win @bob"), (BOB, "/standings")]
+    updates = [Update.de_json(tg.api.push(message(text, who, message_id=100 + n,
+                                                  date=T0 + n)), tg.platform.app.bot)
+               for n, (who, text) in enumerate(lines)]
+    private = {"id": DAVE["id"], "type": "private", "first_name": "Dave"}
+    updates.append(Update.de_json(tg.api.push(message("/help", DAVE, private, message_id=200,
+                                                      date=T0 + 9)), tg.platform.app.bot))
+    tg.api.slow["getChatAdministrators"] = 50  # the first message waits on the admin list
+    await tg.platform.app.start()  # the update fetcher, with its concurrent processor
+    try:
+        for update in updates:
+            await tg.platform.app.update_queue.put(update)
+        await tg.api.wait_sent(len(lines) + 1)
+    finally:
+        await tg.platform.app.stop()
+    chats = [int(p["chat_id"]) for p in tg.api.sent()]
+    assert chats.index(DAVE["id"]) < len(chats) - 1  # another chat was not kept waiting
+    said = tg.api.texts(GROUP["id"])[-len(lines):]
+    assert said[1].startswith("alice joined main") and said[2].startswith("bob joined main")
+    assert said[3].startswith("Match #1: alice beat bob."), said
+    assert (await tg.export())["players"][0]["rating"] == 1016
