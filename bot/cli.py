@@ -26,6 +26,7 @@ from core.calendar import INSTANTS, parse_instant
 from core.errors import LadderError, NoLadder
 from core.export import export_ladder
 from core.numerals import is_digits
+from core.queries import member_count
 from storage.files import UnusableDatabase
 from storage.postgres import is_url, store_for
 from storage.sqlite import SchemaTooNew, SqliteStore
@@ -237,11 +238,9 @@ def _ladder_rows(repo: Any) -> list[tuple[str, ...]]:
     """A header and one row a ladder: chat, name, rulebook, default, public, members."""
     rows = [("CHAT", "LADDER", "RULEBOOK", "DEFAULT", "PUBLIC", "MEMBERS")]
     for ladder in sorted(repo.every_ladder(), key=lambda lad: (lad.chat, lad.id)):
-        table = "rung" if ladder.settings.is_position else "rating"
-        _, members = repo.standings(ladder.id, table, ladder.clock, 0)
         rows.append((ladder.chat, ladder.name, ladder.settings.preset,
                      "yes" if ladder.is_default else "", "yes" if ladder.public else "",
-                     str(members)))
+                     str(member_count(repo, ladder, ladder.clock))))
     return rows
 
 

@@ -9,6 +9,7 @@ from core.commands import DeleteLadder, RenameLadder
 from core.errors import NoLadder, RuleViolation, SettingError
 from core.export import export_ladder
 from core.ports import Repo
+from core.queries import member_count
 from core.records import Context, Reply
 from core.session import Session, plural
 
@@ -33,9 +34,8 @@ def delete(repo: Repo, ctx: Context, cmd: DeleteLadder) -> Reply:
     ladder = repo.ladder(ctx.chat, cmd.name)
     if ladder is None:
         raise NoLadder(f"This chat has no ladder called {cmd.name}; /ladder list shows them.")
-    _, members = repo.standings(ladder.id, "rung" if ladder.settings.is_position else "rating",
-                                ctx.at, 0)
     if not cmd.confirmed:
+        members = member_count(repo, ladder, ctx.at)
         return Reply(f"Deleting {ladder.name} removes its {plural(members, 'player')}, their "
                      "matches and the whole history for good; its export "
                      "is written to a file beside the database first. To go ahead: "

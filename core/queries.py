@@ -12,10 +12,18 @@ from core.charts import chart_for
 from core.commands import ShowHistory, ShowProfile, ShowStandings
 from core.elo import decay_amount
 from core.errors import RuleViolation
-from core.model import PlayerId
+from core.model import PlayerId, Timestamp
 from core.paging import more_hint, pages, past_the_end
 from core.ports import Repo
-from core.records import AuditEntry, ChallengeRecord, Context, MatchRecord, PlayerInfo, Reply
+from core.records import (
+    AuditEntry,
+    ChallengeRecord,
+    Context,
+    LadderInfo,
+    MatchRecord,
+    PlayerInfo,
+    Reply,
+)
 from core.session import Session, plural, rating_text, signed, span
 from core.settings import Settings, describe
 from core.state import PlayerState
@@ -24,6 +32,16 @@ from core.tables import calibrating, league
 
 TOP = 20  # rows of a table a page
 HISTORY_PAGE = 10  # matches of a history a page
+
+
+def member_table(settings: Settings) -> str:
+    """The table that lists every member: rungs, or ratings (calibrating players too)."""
+    return "rung" if settings.is_position else "rating"
+
+
+def member_count(repo: Repo, ladder: LadderInfo, at: Timestamp) -> int:
+    """How many players are on a ladder now."""
+    return repo.standings(ladder.id, member_table(ladder.settings), at, 0)[1]
 
 
 def main_table(settings: Settings) -> str:
@@ -342,8 +360,7 @@ def ladder_info(s: Session) -> Reply:
     """The ladder's rulebook and settings."""
     settings = s.settings
     summary = rulebook_summary(settings)
-    _, members = s.repo.standings(s.ladder.id, "rung" if settings.is_position else "rating",
-                                  s.now, 0)
+    members = member_count(s.repo, s.ladder, s.now)
     lines = [f"{s.ladder.name}{' (default)' if s.ladder.is_default else ''}: the "
              f"{settings.preset} rulebook, {summary}."]
     lines.append(f"Settings changed from the preset: {describe(settings) or 'none'}.")

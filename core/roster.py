@@ -5,6 +5,7 @@ from __future__ import annotations
 from core.commands import ShowPlayers
 from core.errors import RuleViolation
 from core.paging import more_hint, pages, past_the_end
+from core.queries import member_table
 from core.records import Reply
 from core.session import Session, plural, rating_text
 from core.tables import calibrating
@@ -14,8 +15,7 @@ PAGE = 20
 
 def players(s: Session, cmd: ShowPlayers) -> Reply:
     """Members by name: rating (calibrating marked) or rung, and games played."""
-    rows, total = s.repo.standings(s.ladder.id, "rung" if s.settings.is_position else "rating",
-                                   s.now, None)
+    rows, total = s.repo.standings(s.ladder.id, member_table(s.settings), s.now, None)
     if not rows:
         return Reply(f"No one has joined {s.ladder.name} yet: {s.join}")
     s.names(r.player for r in rows)
