@@ -13,7 +13,7 @@ import io
 import logging
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
@@ -60,7 +60,7 @@ from core.errors import LadderError
 from core.helptext import USAGE
 from core.model import Margin
 from core.records import Announcement, Context, LadderInfo, Reply, UserRef
-from core.service import execute, handle, refused
+from core.service import execute, handle, refused, storeless
 from core.settings import PRESETS
 from core.words import MAX_ADJUST, MAX_PAGE, MAX_REASON
 from storage.sqlite import SqliteRepo, SqliteStore
@@ -241,16 +241,24 @@ class DiscordPlatform:
         wanted = {ladder.mod_role if ladder else None, self.config.discord.moderator_role or None}
         return any(r is not None and int(r) in roles for r in wanted)
 
+    def admit(self, interaction: discord.Interaction[Any]) -> Reply | None:
+        """The refusal of an interaction the database need not see: outside a server, or
+        from someone sending faster than the limiter lets through (always answered: an
+        interaction must be)."""
+        if interaction.guild_id is None:
+            return Reply("I keep ladders in servers: use me in a server channel.", error=True)
+        allowed, note = self.limiter.check(chat_key(interaction.guild_id),
+                                           user_ref(interaction.user).key)
+        if not allowed:
+            return Reply(note or "Slow down a little, please: you are sending commands "
+                                 "faster than I can take them.", error=True)
+        return None
+
     async def run(self, interaction: discord.Interaction[Any], command: Command | None,
                   ladder: str | None = None, text: str | None = None) -> Reply:
         """Run a command (or a text to parse) for the user of an interaction."""
-        if interaction.guild_id is None:
-            return Reply("I keep ladders in servers: use me in a server channel.", error=True)
+        assert interaction.guild_id is not None  # admit() answered the others
         chat = chat_key(interaction.guild_id)
-        allowed, note = self.limiter.check(chat, user_ref(interaction.user).key)
-        if not allowed:  # an interaction must be answered: always say so, to the asker
-            return Reply(note or "Slow down a little, please: you are sending commands "
-                                 "faster than I can take them.", error=True)
         names = {u.id: u.display_name for u in _resolved_users(interaction)}
 
         def work(repo: SqliteRepo) -> Reply:
@@ -279,8 +287,16 @@ class DiscordPlatform:
 
     async def answer(self, interaction: discord.Interaction[Any], command: Command | None,
                      ladder: str | None = None, text: str | None = None) -> None:
-        """Run and respond: refusals only to the asker; tables and profiles as embeds."""
-        reply = await self.run(interaction, command, ladder, text)
+        """Run and respond: refusals only to the asker; tables and profiles as embeds.
+
+        Whatever goes to the database is deferred first, by design: its wait in the
+        queue, a correction's re-derivation or a chart may outlast Discord's 3 seconds,
+        which no timing here can promise."""
+        reply = self.admit(interaction) or (
+            storeless(command, self.config.policy) if command is not None else None)
+        if reply is None:
+            await interaction.response.defer(thinking=True)
+            reply = await self.run(interaction, command, ladder, text)
         await self.respond(interaction, reply, embed=isinstance(command, EMBEDDED))
 
     async def respond(self, interaction: discord.Interaction[Any], reply: Reply,
@@ -293,6 +309,7 @@ class DiscordPlatform:
             kwargs["view"] = report_view(reply.ladder, reply.confirm_match)
         text = shown(reply.text)
         title, _, body = text.partition("\n")
+        send = await self._sender(interaction, ephemeral)
         if embed and not reply.error:
             # A body too long for one embed goes on in more, each cut at a line break: it
             # was cut at 4,096 characters, mid-line, and the rest lost without a word.
@@ -306,17 +323,33 @@ class DiscordPlatform:
                 picture = await asyncio.to_thread(render, reply.chart)
                 kwargs["file"] = discord.File(io.BytesIO(picture), filename="chart.png")
                 kwargs["embed"].set_image(url="attachment://chart.png")
-            await interaction.response.send_message(**kwargs)
+            await send(**kwargs)
             for more in pages[1:]:
                 await interaction.followup.send(
                     embed=discord.Embed(description=more, colour=discord.Colour.blurple()),
                     ephemeral=ephemeral, allowed_mentions=mentions)
         else:
             parts = chunks(text)
-            await interaction.response.send_message(parts[0], **kwargs)
+            await send(parts[0], **kwargs)
             for part in parts[1:]:
                 await interaction.followup.send(part, ephemeral=ephemeral,
                                                 allowed_mentions=mentions)
+        await self._announce_all(interaction, reply)
+
+    async def _sender(self, interaction: discord.Interaction[Any],
+                      ephemeral: bool) -> Callable[..., Awaitable[Any]]:
+        """How the first message of an answer goes: as the response itself, or, once the
+        interaction is deferred, as a follow-up. A deferred command's first follow-up
+        fills its loading message and is shown as the deferral was (to everyone), so a
+        private answer deletes that message first and goes on its own."""
+        if not interaction.response.is_done():
+            return interaction.response.send_message
+        loading = interaction.type is discord.InteractionType.application_command
+        if ephemeral and loading:
+            await interaction.delete_original_response()
+        return interaction.followup.send
+
+    async def _announce_all(self, interaction: discord.Interaction[Any], reply: Reply) -> None:
         for announcement in reply.announcements:
             await self._announce(announcement)
         if reply.announce and reply.ladder is not None and interaction.guild_id is not None:
@@ -341,7 +374,10 @@ class DiscordPlatform:
             command = WithdrawReport(match)
         else:
             command = DisputeResult(match, "disputed with the button")
-        reply = await self.run(interaction, command, ladder)
+        reply = self.admit(interaction)
+        if reply is None:  # deferred as commands are; a button's leaves no loading message
+            await interaction.response.defer()
+            reply = await self.run(interaction, command, ladder)
         # The same way out as a command's reply: split to Discord's sizes, announcements
         # posted (a long free-for-all's confirmation was refused whole, and lost).
         await self.respond(interaction, reply)
@@ -358,10 +394,8 @@ class DiscordPlatform:
         """Log with the traceback; the user gets a short apology, never a stack trace."""
         log.error("error in a command", exc_info=error)
         try:
-            if interaction.response.is_done():
-                await interaction.followup.send(APOLOGY, ephemeral=True)
-            else:
-                await interaction.response.send_message(APOLOGY, ephemeral=True)
+            send = await self._sender(interaction, ephemeral=True)
+            await send(APOLOGY, ephemeral=True)
         except discord.HTTPException:
             log.exception("could not send the apology")
 

@@ -102,6 +102,14 @@ def refused(error: LadderError) -> Reply:
     return Reply(str(error), error=True, private=True)
 
 
+def storeless(cmd: Command, policy: Policy = DEFAULT_POLICY) -> Reply | None:
+    """The reply to a command that reads nothing stored (help), or None: an adapter may
+    answer it at once, never behind the database's queue."""
+    if isinstance(cmd, Help):
+        return Reply(help_text(cmd.topic, policy), private=True)
+    return None
+
+
 def execute(repo: Repo, ctx: Context, parsed: Parsed, policy: Policy = DEFAULT_POLICY) -> Reply:
     """Run a parsed command (adapters with typed options, like Discord, start here)."""
     cmd = parsed.command
@@ -113,8 +121,9 @@ def execute(repo: Repo, ctx: Context, parsed: Parsed, policy: Policy = DEFAULT_P
         check(cmd)  # typed options (Discord's) come here without the parser's checks
     except UsageError as error:
         return refused(error)
-    if isinstance(cmd, Help):
-        return Reply(help_text(cmd.topic, policy), private=True)
+    known = storeless(cmd, policy)
+    if known is not None:
+        return known
     chat_level: dict[type, Callable[[], Reply]] = {
         CreateLadder: lambda: moderation.create_ladder(repo, ctx, cmd, policy),  # type: ignore
         ListLadders: lambda: queries.list_ladders(repo, ctx),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -94,17 +95,35 @@ async def telegram_harness(db: Path, admins: list[dict[str, Any]]) -> AsyncItera
     assert api.refused == [], api.refused  # nothing the real Bot API would refuse
 
 
+@dataclass
+class Clock:
+    """The one clock of the bot and of the stand-in; a test moves it on."""
+
+    now: float = float(T0)
+
+    def __call__(self) -> float:
+        return self.now
+
+
 class DiscordHarness:
     """A DiscordPlatform on a loopback stand-in of Discord's HTTP API, in one server."""
 
-    def __init__(self, platform: DiscordPlatform, fake: FakeDiscord, store: SqliteStore) -> None:
-        self.platform, self.fake, self.store = platform, fake, store
+    def __init__(self, platform: DiscordPlatform, fake: FakeDiscord, store: SqliteStore,
+                 clock: Clock) -> None:
+        self.platform, self.fake, self.store, self.clock = platform, fake, store, clock
+
+    async def deliver(self, payload: dict[str, Any]) -> list[dict[str, Any]]:
+        """Deliver an interaction now; return every answer the users were shown for it."""
+        count = len(self.fake.responses())
+        self.fake.arrive(payload)
+        await deliver_interaction(self.platform.client, payload)
+        return self.fake.responses()[count:]
 
     async def send(self, payload: dict[str, Any]) -> dict[str, Any]:
-        """Deliver an interaction; return the response discord.py sent for it."""
-        count = len(self.fake.responses())
-        await deliver_interaction(self.platform.client, payload)
-        return self.fake.responses()[count]
+        """Deliver an interaction; return the first answer shown for it."""
+        answers = await self.deliver(payload)
+        assert answers, f"no answer was shown: {self.fake.refused}"
+        return answers[0]
 
     async def export(self) -> dict[str, Any]:
         data: dict[str, Any] = await self.store.run(
@@ -116,17 +135,18 @@ class DiscordHarness:
 @contextlib.asynccontextmanager
 async def discord_harness(db: Path) -> AsyncIterator[DiscordHarness]:
     """A logged-in Discord adapter (members with Manage Server moderate)."""
-    fake = FakeDiscord()
+    clock = Clock()
+    fake = FakeDiscord(clock)
     runner = await fake.serve()
     base = discord.http.Route.BASE
     async with SqliteStore(db) as store:
         config = Config(discord=DiscordConfig(
             token="test-token", api_base_url=f"http://127.0.0.1:{fake.port}/api/v10"))
-        platform = DiscordPlatform(config, store, clock=lambda: float(T0), limiter=UNLIMITED)
+        platform = DiscordPlatform(config, store, clock=clock, limiter=UNLIMITED)
         platform.use_servers()
         await platform.client.login("test-token")
         try:
-            yield DiscordHarness(platform, fake, store)
+            yield DiscordHarness(platform, fake, store, clock)
         finally:
             await platform.client.close()
             discord.http.Route.BASE = base

@@ -5,6 +5,14 @@ discord.py really made. Ids are real snowflakes (PITFALLS.md: short ids make mem
 conversion wait silently). What the real API refuses (tests/platform_limits.py: sizes of
 messages, embeds and components, autocomplete choices, command registration) is refused
 alike, with HTTP 400 and code 50035 "Invalid Form Body", and kept in `refused`.
+
+Interactions keep Discord's times (interactions/receiving-and-responding), on an injected
+clock: the first response within 3 seconds of the interaction (then 404, 10062 "Unknown
+interaction"), once (400, 40060), follow-ups only after it and within 15 minutes (401,
+50027). A deferred command shows a loading message that the first follow-up fills, with
+the flags of the deferral, not its own: a refusal meant for one person, sent as that
+follow-up, would be shown to the whole channel. Deleting the loading message first lets
+a follow-up of its own be private.
 """
 
 from __future__ import annotations
@@ -12,7 +20,9 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from aiohttp import WSMsgType, web
@@ -26,6 +36,9 @@ OTHER_CHANNEL = 1300000000000000009
 BOT_USER = {"id": str(APP), "username": "Ladderbot", "discriminator": "0", "bot": True,
             "global_name": None, "avatar": None}
 MANAGE_GUILD = 1 << 5
+EPHEMERAL = 64
+FIRST_RESPONSE, TOKEN_LIFE = 3.0, 15 * 60.0  # seconds
+DEFERRED, DEFERRED_UPDATE, UPDATE = 5, 6, 7  # callback types
 _ids = itertools.count(1300000000000001000)
 
 
@@ -108,11 +121,25 @@ def with_user(opt: dict[str, Any], user: dict[str, Any]) -> dict[str, Any]:
     return {**opt, "user": user}
 
 
+@dataclass
+class _Interaction:
+    """What the stand-in knows of one interaction it sent."""
+
+    born: float
+    kind: int  # 2 a command, 3 a component, 4 autocomplete
+    acked: int | None = None  # the callback type it was answered with
+    flags: int = 0  # of the deferral
+    loading: bool = False  # a loading message waits for its first follow-up
+
+
 class FakeDiscord:
     """Records every request; answers like Discord; runs a gateway for any shards, and
     sends a guild's events only to the shard that owns the guild, as Discord does."""
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self.interactions: dict[str, _Interaction] = {}  # by token
+        self.shown: list[dict[str, Any]] = []  # answers as the users see them
         self.requests: list[tuple[str, str, Any]] = []
         self.changed = asyncio.Event()
         self.sockets: list[web.WebSocketResponse] = []
@@ -122,16 +149,16 @@ class FakeDiscord:
         self.port = 0
         self.refused: list[tuple[str, str, list[str]]] = []  # method, path, problems
 
+    def arrive(self, payload: dict[str, Any]) -> None:
+        """An interaction is sent to the bot now: its clock starts."""
+        self.interactions[payload["token"]] = _Interaction(self.clock(), payload["type"])
+
     # ---- what the bot said
     def responses(self) -> list[dict[str, Any]]:
-        """Interaction callbacks and follow-ups, in order (the message data of each)."""
-        found = []
-        for method, path, body in self.requests:
-            if method == "POST" and path.endswith("/callback"):
-                found.append(body.get("data", {}) | {"type": body["type"]})
-            elif method == "POST" and path.startswith(f"/webhooks/{APP}/"):
-                found.append(body)
-        return found
+        """The answers to interactions as their users see them, in order: each response
+        and follow-up with a message (not a bare deferral), with the flags it is shown
+        with (a loading message's first follow-up takes the deferral's)."""
+        return list(self.shown)
 
     def texts(self) -> list[str]:
         """The content (or embed title and description) of each response."""
@@ -211,6 +238,10 @@ class FakeDiscord:
             return 400, {"message": "Invalid Form Body", "code": 50035,
                          "errors": {"_errors": [{"code": "BASE_TYPE_INVALID", "message": p}
                                                 for p in problems]}}
+        late = self.timing(method, path, body)
+        if late is not None:
+            self.refused.append((method, path, [late[1]["message"]]))
+            return late
         ws = f"ws://127.0.0.1:{self.port}/gateway"
         if path == "/users/@me":
             return 200, BOT_USER
@@ -222,7 +253,10 @@ class FakeDiscord:
         if path in ("/gateway/bot", "/gateway"):
             return 200, {"url": ws, "shards": 1, "session_start_limit": {
                 "total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}}
-        if path.endswith("/callback"):
+        if path.endswith("/callback") or (path.startswith(f"/webhooks/{APP}/") and
+                                          method == "DELETE"):
+            if method == "DELETE":
+                return 204, None
             message = _message(CHANNEL, body.get("data", {}).get("content", ""),
                                body.get("data", {}))
             return 200, {"interaction": {"id": path.split("/")[2], "type": 2,
@@ -237,6 +271,46 @@ class FakeDiscord:
             return 200, [{**c, "id": snowflake(), "application_id": str(APP), "version": "1"}
                          for c in body] if isinstance(body, list) else []
         return 404, {"message": "Unknown route", "code": 0}
+
+    def timing(self, method: str, path: str, body: dict[str, Any]) -> tuple[int, Any] | None:
+        """Discord's rules of when an interaction may be answered (None: in time), and
+        what the users see of an answer that is."""
+        parts = path.split("/")
+        if path.endswith("/callback"):
+            return self._callback(self.interactions.get(parts[3]), body)
+        if not path.startswith(f"/webhooks/{APP}/"):
+            return None
+        found = self.interactions.get(parts[3])
+        if found is None or found.acked is None:
+            return 404, {"message": "Unknown Webhook", "code": 10015}
+        if self.clock() - found.born > TOKEN_LIFE:
+            return 401, {"message": "Invalid Webhook Token", "code": 50027}
+        original = parts[4:] == ["messages", "@original"]
+        if method == "DELETE" and original:
+            found.loading = False
+        elif method == "POST" or (method == "PATCH" and original and found.loading):
+            flags = found.flags if found.loading else body.get("flags", 0)
+            found.loading = False
+            self.shown.append(body | {"flags": flags})
+        return None
+
+    def _callback(self, found: _Interaction | None, body: dict[str, Any]
+                  ) -> tuple[int, Any] | None:
+        if found is None or self.clock() - found.born > FIRST_RESPONSE:
+            return 404, {"message": "Unknown interaction", "code": 10062}
+        if found.acked is not None:
+            return 400, {"message": "Interaction has already been acknowledged.",
+                         "code": 40060}
+        kind = body["type"]
+        if kind in (DEFERRED_UPDATE, UPDATE) and found.kind != 3:
+            return 400, {"message": "Interaction response type invalid", "code": 50035}
+        found.acked = kind
+        data = body.get("data") or {}
+        if kind == DEFERRED:
+            found.flags, found.loading = data.get("flags", 0) & EPHEMERAL, True
+        elif kind != DEFERRED_UPDATE:
+            self.shown.append(data | {"type": kind})
+        return None
 
     # ---- gateway
     async def gateway(self, request: web.Request) -> web.WebSocketResponse:
@@ -269,6 +343,8 @@ class FakeDiscord:
     async def dispatch(self, event: str, payload: dict[str, Any]) -> None:
         """Send an event to the shard of its guild: (guild_id >> 22) % shard count."""
         guild = payload.get("guild_id")
+        if event == "INTERACTION_CREATE":
+            self.arrive(payload)
         for ws in self.sockets:
             shard, count = self.shards.get(ws, (0, 1))
             if not ws.closed and (guild is None or (int(guild) >> 22) % count == shard):

@@ -33,7 +33,6 @@ from tests.discord_fake import (
     user_option,
     with_user,
 )
-from tests.discord_private import deliver_interaction
 
 ROOT = Path(__file__).resolve().parent.parent
 MOD = member(person(1300000000000000101, "mod"), permissions=MANAGE_GUILD)
@@ -225,8 +224,7 @@ async def test_match_ids_autocomplete_in_mod(dc: Harness) -> None:
     payload = command("void", {"name": "match", "type": 4, "value": "", "focused": True},
                       by=MOD, group="mod")
     payload["type"] = 4
-    await deliver_interaction(dc.platform.client, payload)
-    choices = dc.fake.responses()[-1]["choices"]
+    choices = (await dc.send(payload))["choices"]
     assert choices == [{"name": "#1 alice vs bob (confirmed)", "value": 1}]
 
 
@@ -332,9 +330,7 @@ async def test_a_long_reply_to_a_button_is_split_and_answered(dc: Harness) -> No
     mentions = " ".join(f"<@{p['user']['id']}>" for p in players)
     pending = await dc.send(command("report-ffa", option("players", mentions), by=players[0]))
     assert text(pending).startswith("Match #1 reported")
-    count = len(dc.fake.responses())
-    await deliver_interaction(dc.platform.client, button("lb:confirm:1:main", players[1]))
-    answers = dc.fake.responses()[count:]
+    answers = await dc.deliver(button("lb:confirm:1:main", players[1]))
     said = "\n".join(text(a) for a in answers)
     assert len(answers) > 1 and len(said) > 2000, said
     assert said.startswith("Match #1") and said.replace("\n", " ").endswith("and 23 more.")
@@ -357,9 +353,7 @@ async def test_a_hall_of_fame_longer_than_an_embed_goes_on_in_more(dc: Harness) 
         for winner, loser in zip(names[:3], names[3:], strict=True):
             await chat.ok(winner, f"/report win @{loser}")
         await chat.ok("mod", "/mod season close")
-    count = len(dc.fake.responses())
-    await deliver_interaction(dc.platform.client, command("halloffame", by=ALICE))
-    answers = dc.fake.responses()[count:]
+    answers = await dc.deliver(command("halloffame", by=ALICE))
     descriptions = [a["embeds"][0].get("description") or "" for a in answers]
     assert len(answers) > 1 and all(len(d) <= 4096 for d in descriptions)
     lines = "\n".join(descriptions).splitlines()
@@ -460,3 +454,81 @@ async def test_two_masked_links_in_one_line_are_both_shown_as_typed(dc: Harness)
     assert r"\[a](https://x.example)" in said and r"\[Free Nitro](https://e.vil)" in said
     assert "[Free" not in said.replace(r"\[Free", "")  # no unescaped bracket anywhere
     assert "\u202eevil\u202c" in said  # the override ends with the name
+
+
+def slow(dc: Harness, monkeypatch: pytest.MonkeyPatch, seconds: float) -> None:
+    """Every unit of work on the database takes `seconds` on the shared clock (a void on a
+    long ladder, a queue behind other servers' commands)."""
+    run = dc.store.run
+
+    async def slowly(work: Any, **kwargs: Any) -> Any:
+        done = await run(work, **kwargs)
+        dc.clock.now += seconds
+        return done
+
+    monkeypatch.setattr(dc.store, "run", slowly)
+
+
+async def test_a_slow_correction_is_deferred_and_answered(
+    dc: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Discord forgets an interaction not answered within 3 seconds: a void that took
+    longer was answered too late (404 Unknown interaction), and nobody heard of it."""
+    await ladder(dc, "confirm=false")
+    await dc.send(report(ALICE, "win", BOB))
+    slow(dc, monkeypatch, 5)
+    answers = await dc.deliver(command("void", option("match", 1),
+                                       option("reason", "wrong opponent"), by=MOD, group="mod"))
+    assert [text(a) for a in answers] == [
+        "Match #1 (alice beat bob) voided by mod: wrong opponent.\n"
+        "Standings re-derived: alice 1016 -> 1000 (-16), bob 984 -> 1000 (+16)."]
+    assert not ephemeral(answers[0])
+    assert [m["status"] for m in (await dc.export())["matches"]] == ["voided"]
+
+
+async def test_a_refusal_after_a_deferral_stays_private(
+    dc: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A deferred command's first follow-up takes the deferral's flags: sent as it, a
+    refusal would show in the channel. It is sent on its own, only to the asker."""
+    await ladder(dc)
+    slow(dc, monkeypatch, 5)
+    answers = await dc.deliver(command("void", option("match", 9), option("reason", "x"),
+                                       by=ALICE, group="mod"))
+    assert len(answers) == 1 and ephemeral(answers[0]), answers
+    assert "moderator" in text(answers[0])
+
+
+async def test_a_slow_button_is_deferred_and_answered(
+    dc: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await ladder(dc)
+    await dc.send(report(ALICE, "win", BOB))
+    slow(dc, monkeypatch, 5)
+    stranger = await dc.deliver(button("lb:confirm:1:main", DAVE))
+    assert len(stranger) == 1 and ephemeral(stranger[0])
+    confirmed = await dc.deliver(button("lb:confirm:1:main", BOB))
+    assert "alice 1000 -> 1016 (+16)" in text(confirmed[0]) and not ephemeral(confirmed[0])
+    assert [m["status"] for m in (await dc.export())["matches"]] == ["confirmed"]
+
+
+async def test_a_slow_profile_with_its_chart_is_answered(
+    dc: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await ladder(dc, "confirm=false")
+    await dc.send(report(ALICE, "win", BOB))
+    slow(dc, monkeypatch, 5)
+    answers = await dc.deliver(command("profile", by=ALICE))
+    assert len(answers) == 1 and answers[0]["embeds"][0]["title"].startswith("alice")
+    assert answers[0]["embeds"][0]["image"]["url"] == "attachment://chart.png"
+
+
+async def test_an_answer_after_fifteen_minutes_is_refused_by_the_stand_in(dc: Harness) -> None:
+    """The stand-in keeps Discord's times: it would catch a reply sent too late."""
+    payload = command("help", by=ALICE)
+    dc.fake.arrive(payload)
+    dc.clock.now += 4
+    status, body = dc.fake.answer("POST", f"/interactions/{payload['id']}/{payload['token']}"
+                                          "/callback", {"type": 4, "data": {"content": "hi"}})
+    assert (status, body["code"]) == (404, 10062)
+    dc.fake.refused.clear()  # the harness checks that the bot itself was never refused

@@ -26,13 +26,16 @@ from tests.discord_fake import (
 )
 
 ROOT = Path(__file__).resolve().parent.parent
+# The bot runs in its own process on real time; Discord's 3 seconds are tested in
+# test_discord.py on an injected clock, not here on a loaded machine's.
+FROZEN = lambda: 0.0  # noqa: E731
 MOD = member(person(1300000000000000101, "mod"), permissions=MANAGE_GUILD)
 ALICE = member(person(1300000000000000102, "alice"))
 BOB = member(person(1300000000000000103, "bob"))
 
 
 async def test_ladderbot_run_plays_a_duel_over_the_gateway(tmp_path: Path) -> None:
-    fake = FakeDiscord()
+    fake = FakeDiscord(FROZEN)
     runner = await fake.serve()
     db = tmp_path / "ladder.db"
     config = tmp_path / "config.toml"
@@ -76,7 +79,7 @@ async def test_ladderbot_run_plays_a_duel_over_the_gateway(tmp_path: Path) -> No
 async def test_two_processes_split_the_shards_over_one_postgresql_database(
     tmp_path: Path, postgres_url: str
 ) -> None:
-    fake = FakeDiscord()
+    fake = FakeDiscord(FROZEN)
     runner = await fake.serve()
     config = tmp_path / "config.toml"
     config.write_text(
