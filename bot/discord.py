@@ -19,12 +19,13 @@ from typing import Any
 import discord
 import yarl
 from discord import app_commands
-from discord.utils import escape_markdown
 
 from bot.config import Config
+from bot.discord_render import MENTION, chunks, render, shown
+from bot.gateway import BUTTON_ACTIONS, Asker, Gateway, Said, button_command
 from bot.limits import Limiter
 from bot.scheduler import Undeliverable
-from bot.text import APOLOGY, contain_bidi, split_text
+from bot.text import APOLOGY
 from core.commands import (
     AcceptChallenge,
     AddPlayer,
@@ -41,7 +42,6 @@ from core.commands import (
     Leave,
     ListLadders,
     MakeDefault,
-    Parsed,
     RemovePlayer,
     ReportResult,
     SetAvailability,
@@ -56,11 +56,10 @@ from core.commands import (
     WithdrawChallenge,
     WithdrawReport,
 )
-from core.errors import LadderError
 from core.helptext import USAGE
 from core.model import Margin
-from core.records import Announcement, Context, LadderInfo, Reply, UserRef
-from core.service import execute, handle, refused, storeless
+from core.records import Announcement, LadderInfo, Reply, UserRef
+from core.service import storeless
 from core.settings import PRESETS
 from core.words import MAX_ADJUST, MAX_PAGE, MAX_REASON
 from storage.sqlite import SqliteRepo, SqliteStore
@@ -68,13 +67,6 @@ from storage.sqlite import SqliteRepo, SqliteStore
 log = logging.getLogger(__name__)
 
 PLATFORM = "discord"
-MAX_CONTENT = 2000
-# An embed's title and description (discord-api-docs, "Embed Limits"): one of each, at
-# most, stays within the 6,000 characters all of a message's embeds may hold.
-EMBED_TITLE, EMBED_DESCRIPTION = 256, 4096
-MENTION = re.compile(r"<@!?(\d{15,21})>")
-ESCAPED_MENTION = re.compile(r"@(<@!?\d{15,21}>)")
-UNESCAPED_BRACKET = re.compile(r"(?<!\\)\[")
 EMBEDDED = (ShowStandings, ShowProfile, ShowHistory, ShowHallOfFame, ShowLadder)
 
 
@@ -98,25 +90,6 @@ def role_ids(member: discord.Member) -> set[int]:
     return set(member._roles)
 
 
-def shown(text: str) -> str:
-    """A reply as Discord should show it: players' names and reasons as typed, never as
-    Discord formatting or masked links (the core's texts use no markdown of their own),
-    and the core's "@name" of a user known only by a mention (`<@123>`, the name the
-    adapter gives such a user) as that mention alone, not "@@name"."""
-    # discord.py escapes only a line's first "[": a second masked link stayed live.
-    escaped = UNESCAPED_BRACKET.sub(r"\\[", escape_markdown(contain_bidi(text)))
-    return ESCAPED_MENTION.sub(r"\1", escaped)
-
-
-def pinged(text: str) -> discord.AllowedMentions:
-    """Whom a core text means to mention: the users it addresses as `@<@123>` (a user known
-    only by a mention), never a mention that came in with what someone typed."""
-    ids = sorted({int(MENTION.match(m).group(1))  # type: ignore[union-attr]
-                  for m in ESCAPED_MENTION.findall(text)})
-    return discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
-                                   users=[discord.Object(i) for i in ids])
-
-
 def mentions_as_tokens(text: str, names: dict[int, str]) -> tuple[str, dict[str, UserRef]]:
     """`<@123>` mentions written as `@d123` tokens the core parser resolves."""
     known: dict[str, UserRef] = {}
@@ -130,7 +103,7 @@ def mentions_as_tokens(text: str, names: dict[int, str]) -> tuple[str, dict[str,
 
 
 class ReportButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-                   template=r"lb:(?P<action>confirm|dispute|withdraw):(?P<match>\d+):"
+                   template=rf"lb:(?P<action>{'|'.join(BUTTON_ACTIONS)}):(?P<match>\d+):"
                             r"(?P<ladder>[A-Za-z0-9_-]{1,32})"):
     """Confirm / Dispute (for the opponent) and Withdraw (for the reporter's side) under a
     pending report; the custom id carries what it answers, so the buttons keep working
@@ -160,7 +133,7 @@ class ReportButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
 def report_view(ladder: str, match: int) -> discord.ui.View:
     """The buttons of a pending report."""
     view = discord.ui.View(timeout=None)
-    for action in ("confirm", "dispute", "withdraw"):
+    for action in BUTTON_ACTIONS:
         view.add_item(ReportButton(action, ladder, match))
     return view
 
@@ -179,7 +152,8 @@ class DiscordPlatform:
         self._store = store  # None only to list the commands (`discord sync --dry-run`)
         self.clock = clock
         # Names and reasons are the players' own text: "@everyone" or a "<@123>" typed into
-        # a reason must ping nobody. Each message names the users it means (`pinged`).
+        # a reason must ping nobody. A reply names the users it may ping (`pinged`);
+        # announcements, which no asker named anyone in, ping nobody.
         self.client = discord.AutoShardedClient(
             intents=discord.Intents.none(), shard_ids=shard_ids, shard_count=shard_count,
             allowed_mentions=discord.AllowedMentions.none())
@@ -195,6 +169,11 @@ class DiscordPlatform:
         """The database (absent only when just listing commands)."""
         assert self._store is not None, "this platform was built without a database"
         return self._store
+
+    @property
+    def gateway(self) -> Gateway:
+        """The way into the core, shared with the other platforms."""
+        return Gateway(self.store, self.config.policy, self.clock, self.limiter)
 
     # ---- lifecycle
     def owns(self, chat: str) -> bool:
@@ -225,8 +204,8 @@ class DiscordPlatform:
             raise Undeliverable(f"{announcement.ladder} has no announcement channel")
         channel = self.client.get_partial_messageable(int(announcement.channel))
         try:
-            for part in chunks(shown(announcement.text)):
-                await channel.send(part, allowed_mentions=pinged(announcement.text))
+            for part in chunks(shown(announcement.text, self.config.policy.web_url)):
+                await channel.send(part)
         except (discord.Forbidden, discord.NotFound) as error:
             raise Undeliverable(str(error)) from error
 
@@ -241,14 +220,24 @@ class DiscordPlatform:
         wanted = {ladder.mod_role if ladder else None, self.config.discord.moderator_role or None}
         return any(r is not None and int(r) in roles for r in wanted)
 
+    def asker(self, interaction: discord.Interaction[Any]) -> Asker:
+        """Who asks, in which server (moderating by permission or by the ladder's role)."""
+        assert interaction.guild_id is not None  # admit() answered the others
+
+        def moderator(ladder: LadderInfo | None) -> bool:
+            return self._moderator(interaction, ladder)
+
+        return Asker(chat_key(interaction.guild_id), user_ref(interaction.user), moderator,
+                     message_id=f"i{interaction.id}",
+                     channel=str(interaction.channel_id) if interaction.channel_id else None)
+
     def admit(self, interaction: discord.Interaction[Any]) -> Reply | None:
         """The refusal of an interaction the database need not see: outside a server, or
         from someone sending faster than the limiter lets through (always answered: an
         interaction must be)."""
         if interaction.guild_id is None:
             return Reply("I keep ladders in servers: use me in a server channel.", error=True)
-        allowed, note = self.limiter.check(chat_key(interaction.guild_id),
-                                           user_ref(interaction.user).key)
+        allowed, note = self.gateway.admit(self.asker(interaction))
         if not allowed:
             return Reply(note or "Slow down a little, please: you are sending commands "
                                  "faster than I can take them.", error=True)
@@ -257,33 +246,14 @@ class DiscordPlatform:
     async def run(self, interaction: discord.Interaction[Any], command: Command | None,
                   ladder: str | None = None, text: str | None = None) -> Reply:
         """Run a command (or a text to parse) for the user of an interaction."""
-        assert interaction.guild_id is not None  # admit() answered the others
-        chat = chat_key(interaction.guild_id)
-        names = {u.id: u.display_name for u in _resolved_users(interaction)}
-
-        def work(repo: SqliteRepo) -> Reply:
-            info = repo.ladder(chat, ladder)
-            ctx = Context(chat, user_ref(interaction.user), int(self.clock()),
-                          moderator=self._moderator(interaction, info),
-                          message_id=f"i{interaction.id}",
-                          channel=str(interaction.channel_id) if interaction.channel_id else None)
-            if command is not None:
-                return execute(repo, ctx, Parsed(command, ladder), self.config.policy)
+        if command is None:
             assert text is not None
+            names = {u.id: u.display_name for u in _resolved_users(interaction)}
             said, known = mentions_as_tokens(text, names)
-            if ladder is not None:  # the `ladder` option, said as the text would say it
-                said = f"{said} ladder={ladder}"
-
-            def resolve(name: str) -> UserRef | None:
-                return known.get(name)
-
-            try:
-                return handle(repo, ctx, said, resolve, self.config.policy) or \
-                    Reply("Nothing to do.", error=True)
-            except LadderError as error:  # pragma: no cover - handle() answers refusals
-                return refused(error)
-
-        return await self.store.run(work)
+            reply = await self.gateway.run(self.asker(interaction), Said(said, known), ladder)
+        else:
+            reply = await self.gateway.run(self.asker(interaction), command, ladder)
+        return reply or Reply("Nothing to do.", error=True)
 
     async def answer(self, interaction: discord.Interaction[Any], command: Command | None,
                      ladder: str | None = None, text: str | None = None) -> None:
@@ -301,39 +271,22 @@ class DiscordPlatform:
 
     async def respond(self, interaction: discord.Interaction[Any], reply: Reply,
                       embed: bool = False) -> None:
-        """Send a reply and post what it announces."""
-        ephemeral = reply.error or reply.private
-        mentions = pinged(reply.text)
-        kwargs: dict[str, Any] = {"ephemeral": ephemeral, "allowed_mentions": mentions}
-        if reply.confirm_match is not None and reply.ladder is not None:
-            kwargs["view"] = report_view(reply.ladder, reply.confirm_match)
-        text = shown(reply.text)
-        title, _, body = text.partition("\n")
-        send = await self._sender(interaction, ephemeral)
-        if embed and not reply.error:
-            # A body too long for one embed goes on in more, each cut at a line break: it
-            # was cut at 4,096 characters, mid-line, and the rest lost without a word.
-            pages = chunks(body, EMBED_DESCRIPTION)
-            kwargs["embed"] = discord.Embed(title=chunks(title, EMBED_TITLE)[0],
-                                            description=pages[0] or None,
-                                            colour=discord.Colour.blurple())
-            if reply.chart is not None:
-                from bot.charts import render
+        """Send a reply as the renderer made it, and post what it announces."""
+        made = render(reply, embed, self.config.policy.web_url, named_players(interaction))
+        first = made.messages[0]
+        if made.buttons is not None:
+            first["view"] = report_view(*made.buttons)
+        if made.chart:
+            from bot.charts import render as draw
 
-                picture = await asyncio.to_thread(render, reply.chart)
-                kwargs["file"] = discord.File(io.BytesIO(picture), filename="chart.png")
-                kwargs["embed"].set_image(url="attachment://chart.png")
-            await send(**kwargs)
-            for more in pages[1:]:
-                await interaction.followup.send(
-                    embed=discord.Embed(description=more, colour=discord.Colour.blurple()),
-                    ephemeral=ephemeral, allowed_mentions=mentions)
-        else:
-            parts = chunks(text)
-            await send(parts[0], **kwargs)
-            for part in parts[1:]:
-                await interaction.followup.send(part, ephemeral=ephemeral,
-                                                allowed_mentions=mentions)
+            assert reply.chart is not None
+            picture = await asyncio.to_thread(draw, reply.chart)
+            first["file"] = discord.File(io.BytesIO(picture), filename="chart.png")
+            first["embed"].set_image(url="attachment://chart.png")
+        send = await self._sender(interaction, made.private)
+        await send(**first)
+        for more in made.messages[1:]:
+            await interaction.followup.send(**more)
         await self._announce_all(interaction, reply)
 
     async def _sender(self, interaction: discord.Interaction[Any],
@@ -367,17 +320,10 @@ class DiscordPlatform:
     async def press(self, interaction: discord.Interaction[Any], action: str, ladder: str,
                     match: int) -> None:
         """A Confirm / Dispute / Withdraw button: the core decides whether the presser may."""
-        command: Command
-        if action == "confirm":
-            command = ConfirmResult(match)
-        elif action == "withdraw":
-            command = WithdrawReport(match)
-        else:
-            command = DisputeResult(match, "disputed with the button")
         reply = self.admit(interaction)
         if reply is None:  # deferred as commands are; a button's leaves no loading message
             await interaction.response.defer()
-            reply = await self.run(interaction, command, ladder)
+            reply = await self.run(interaction, button_command(action, match), ladder)
         # The same way out as a command's reply: split to Discord's sizes, announcements
         # posted (a long free-for-all's confirmation was refused whole, and lost).
         await self.respond(interaction, reply)
@@ -422,6 +368,24 @@ class DiscordPlatform:
                 for mid, label in await self.store.run(work) if current in str(mid)]
 
 
+# The options that name players by mention, as text (the players of a free-for-all or a
+# team game, a moderator's new result); a reason's mentions are only what someone typed.
+PLAYER_OPTIONS = ("players", "team1", "team2", "result")
+
+
+def named_players(interaction: discord.Interaction[Any]) -> frozenset[int]:
+    """The users an interaction names as players: its user options, and the mentions in
+    the options that list players."""
+    ids = {u.id for u in _resolved_users(interaction)}
+    stack = list((interaction.data or {}).get("options", []))  # type: ignore[union-attr]
+    while stack:
+        found = stack.pop()
+        stack += found.get("options", [])
+        if found.get("name") in PLAYER_OPTIONS and isinstance(found.get("value"), str):
+            ids |= {int(m) for m in MENTION.findall(found["value"])}
+    return frozenset(ids)
+
+
 def _resolved_users(interaction: discord.Interaction[Any]) -> list[discord.abc.User]:
     """Users the interaction named in user options (text options resolve nothing)."""
     data = interaction.data or {}
@@ -430,11 +394,6 @@ def _resolved_users(interaction: discord.Interaction[Any]) -> list[discord.abc.U
     for raw in resolved.get("users", {}).values():
         users.append(discord.User(state=interaction.client._connection, data=raw))
     return users
-
-
-def chunks(text: str, limit: int = MAX_CONTENT) -> list[str]:
-    """Cut text at line breaks into messages Discord accepts."""
-    return split_text(text, limit)
 
 
 # ------------------------------------------------------------------ the commands

@@ -23,14 +23,12 @@ from telegram import (
     BotCommand,
     BotCommandScopeAllGroupChats,
     BotCommandScopeAllPrivateChats,
-    InlineKeyboardButton,
-    InlineKeyboardMarkup,
     Message,
     MessageEntity,
     Update,
     User,
 )
-from telegram.constants import CallbackQueryLimit, ChatType, MessageLimit
+from telegram.constants import ChatType
 from telegram.error import BadRequest, Forbidden
 from telegram.ext import (
     AIORateLimiter,
@@ -45,15 +43,15 @@ from telegram.ext import (
 from telegram.request import BaseRequest
 
 from bot.config import Config, host_port
+from bot.gateway import BUTTON_ACTIONS, Asker, Gateway, Said, button_command
 from bot.limits import Limiter
 from bot.scheduler import Undeliverable
-from bot.text import APOLOGY, contain_bidi, cut
-from bot.text import split_text as split_lines
+from bot.telegram_render import alert, render, shown, split
+from bot.text import APOLOGY
 from core.helptext import HELP
 from core.numerals import is_digits
 from core.parsing import command_word
-from core.records import Announcement, Context, Reply, UserRef
-from core.service import handle
+from core.records import Announcement, Reply, UserRef
 from storage.sqlite import SqliteRepo, SqliteStore
 
 log = logging.getLogger(__name__)
@@ -63,8 +61,6 @@ log = logging.getLogger(__name__)
 os.environ.setdefault("PTB_TIMEDELTA", "1")
 
 PLATFORM = "telegram"
-MAX_MESSAGE = MessageLimit.MAX_TEXT_LENGTH
-ALERT = CallbackQueryLimit.ANSWER_CALLBACK_QUERY_TEXT_LENGTH  # a button's alert
 ADMIN_TTL = 300.0  # seconds a group's administrator list is trusted
 READ_ONLY_WORDS = ("help", "start", "standings", "profile", "history", "halloffame", "ladder",
                    "players")
@@ -116,24 +112,6 @@ def chat_key(chat_id: int) -> str:
 def user_ref(user: User) -> UserRef:
     """A Telegram user: named by @username when there is one."""
     return UserRef(f"{PLATFORM}:{user.id}", user.username or user.full_name)
-
-
-def split_text(text: str, limit: int = MAX_MESSAGE) -> list[str]:
-    """Cut a long reply at line breaks into messages Telegram accepts."""
-    return split_lines(text, limit)
-
-
-def buttons(reply: Reply) -> InlineKeyboardMarkup | None:
-    """Confirm / Dispute (for the opponent) and Withdraw (for the reporter's side) under a
-    pending report."""
-    if reply.confirm_match is None or reply.ladder is None:
-        return None
-    tail = f"{reply.ladder}:{reply.confirm_match}"
-    return InlineKeyboardMarkup([[
-        InlineKeyboardButton("Confirm", callback_data=f"confirm:{tail}"),
-        InlineKeyboardButton("Dispute", callback_data=f"dispute:{tail}"),
-        InlineKeyboardButton("Withdraw", callback_data=f"withdraw:{tail}"),
-    ]])
 
 
 def with_mentions(message: Message) -> tuple[str, dict[str, UserRef]]:
@@ -262,7 +240,7 @@ class TelegramPlatform:
         """Post an announcement to its group (raises for the outbox to retry)."""
         chat_id = int(announcement.chat.split(":", 1)[1])
         try:
-            for part in split_text(contain_bidi(announcement.text)):
+            for part in split(shown(announcement.text, self.own)):
                 await self.app.bot.send_message(chat_id=chat_id, text=part)
         except Forbidden as error:  # the bot was removed from the group
             raise Undeliverable(str(error)) from error
@@ -270,14 +248,12 @@ class TelegramPlatform:
     async def _answer(self, message: Message, reply: Reply) -> None:
         for announcement in reply.announcements:
             await self.post(announcement)
-        parts = split_text(contain_bidi(reply.text))
-        for i, part in enumerate(parts):
-            markup = buttons(reply) if i == len(parts) - 1 else None
+        for part, markup in render(reply, self.own):
             await message.reply_text(part, reply_markup=markup)
         if reply.chart is not None:
-            from bot.charts import render
+            from bot.charts import render as draw
 
-            picture = await asyncio.to_thread(render, reply.chart)
+            picture = await asyncio.to_thread(draw, reply.chart)
             await message.reply_photo(picture, filename=f"{reply.chart.name}.png")
 
     # ---- receiving
@@ -325,7 +301,7 @@ class TelegramPlatform:
             return
         chat = message.chat
         author = user_ref(message.from_user)
-        allowed, note = self.limiter.check(chat_key(chat.id), author.key)
+        allowed, note = self.gateway.admit(Asker(chat_key(chat.id), author))
         if not allowed:
             if note is not None:
                 await message.reply_text(note)
@@ -336,38 +312,40 @@ class TelegramPlatform:
             replied.from_user is not None and not replied.from_user.is_bot else None
         moderator = word in ("ladder", "mod") and await self._is_admin(
             chat.id, message.from_user.id, chat.type)
-        # One clock per process (injectable): Telegram's message dates could disagree with
-        # the scheduler's, and a late delivery would be stamped before jobs already run.
-        ctx = Context(chat_key(chat.id), author, int(self.clock()),
-                      moderator=moderator, message_id=f"{chat.id}:{message.message_id}",
-                      reply_to=reply_to)
+        # One clock per process (the gateway's, injectable): Telegram's message dates could
+        # disagree with the scheduler's, and a late delivery would be stamped before jobs
+        # already run.
+        asker = Asker(chat_key(chat.id), author, moderator,
+                      message_id=f"{chat.id}:{message.message_id}", reply_to=reply_to)
+        said = Said(text, known, handles=PLATFORM)
         if chat.type == ChatType.PRIVATE:
-            reply = await self._private(ctx, word, text, known)
+            reply = await self._private(asker, word, said)
         else:
-            reply = await self._run(ctx, text, known)
+            reply = await self.gateway.run(asker, said)
         if reply is not None:
             await self._answer(message, reply)
 
-    async def _run(self, ctx: Context, text: str, known: dict[str, UserRef]) -> Reply | None:
-        def work(repo: SqliteRepo) -> Reply | None:
-            def resolve(name: str) -> UserRef | None:
-                return known.get(name) or repo.find_handle(PLATFORM, name)
+    @property
+    def own(self) -> str | None:
+        """The bot's web address: the one address its replies show as a link."""
+        return self.config.policy.web_url or None
 
-            return handle(repo, ctx, text, resolve, self.config.policy)
+    @property
+    def gateway(self) -> Gateway:
+        """The way into the core, shared with the other platforms."""
+        return Gateway(self.store, self.config.policy, self.clock, self.limiter)
 
-        return await self.store.run(work)
-
-    async def _private(self, ctx: Context, word: str, text: str,
-                       known: dict[str, UserRef]) -> Reply | None:
+    async def _private(self, asker: Asker, word: str, said: Said) -> Reply | None:
         """In a private chat: only reads, about the asker's ladders in their groups."""
         if word not in READ_ONLY_WORDS:
             return Reply("In a private chat I only show things (/standings, /profile, "
                          "/history, /halloffame, /players, /ladder info, /help). Report and "
                          "play in your group.", error=True)
         if word in ("help", "start"):
-            return await self._run(ctx, text, known)
-        ladders = await self.store.run(lambda repo: repo.user_ladders(ctx.user.key))
-        named = next((t.split("=", 1)[1] for t in text.split() if t.startswith("ladder=")), None)
+            return await self.gateway.run(asker, said)
+        ladders = await self.store.run(lambda repo: repo.user_ladders(asker.user.key))
+        named = next((t.split("=", 1)[1] for t in said.text.split()
+                      if t.startswith("ladder=")), None)
         if named is not None:
             ladders = [lad for lad in ladders if lad.name == named]
         if not ladders:
@@ -376,10 +354,8 @@ class TelegramPlatform:
             return Reply("You play on several ladders: " + ", ".join(
                 sorted({lad.name for lad in ladders})) + ". Add ladder=NAME.", error=True)
         ladder = ladders[0]
-        if named is None:
-            text = f"{text} ladder={ladder.name}"
-        group = Context(ladder.chat, ctx.user, ctx.at, reply_to=ctx.reply_to)
-        return await self._run(group, text, known)
+        group = Asker(ladder.chat, asker.user, reply_to=asker.reply_to)
+        return await self.gateway.run(group, said, None if named else ladder.name)
 
     async def on_button(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Confirm / Dispute / Withdraw pressed: the core decides if the presser may."""
@@ -388,19 +364,18 @@ class TelegramPlatform:
             return
         action, _, rest = query.data.partition(":")
         ladder, _, match = rest.rpartition(":")
-        if action not in ("confirm", "dispute", "withdraw") or not is_digits(match) or not ladder:
+        if action not in BUTTON_ACTIONS or not is_digits(match) or not ladder:
             await query.answer("This button is no longer valid.", show_alert=True)
             return
-        chat = query.message.chat
-        allowed, note = self.limiter.check(chat_key(chat.id), user_ref(query.from_user).key)
+        asker = Asker(chat_key(query.message.chat.id), user_ref(query.from_user))
+        allowed, note = self.gateway.admit(asker)
         if not allowed:
             await query.answer(note or "Slow down a little, please.", show_alert=True)
             return
-        ctx = Context(chat_key(chat.id), user_ref(query.from_user), int(self.clock()))
-        reply = await self._run(ctx, f"/{action} {match} ladder={ladder}", {})
+        # The same command a Discord button runs, not a text to parse again.
+        reply = await self.gateway.run(asker, button_command(action, int(match)), ladder)
         if reply is None or reply.error:
-            await query.answer(cut(contain_bidi(reply.text), ALERT) if reply else
-                               "Nothing to do.", show_alert=True)
+            await query.answer(alert(reply, self.own), show_alert=True)
             return
         await query.answer("Done.")
         with contextlib.suppress(BadRequest):  # the buttons were removed already

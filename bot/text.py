@@ -12,6 +12,13 @@ APOLOGY = "Sorry, something went wrong on my side. It has been logged; please tr
 # closed by U+202C; U+2066-U+2068 open an isolate, closed by U+2069).
 _EMBEDDINGS, _ISOLATES = "\u202a\u202b\u202d\u202e", "\u2066\u2067\u2068"
 _WORD = re.compile(r"\S+")
+# What chat clients turn into links: an address with a scheme (both platforms), and on
+# Telegram a bare domain too ("evil.com"). A zero-width space after the scheme's colon, or
+# before a domain's dot, leaves it looking as typed and not a link.
+_SCHEME = re.compile(r"(?i)(?<![\w+.-])([a-z][\w+.-]*:)(?=//)")
+_DOMAIN_DOT = re.compile(r"(?<=\w)\.(?=[^\W\d_])")
+_URL = re.compile(r"(?i)[a-z][\w+.-]*://\S+")
+ZERO_WIDTH = "\u200b"
 
 
 def contain_bidi(text: str) -> str:
@@ -30,6 +37,27 @@ def contain_bidi(text: str) -> str:
     return _WORD.sub(close, text)
 
 
+def unlink(text: str, own: str | None = None, domains: bool = False) -> str:
+    """Text with no address in it a client would make a link of, except the bot's own web
+    pages (`own`, the configured address): what players typed, shown as typed. `domains`
+    also breaks bare domains, which Telegram links."""
+    keep = [m.span() for m in _URL.finditer(text) if own and m.group().startswith(own)]
+
+    def mine(at: int) -> bool:
+        return any(start <= at < end for start, end in keep)
+
+    text_out = []
+    last = 0
+    marks = [m.end(1) for m in _SCHEME.finditer(text)]
+    if domains:
+        marks += [m.start() for m in _DOMAIN_DOT.finditer(text)]
+    for at in sorted(set(marks)):
+        if not mine(at):
+            text_out.append(text[last:at] + ZERO_WIDTH)
+            last = at
+    return "".join(text_out) + text[last:]
+
+
 def cut(text: str, limit: int) -> str:
     """A text cut to `limit` characters at a space, with an ellipsis (for a platform's
     short fields, such as Telegram's 200-character button alerts)."""
@@ -41,13 +69,17 @@ def cut(text: str, limit: int) -> str:
 
 def split_text(text: str, limit: int) -> list[str]:
     """Cut a long reply at line breaks into messages a platform accepts; a line longer
-    than a message is cut at its last space that fits (never inside a word, a name or an
-    escape, unless one word alone is longer than a message)."""
+    than a message is cut after its last ", " that fits (between the entries of a list,
+    never inside a name), else at its last space (never inside a word or an escape,
+    unless one word alone is longer than a message)."""
     parts: list[str] = []
     current = ""
     for line in text.splitlines():
         while len(line) > limit:
-            cut = line.rfind(" ", 0, limit + 1)
+            # A long line is mostly a list ("1. a b, 2. c d, ..."): cut between its
+            # entries, where names may hold spaces, else at a space.
+            cut = line.rfind(", ", limit // 2, limit)
+            cut = cut + 1 if cut > 0 else line.rfind(" ", 0, limit + 1)
             cut = cut if cut > 0 else limit
             parts.append(line[:cut])
             line = line[cut:].lstrip(" ")

@@ -93,6 +93,7 @@ async def telegram_harness(db: Path, admins: list[dict[str, Any]]) -> AsyncItera
         await platform.app.shutdown()
     assert errors == [], errors
     assert api.refused == [], api.refused  # nothing the real Bot API would refuse
+    assert api.links == [], api.links  # and nothing a player typed became a link
 
 
 @dataclass
@@ -152,3 +153,4 @@ async def discord_harness(db: Path) -> AsyncIterator[DiscordHarness]:
             discord.http.Route.BASE = base
             await runner.cleanup()
     assert fake.refused == [], fake.refused  # nothing the real API would refuse
+    assert fake.links == [], fake.links  # and nothing a player typed became a link

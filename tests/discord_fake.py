@@ -148,6 +148,7 @@ class FakeDiscord:
         self.seq = 0
         self.port = 0
         self.refused: list[tuple[str, str, list[str]]] = []  # method, path, problems
+        self.links: list[str] = []  # what readers could click in the bot's messages
 
     def arrive(self, payload: dict[str, Any]) -> None:
         """An interaction is sent to the bot now: its clock starts."""
@@ -209,6 +210,7 @@ class FakeDiscord:
                 form = await request.post()
                 body = json.loads(str(form.get("payload_json", "{}")))
         self.requests.append((request.method, path, body))
+        self.links += self.linked(body)
         self.changed.set()
         status, answer = self.answer(request.method, path, body or {})
         if answer is None:
@@ -218,17 +220,29 @@ class FakeDiscord:
                             headers={"Content-Type": "application/json"})
 
     @staticmethod
+    def linked(body: Any) -> list[str]:
+        """The links Discord would show in a message the bot sends."""
+        if not isinstance(body, dict):
+            return []
+        message = body.get("data") if isinstance(body.get("data"), dict) else body
+        texts = [message.get("content") or ""]
+        for embed in message.get("embeds") or []:
+            texts += [embed.get("title") or "", embed.get("description") or ""]
+        return [link for text in texts for link in limits.discord_links(text)]
+
+    @staticmethod
     def problems(method: str, path: str, body: Any) -> list[str]:
         """What Discord would refuse in this request."""
         if path.endswith("/callback"):
             data = body.get("data") or {}
-            return limits.discord_choices(data) if body.get("type") == 8 else \
-                limits.discord_message(data)
+            if body.get("type") == 8:
+                return limits.discord_choices(data)
+            return limits.discord_message(data, create=body.get("type") == 4)
         if path.endswith("/commands") and isinstance(body, list):
             return limits.discord_commands(body)
         if method in ("POST", "PATCH") and isinstance(body, dict) and (
                 path.startswith(f"/webhooks/{APP}/") or "/messages" in path):
-            return limits.discord_message(body)
+            return limits.discord_message(body, create=method == "POST")
         return []
 
     def answer(self, method: str, path: str, body: dict[str, Any]) -> tuple[int, Any]:

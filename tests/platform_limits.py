@@ -71,9 +71,13 @@ def _component_problems(rows: list[dict[str, Any]]) -> list[str]:
     return problems
 
 
-def discord_message(data: dict[str, Any]) -> list[str]:
-    """What Discord refuses (HTTP 400, code 50035) in a message or interaction reply."""
+def discord_message(data: dict[str, Any], create: bool = False) -> list[str]:
+    """What Discord refuses (HTTP 400, code 50035) in a message or interaction reply
+    (`create`: a new message, which may not be empty; an edit may)."""
     problems = []
+    if create and not (data.get("content") or "").strip() and not data.get("embeds") and \
+            not data.get("attachments") and not data.get("components"):
+        problems.append("Cannot send an empty message")
     if len(data.get("content") or "") > CONTENT:
         problems.append(f"content: Must be {CONTENT} or fewer in length.")
     embeds = data.get("embeds") or []
@@ -176,3 +180,22 @@ def telegram_call(method: str, params: dict[str, Any]) -> str | None:
             return "Bad Request: BOT_COMMANDS_TOO_MUCH" if len(commands) > BOT_COMMANDS \
                 else "Bad Request: BOT_COMMAND_INVALID"
     return None
+
+
+# ---- What the clients make links of (not refusals: what a reader could click)
+# Discord links an unescaped masked link and an address with a scheme; Telegram an address
+# with a scheme and a bare domain under a real top-level domain (a sample of them here).
+_MASKED = re.compile(r"(?<!\\)\[[^\]\n]*\]\(\s*<?[a-z][\w+.-]*:", re.IGNORECASE)
+_SCHEMED = re.compile(r"(?<![\w+.-])[a-z][\w+.-]*://[^\s<>]+", re.IGNORECASE)
+_DOMAIN = re.compile(r"(?<![\w.\u200b-])(?:[a-z0-9-]+\.)+(?:com|net|org|ru|nl|io|gg|me|de|"
+                     r"uk|co|info|xyz|app|dev|tv|su|eu|ly|to)(?![\w-])", re.IGNORECASE)
+
+
+def discord_links(text: str) -> list[str]:
+    """What Discord would show as links in a message's text."""
+    return _MASKED.findall(text) + _SCHEMED.findall(text)
+
+
+def telegram_links(text: str) -> list[str]:
+    """What Telegram would show as links in a plain-text message."""
+    return _SCHEMED.findall(text) + _DOMAIN.findall(text)

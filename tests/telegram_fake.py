@@ -42,6 +42,7 @@ class FakeTelegram:
         self.answered = asyncio.Event()  # set on every sendMessage or answerCallbackQuery
         self.failures: dict[str, int] = {}  # endpoint -> how many calls fail first
         self.refused: list[tuple[str, str]] = []  # method, the Bot API's description
+        self.links: list[str] = []  # what readers could click in the bot's messages
         self.slow: dict[str, int] = {}  # method -> event loop turns its answer takes
 
     def sent(self, chat_id: int | None = None) -> list[dict[str, Any]]:
@@ -74,6 +75,8 @@ class FakeTelegram:
 
     def answer(self, method: str, params: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         self.calls.append((method, params))
+        if method in ("sendMessage", "editMessageText", "answerCallbackQuery"):
+            self.links += limits.telegram_links(str(params.get("text") or ""))
         refusal = limits.telegram_call(method, params)
         if refusal is not None:  # as the Bot API refuses it (tests/platform_limits.py)
             self.refused.append((method, refusal))

@@ -4,6 +4,7 @@ requests discord.py makes (to a loopback stand-in)."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import subprocess
@@ -296,7 +297,24 @@ async def test_names_ping_nobody_and_format_nothing(dc: Harness) -> None:
     # and names are shown as typed, not as formatting or a disguised link
     phisher = member(person(1300000000000000108, "**[free nitro](https://x.example)**"))
     joined = await dc.send(command("join", by=phisher))
-    assert joined["content"].startswith(r"\*\*\[free nitro](https://x.example)\*\* joined")
+    # (a zero-width space after the colon: it looks as typed, and is no link)
+    assert joined["content"].startswith("\\*\\*\\[free nitro](https:\u200b//x.example)\\*\\* "
+                                        "joined")
+    bare = member(person(1300000000000000109, "https://e.vil/login"))
+    joined = await dc.send(command("join", by=bare))
+    assert joined["content"].startswith("https:\u200b//e.vil/login joined")
+    assert dc.fake.links == []  # (the harness checks this after every test, too)
+
+
+async def test_the_bots_own_web_address_stays_a_link(dc: Harness) -> None:
+    await ladder(dc, "public=true")
+    dc.platform.config = dataclasses.replace(
+        dc.platform.config, policy=dataclasses.replace(dc.platform.config.policy,
+                                                       web_url="https://ladder.example"))
+    info = await dc.send(command("info", by=ALICE, group="ladder"))
+    assert "https://ladder.example/ladders/1" in text(info)
+    assert dc.fake.links == ["https://ladder.example/ladders/1"]
+    dc.fake.links.clear()
 
 
 async def test_the_admin_commands_of_the_second_release(dc: Harness) -> None:
@@ -375,12 +393,40 @@ async def test_a_mention_typed_into_a_reason_pings_nobody(dc: Harness) -> None:
 
 
 def test_only_the_users_the_bot_addresses_are_pinged() -> None:
-    from bot.discord import pinged
-    uid = 1300000000000000105
-    addressed = pinged(f"@<@{uid}>: carol's challenge #1 runs out at 10:00.").to_dict()
+    from bot.discord_render import pinged
+    uid, other = 1300000000000000105, 1300000000000000106
+    named = frozenset({uid})
+    addressed = pinged(f"@<@{uid}>: your match #1 waits for you.", named).to_dict()
     assert addressed["parse"] == [] and addressed["users"] == [uid]
-    typed = pinged(f"#1 disputed (ask <@{uid}>), waiting for a moderator").to_dict()
+    typed = pinged(f"#1 disputed (ask <@{uid}>), waiting for a moderator", named).to_dict()
     assert typed["parse"] == [] and typed.get("users", []) == []
+    # "@<@id>" typed into a reason reads as the core's address: not named, not pinged
+    forged = pinged(f"#1 disputed: ask @<@{other}>", named).to_dict()
+    assert forged.get("users", []) == []
+
+
+async def test_a_mention_typed_as_an_address_into_a_reason_pings_nobody(dc: Harness) -> None:
+    """"@<@id>" (typed as "@@dave") in a reason looked like the core addressing a user
+    known only by a mention, and pinged them."""
+    await ladder(dc)
+    await dc.send(report(ALICE, "win", BOB))
+    reason = f"ask @<@{DAVE['user']['id']}> he saw it"
+    disputed = await dc.send(command("dispute", option("reason", reason), by=BOB))
+    assert f"<@{DAVE['user']['id']}>" in text(disputed)
+    assert disputed["allowed_mentions"].get("users", []) == []
+
+
+async def test_the_players_of_a_free_for_all_may_be_pinged_where_addressed(
+    dc: Harness
+) -> None:
+    await dc.send(command("create", option("name", "main"), option("preset", "warlight"),
+                          by=MOD, group="ladder"))
+    for who in (ALICE, BOB, DAVE):
+        await dc.send(command("join", by=who))
+    ids = " ".join(f"<@{w['user']['id']}>" for w in (ALICE, BOB, DAVE))
+    pending = await dc.send(command("report-ffa", option("players", ids), by=ALICE))
+    named = {int(u) for u in pending["allowed_mentions"].get("users", [])}
+    assert named <= {int(w["user"]["id"]) for w in (ALICE, BOB, DAVE)}
 
 
 async def test_the_ladder_option_is_kept_where_options_are_parsed_as_text(dc: Harness) -> None:
@@ -451,7 +497,8 @@ async def test_two_masked_links_in_one_line_are_both_shown_as_typed(dc: Harness)
         await dc.send(command("join", by=who))
     ids = " ".join(f"<@{w['user']['id']}>" for w in (one, two, rtl))
     said = text(await dc.send(command("report-ffa", option("players", ids), by=one)))
-    assert r"\[a](https://x.example)" in said and r"\[Free Nitro](https://e.vil)" in said
+    assert "\\[a](https:\u200b//x.example)" in said
+    assert "\\[Free Nitro](https:\u200b//e.vil)" in said
     assert "[Free" not in said.replace(r"\[Free", "")  # no unescaped bracket anywhere
     assert "\u202eevil\u202c" in said  # the override ends with the name
 

@@ -5,6 +5,7 @@ request answered by a recording stand-in of the Bot API."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import socket
 import time
@@ -18,9 +19,11 @@ from telegram import Update
 from telegram.ext import AIORateLimiter
 
 from bot.config import Config, TelegramConfig
+from bot.gateway import Gateway
 from bot.limits import Limiter
 from bot.scheduler import Scheduler
-from bot.telegram import APOLOGY, TelegramPlatform, split_text
+from bot.telegram import APOLOGY, TelegramPlatform
+from bot.telegram_render import split as split_text
 from core.export import export_ladder
 from core.records import Reply
 from storage.sqlite import SqliteStore
@@ -324,7 +327,9 @@ def test_a_line_longer_than_a_message_is_cut_at_a_space() -> None:
     assert " ".join(parts) == names
 
 
-async def test_a_long_refusal_of_a_button_fits_telegrams_alert(tg: Harness) -> None:
+async def test_a_long_refusal_of_a_button_fits_telegrams_alert(
+    tg: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """answerCallbackQuery takes at most 200 characters: a longer refusal was refused by
     the Bot API, and the presser saw nothing."""
     await ladder(tg)
@@ -334,7 +339,7 @@ async def test_a_long_refusal_of_a_button_fits_telegrams_alert(tg: Harness) -> N
     async def refused(*args: Any) -> Reply:
         return Reply(refusal, error=True)
 
-    tg.platform._run = refused  # type: ignore[method-assign]
+    monkeypatch.setattr(Gateway, "run", refused)
     assert await tg.press(DAVE, "confirm:main:1") == []
     alert = tg.alerts()[-1]
     assert alert["show_alert"] and len(alert["text"]) <= 200
@@ -374,3 +379,27 @@ async def test_a_backlog_of_one_chat_is_applied_in_the_order_it_was_sent(tg: Har
     assert said[1].startswith("alice joined main") and said[2].startswith("bob joined main")
     assert said[3].startswith("Match #1: alice beat bob."), said
     assert (await tg.export())["players"][0]["rating"] == 1016
+
+
+async def test_addresses_in_names_and_reasons_are_no_links(tg: Harness) -> None:
+    """Telegram links an address and a bare domain in a plain message: a player called
+    "free-nitro.com" or a reason with "https://e.vil" was a link in the bot's reply."""
+    await ladder(tg, "confirm=false")
+    phisher = person(106, "free-nitro.com https://e.vil/login")  # no username: the full name
+    [joined] = await tg.say(phisher, "/join")
+    assert joined.startswith("free-nitro\u200b.com https:\u200b//e\u200b.vil/login joined")
+    await tg.say(ALICE, "/report win @bob")
+    [voided] = await tg.say(MOD, "/mod void 1 see www.evil.com")
+    assert "see www\u200b.evil\u200b.com" in voided
+    assert tg.api.links == []  # (the harness checks this after every test, too)
+
+
+async def test_the_bots_own_web_address_stays_a_link_on_telegram(tg: Harness) -> None:
+    await ladder(tg, "public=true")
+    tg.platform.config = dataclasses.replace(
+        tg.platform.config, policy=dataclasses.replace(tg.platform.config.policy,
+                                                       web_url="https://ladder.example"))
+    [info] = await tg.say(ALICE, "/ladder info")
+    assert "https://ladder.example/ladders/1" in info
+    assert tg.api.links == ["https://ladder.example/ladders/1"]
+    tg.api.links.clear()

@@ -1,0 +1,94 @@
+"""How a core reply is shown on Discord: escaped, pinging only whom it means, split into
+messages and embeds Discord accepts.
+
+Everything a reply becomes on Discord is decided here, so the limits and the escaping
+are one rule: the platform only sends what this makes.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from bot.text import contain_bidi, split_text, unlink
+from core.records import Reply
+
+MAX_CONTENT = 2000
+# An embed's title and description (discord-api-docs, "Embed Limits"): one of each, at
+# most, stays within the 6,000 characters all of a message's embeds may hold.
+EMBED_TITLE, EMBED_DESCRIPTION = 256, 4096
+MENTION = re.compile(r"<@!?(\d{15,21})>")
+ESCAPED_MENTION = re.compile(r"@(<@!?\d{15,21}>)")
+# Each character Discord's markdown reads, and a quote, heading or list at a line's start.
+# (discord.py's escape_markdown takes "[...](...)" from a line's first "[" to its last
+# ")" as one masked link and escapes only its "[": a second link, and every "*", "_",
+# "~" and "|" between them, stayed formatting.)
+MARKDOWN = re.compile(r"([\\_*~`|\[])|^(>{1,3}\s|#{1,3}|\s*-)", re.MULTILINE)
+
+
+def shown(text: str, own: str | None = None) -> str:
+    """A text as Discord should show it: players' names and reasons as typed, never as
+    Discord formatting, masked or bare links (the core's texts use no markdown of their
+    own; `own` is the bot's web address, the one link it gives), and the core's "@name"
+    of a user known only by a mention (`<@123>`, the name the adapter gives such a user)
+    as that mention alone, not "@@name"."""
+    escaped = MARKDOWN.sub(lambda m: "\\" + m.group(0), unlink(contain_bidi(text), own))
+    return ESCAPED_MENTION.sub(r"\1", escaped)
+
+
+def pinged(text: str, named: frozenset[int] = frozenset()) -> discord.AllowedMentions:
+    """Whom a core text means to mention: the users it addresses as `@<@123>` (a user known
+    only by a mention) among those the asker `named` as players. Never a mention that came
+    in with what someone typed: "@<@123>" typed into a reason or a display name reads the
+    same as the core's address, so only whom the command itself named may be pinged."""
+    ids = sorted({int(MENTION.match(m).group(1))  # type: ignore[union-attr]
+                  for m in ESCAPED_MENTION.findall(text)} & named)
+    return discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
+                                   users=[discord.Object(i) for i in ids])
+
+
+def chunks(text: str, limit: int = MAX_CONTENT) -> list[str]:
+    """Cut text at line breaks into messages Discord accepts."""
+    return split_text(text, limit)
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """A reply as Discord messages: the keyword arguments of each send, in order, whether
+    they are the asker's alone, and what the first one carries besides: the chart, and
+    the buttons of a pending report (its ladder and match)."""
+
+    messages: list[dict[str, Any]]
+    private: bool
+    chart: bool
+    buttons: tuple[str, int] | None
+
+
+def render(reply: Reply, embed: bool = False, own: str | None = None,
+           named: frozenset[int] = frozenset()) -> Rendered:
+    """The messages a reply becomes: a table or profile as embeds (a body too long for
+    one goes on in more, each cut at a line break; it was cut at 4,096 characters,
+    mid-line, and the rest lost), anything else as text messages cut at line breaks.
+    `named`: the users the asker named as players, whom the reply may ping."""
+    private = reply.error or reply.private
+    common: dict[str, Any] = {"ephemeral": private,
+                              "allowed_mentions": pinged(reply.text, named)}
+    text = shown(reply.text, own)
+    messages: list[dict[str, Any]]
+    if embed and not reply.error:
+        title, _, body = text.partition("\n")
+        pages = chunks(body, EMBED_DESCRIPTION)
+        colour = discord.Colour.blurple()
+        messages = [{"embed": discord.Embed(title=chunks(title, EMBED_TITLE)[0],
+                                            description=pages[0] or None, colour=colour)}]
+        messages += [{"embed": discord.Embed(description=more, colour=colour)}
+                     for more in pages[1:]]
+    else:
+        messages = [{"content": part} for part in chunks(text)]
+    buttons = (reply.ladder, reply.confirm_match) \
+        if reply.confirm_match is not None and reply.ladder is not None else None
+    return Rendered([common | m for m in messages], private,
+                    embed and not reply.error and reply.chart is not None, buttons)

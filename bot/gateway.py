@@ -1,0 +1,95 @@
+"""The one way from a chat platform into the core, for Discord and Telegram alike.
+
+An adapter says who asks where, and what: a typed command (Discord's options, a button)
+or a text to parse. The gateway runs it as one unit of work on the database with the
+same context, the same moderator rule and the same mention lookup for both; what comes
+back is the core's reply, which each platform's renderer shows in its own way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+from bot.limits import Limiter
+from core.commands import Command, ConfirmResult, DisputeResult, Parsed, WithdrawReport
+from core.errors import LadderError
+from core.records import Context, LadderInfo, Reply, UserRef
+from core.service import execute, handle, refused
+from core.settings import Policy
+from storage.sqlite import SqliteRepo, SqliteStore
+
+# The buttons under a pending report, and what pressing each one does.
+BUTTON_ACTIONS = ("confirm", "dispute", "withdraw")
+BUTTON_DISPUTE = "disputed with the button"
+
+
+def button_command(action: str, match: int) -> Command:
+    """The command a report's button stands for (the same on every platform)."""
+    if action == "confirm":
+        return ConfirmResult(match)
+    if action == "withdraw":
+        return WithdrawReport(match)
+    return DisputeResult(match, BUTTON_DISPUTE)
+
+
+@dataclass(frozen=True)
+class Asker:
+    """Who asks, where, and whether they moderate the ladder the command is for."""
+
+    chat: str
+    user: UserRef
+    # Known already (Telegram's administrators), or decided by the ladder (its role).
+    moderator: bool | Callable[[LadderInfo | None], bool] = False
+    message_id: str | None = None
+    channel: str | None = None
+    reply_to: UserRef | None = None
+
+
+@dataclass(frozen=True)
+class Said:
+    """A command as typed: the text, the users its mention tokens stand for, and whether
+    names the platform taught us (`@username` on Telegram) resolve too."""
+
+    text: str
+    known: Mapping[str, UserRef] = field(default_factory=dict)
+    handles: str | None = None  # the platform whose learned usernames resolve names
+
+
+class Gateway:
+    """Commands from any platform into the core: flood limit, context, one transaction."""
+
+    def __init__(self, store: SqliteStore, policy: Policy, clock: Callable[[], float],
+                 limiter: Limiter) -> None:
+        self.store, self.policy, self.clock, self.limiter = store, policy, clock, limiter
+
+    def admit(self, asker: Asker) -> tuple[bool, str | None]:
+        """Whether the asker may send a command now, and what to tell them if not (None:
+        they were told already)."""
+        return self.limiter.check(asker.chat, asker.user.key)
+
+    async def run(self, asker: Asker, what: Command | Said,
+                  ladder: str | None = None) -> Reply | None:
+        """Run a command for the asker (None: the text was no command for the bot)."""
+        def work(repo: SqliteRepo) -> Reply | None:
+            moderator = asker.moderator if isinstance(asker.moderator, bool) else \
+                asker.moderator(repo.ladder(asker.chat, ladder))
+            ctx = Context(asker.chat, asker.user, int(self.clock()), moderator=moderator,
+                          message_id=asker.message_id, channel=asker.channel,
+                          reply_to=asker.reply_to)
+            if not isinstance(what, Said):
+                return execute(repo, ctx, Parsed(what, ladder), self.policy)
+            text = what.text if ladder is None else f"{what.text} ladder={ladder}"
+
+            def resolve(name: str) -> UserRef | None:
+                found = what.known.get(name)
+                if found is None and what.handles is not None:
+                    found = repo.find_handle(what.handles, name)
+                return found
+
+            try:
+                return handle(repo, ctx, text, resolve, self.policy)
+            except LadderError as error:  # pragma: no cover - handle() answers refusals
+                return refused(error)
+
+        return await self.store.run(work)

@@ -1,0 +1,52 @@
+"""How a core reply is shown on Telegram: plain text (no parse mode, so nothing a player
+typed is formatting), no link made of what they typed, split into messages the Bot API
+accepts, with a pending report's buttons under the last one."""
+
+from __future__ import annotations
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+from telegram.constants import CallbackQueryLimit, MessageLimit
+
+from bot.gateway import BUTTON_ACTIONS
+from bot.text import contain_bidi, cut, split_text, unlink
+from core.records import Reply
+
+MAX_MESSAGE = MessageLimit.MAX_TEXT_LENGTH
+ALERT = CallbackQueryLimit.ANSWER_CALLBACK_QUERY_TEXT_LENGTH  # a button's alert
+
+
+def shown(text: str, own: str | None = None) -> str:
+    """A text as Telegram should show it: right-to-left overrides closed within their
+    word, and no address or bare domain a player typed made a link (`own`, the bot's web
+    address, stays one)."""
+    return unlink(contain_bidi(text), own, domains=True)
+
+
+def split(text: str, limit: int = MAX_MESSAGE) -> list[str]:
+    """Cut a long text at line breaks into messages Telegram accepts."""
+    return split_text(text, limit)
+
+
+def buttons(reply: Reply) -> InlineKeyboardMarkup | None:
+    """Confirm / Dispute (for the opponent) and Withdraw (for the reporter's side) under a
+    pending report."""
+    if reply.confirm_match is None or reply.ladder is None:
+        return None
+    tail = f"{reply.ladder}:{reply.confirm_match}"
+    return InlineKeyboardMarkup([[
+        InlineKeyboardButton(action.title(), callback_data=f"{action}:{tail}")
+        for action in BUTTON_ACTIONS]])
+
+
+def render(reply: Reply, own: str | None = None
+           ) -> list[tuple[str, InlineKeyboardMarkup | None]]:
+    """The messages a reply becomes, each with the buttons it carries."""
+    parts = split(shown(reply.text, own))
+    last = len(parts) - 1
+    return [(part, buttons(reply) if n == last else None) for n, part in enumerate(parts)]
+
+
+def alert(reply: Reply | None, own: str | None = None) -> str:
+    """A refusal as a button's alert, cut at a space to Telegram's 200 characters (a
+    longer one was refused, and the presser saw nothing)."""
+    return cut(shown(reply.text, own), ALERT) if reply is not None else "Nothing to do."
