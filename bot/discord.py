@@ -25,7 +25,7 @@ from bot.discord_render import MENTION, chunks, render, shown
 from bot.gateway import BUTTON_ACTIONS, Asker, Gateway, Said, button_command
 from bot.limits import Limiter
 from bot.scheduler import Undeliverable
-from bot.text import APOLOGY
+from bot.text import APOLOGY, cut
 from core.commands import (
     Command,
     ShowHallOfFame,
@@ -41,6 +41,8 @@ from storage.sqlite import SqliteRepo, SqliteStore
 log = logging.getLogger(__name__)
 
 PLATFORM = "discord"
+CHOICE_NAME = 100  # characters of an autocomplete choice (discord-api-docs)
+AUTOCOMPLETE_WAIT = 2.0  # seconds an autocomplete may wait for the database
 EMBEDDED = (ShowStandings, ShowProfile, ShowHistory, ShowHallOfFame, ShowLadder)
 
 
@@ -125,6 +127,7 @@ class DiscordPlatform:
         self.limiter = limiter or Limiter()
         self._store = store  # None only to list the commands (`discord sync --dry-run`)
         self.clock = clock
+        self.autocomplete_wait = AUTOCOMPLETE_WAIT
         # Names and reasons are the players' own text: "@everyone" or a "<@123>" typed into
         # a reason must ping nobody. A reply names the users it may ping (`pinged`);
         # announcements, which no asker named anyone in, ping nobody.
@@ -340,8 +343,16 @@ class DiscordPlatform:
                                                      m.result.players) + f" ({m.status})")
                     for m in found]
 
-        return [app_commands.Choice(name=label[:100], value=mid)
-                for mid, label in await self.store.run(work) if current in str(mid)]
+        # An autocomplete cannot be deferred, and Discord takes no answer after 3 seconds:
+        # a read beside the write queue, and no choices rather than a late answer.
+        try:
+            found = await asyncio.wait_for(self.store.run(work, commit=False),
+                                           self.autocomplete_wait)
+        except TimeoutError:
+            log.info("the match list was not read in time: no choices offered")
+            return []
+        return [app_commands.Choice(name=cut(label, CHOICE_NAME), value=mid)
+                for mid, label in found if current in str(mid)]
 
 
 # The options that name players by mention, as text (the players of a free-for-all or a

@@ -4,6 +4,7 @@ requests discord.py makes (to a loopback stand-in)."""
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import json
 import logging
@@ -227,6 +228,42 @@ async def test_match_ids_autocomplete_in_mod(dc: Harness) -> None:
     payload["type"] = 4
     choices = (await dc.send(payload))["choices"]
     assert choices == [{"name": "#1 alice vs bob (confirmed)", "value": 1}]
+
+
+async def test_an_autocomplete_the_database_cannot_answer_in_time_offers_nothing(
+    dc: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An autocomplete cannot be deferred: waiting behind a long correction, it was
+    answered after Discord's 3 seconds (404). It offers no choices instead, in time."""
+    await ladder(dc, "confirm=false")
+    await dc.send(report(ALICE, "win", BOB))
+
+    async def stuck(work: Any, **kwargs: Any) -> Any:
+        await asyncio.Event().wait()  # the database thread is busy for as long as it takes
+
+    monkeypatch.setattr(dc.store, "run", stuck)
+    dc.platform.autocomplete_wait = 0  # (gives up at once: no real time passes)
+    payload = command("void", {"name": "match", "type": 4, "value": "", "focused": True},
+                      by=MOD, group="mod")
+    payload["type"] = 4
+    assert (await dc.send(payload))["choices"] == []
+
+
+async def test_long_names_in_autocomplete_are_cut_at_a_space(dc: Harness) -> None:
+    long = [member(person(1300000000000000400 + n, f"{'w' * 20} {'v' * 20} {n}"))
+            for n in range(2)]
+    await ladder(dc, "confirm=false")
+    for who in long:
+        await dc.send(command("join", by=who))
+    await dc.send(report(long[0], "win", long[1]))
+    payload = command("void", {"name": "match", "type": 4, "value": "", "focused": True},
+                      by=MOD, group="mod")
+    payload["type"] = 4
+    [choice] = (await dc.send(payload))["choices"]
+    full = "#1 " + " vs ".join(f"{'w' * 20} {'v' * 20} {n}" for n in range(2)) + " (confirmed)"
+    shown = choice["name"].removesuffix("…")
+    assert len(choice["name"]) <= 100 and shown != choice["name"]
+    assert full.startswith(shown) and full[len(shown)] == " "  # cut between words
 
 
 async def test_an_exception_is_logged_and_the_user_gets_an_apology(
