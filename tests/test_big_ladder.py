@@ -161,6 +161,8 @@ def discord_script() -> list[dict[str, Any]]:
                 option("ladder", "pos"), by=MOD, group="mod"),
         command("season-close", option("reason", name(12)), by=MOD, group="mod"),
         command("set", option("options", "k=30 public=true"), by=MOD, group="ladder"),
+        command("create", option("name", "extra"), option("preset", "dutch"),
+                option("options", "confirm=false"), by=MOD, group="ladder"),
         command("rename", option("name", "league"), by=MOD, group="ladder"),
         command("default", option("name", "league"), by=MOD, group="ladder"),
         command("delete", option("name", "league"), by=MOD, group="ladder"),
@@ -247,7 +249,8 @@ def telegram_script() -> list[tuple[int, tuple[str, list[dict[str, Any]]]]]:
     """(who, message) for every command, with the arguments of the longest answers."""
     star = 0
     steps: list[tuple[int, tuple[str, list[dict[str, Any]]]]] = [
-        (star, said("/help")), (star, said("/help report")), (star, said("/help settings")),
+        (star, said("/start")), (star, said("/help")), (star, said("/help report")),
+        (star, said("/help settings")),
         (star, said("/help presets")), (star, said("/players")), (star, said("/players page=10")),
         (star, said("/players page=11"))]
     for table in ("season", "week", "ladder", "rating"):
@@ -272,7 +275,9 @@ def telegram_script() -> list[tuple[int, tuple[str, list[dict[str, Any]]]]]:
               (-1, said("/mod unban", 11, "served")),
               (-1, said("/mod cancel 2", reason(2), "ladder=pos")),
               (-1, said("/mod season close", name(12))),
-              (-1, said("/ladder set k=30 public=true")), (-1, said("/ladder rename league")),
+              (-1, said("/ladder set k=30 public=true")),
+              (-1, said("/ladder create extra preset=dutch confirm=false")),
+              (-1, said("/ladder rename league")),
               (-1, said("/ladder default league")), (-1, said("/ladder delete league")),
               (star, said("/leave"))]
     return steps
