@@ -4,6 +4,7 @@ drive a platform as its users would (the fakes are in telegram_fake and discord_
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +25,11 @@ from tests.discord_private import deliver_interaction
 from tests.telegram_fake import BOT, GROUP, FakeRequest, FakeTelegram, message
 
 T0 = 1767607200  # 2026-01-05 10:00 UTC
+
+
+def with_web_url(config: Config, url: str) -> Config:
+    """The configuration with the public pages served at `url` (links in replies)."""
+    return dataclasses.replace(config, policy=dataclasses.replace(config.policy, web_url=url))
 UNLIMITED = Limiter(enabled=False)  # the flood tests put in their own, on a fake clock
 
 

@@ -5,7 +5,6 @@ requests discord.py makes (to a loopback stand-in)."""
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import json
 import logging
 import subprocess
@@ -20,7 +19,7 @@ from bot.discord import APOLOGY
 from bot.limits import Limiter
 from tests import platform_limits
 from tests.adapters import DiscordHarness as Harness
-from tests.adapters import discord_harness
+from tests.adapters import discord_harness, with_web_url
 from tests.chat import Chat
 from tests.discord_fake import (
     CHANNEL,
@@ -345,9 +344,7 @@ async def test_names_ping_nobody_and_format_nothing(dc: Harness) -> None:
 
 async def test_the_bots_own_web_address_stays_a_link(dc: Harness) -> None:
     await ladder(dc, "public=true")
-    dc.platform.config = dataclasses.replace(
-        dc.platform.config, policy=dataclasses.replace(dc.platform.config.policy,
-                                                       web_url="https://ladder.example"))
+    dc.platform.config = with_web_url(dc.platform.config, "https://ladder.example")
     info = await dc.send(command("info", by=ALICE, group="ladder"))
     assert "https://ladder.example/ladders/1" in text(info)
     assert dc.fake.links == ["https://ladder.example/ladders/1"]

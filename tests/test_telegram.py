@@ -5,7 +5,6 @@ request answered by a recording stand-in of the Bot API."""
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import logging
 import socket
 import time
@@ -27,7 +26,7 @@ from bot.telegram_render import split as split_text
 from core.export import export_ladder
 from core.records import Reply
 from storage.sqlite import SqliteStore
-from tests.adapters import T0, telegram_harness
+from tests.adapters import T0, telegram_harness, with_web_url
 from tests.adapters import TelegramHarness as Harness
 from tests.telegram_fake import GROUP, FakeRequest, FakeTelegram, message, person
 
@@ -396,9 +395,7 @@ async def test_addresses_in_names_and_reasons_are_no_links(tg: Harness) -> None:
 
 async def test_the_bots_own_web_address_stays_a_link_on_telegram(tg: Harness) -> None:
     await ladder(tg, "public=true")
-    tg.platform.config = dataclasses.replace(
-        tg.platform.config, policy=dataclasses.replace(tg.platform.config.policy,
-                                                       web_url="https://ladder.example"))
+    tg.platform.config = with_web_url(tg.platform.config, "https://ladder.example")
     [info] = await tg.say(ALICE, "/ladder info")
     assert "https://ladder.example/ladders/1" in info
     assert tg.api.links == ["https://ladder.example/ladders/1"]
