@@ -225,7 +225,7 @@ def _anti_farming(state: LadderState, at: Sequence[Timestamp], a: Sequence[Playe
                         if recent and state._farmed(recent, when):
                             kept[i] = False
                         else:
-                            state._remember_pair(a[i], b[i], when)
+                            state.remember_pair(a[i], b[i], when)
             else:
                 farm.update(fresh)
                 due.push_all(list(times), keys, ordered)

@@ -40,8 +40,25 @@ from core.events import (
     collect_corrections,
 )
 from core.model import Correction, Match, PlayerId, Result, Timestamp, pair_key
+from core.rulebooks import Rulebook, choose
 from core.settings import LATEST_CONFIRMATION_DAYS, Settings
+from core.standing import (
+    NOTHING,
+    UNRATED_NOTE,
+    Applied,
+    Change,
+    MatchEffect,
+    PlayerState,
+    SeasonEffect,
+    SeriesState,
+    Undo,
+)
 from core.tables import HallEntry, TableRow, gain_table, hall_entries
+
+# (The value types live in core.standing; these names are read from here too.)
+__all__ = ["UNRATED_NOTE", "Applied", "Change", "LadderState", "MatchEffect", "PlayerState",
+           "SeasonEffect", "SeriesState", "duel_ratings", "pair_rule", "replay", "resume",
+           "standing_changes", "too_short"]
 
 NO_CORRECTIONS: Mapping[int, Correction] = MappingProxyType({})
 
@@ -53,117 +70,7 @@ FARM_SLACK = LATEST_CONFIRMATION_DAYS * DAY
 # forgotten: without it, every pair that ever played would be kept for good. A prune
 # costs what it forgets (see `DueQueue`), so it runs often: a recent correction that
 # rolls back across one restores, then forgets again, a thousand events' worth of pairs.
-# Why a match moves nothing when its result says unrated: the reporter's word or a
-# moderator's (/mod set ... unrated), which the fold cannot tell apart.
-UNRATED_NOTE = "marked unrated"
 FARM_PRUNE_EVERY = 1_000
-
-
-@dataclass(slots=True)
-class PlayerState:
-    """Everything the rules need to know about one player."""
-
-    rating: float
-    games: int = 0
-    rated_games: int = 0
-    wins: int = 0
-    losses: int = 0
-    draws: int = 0
-    rated_wins: int = 0
-    last_played: Timestamp | None = None
-    season_gain: float = 0.0
-    season_games: int = 0
-    member: bool = True
-
-    def copy(self) -> PlayerState:
-        """An independent copy."""
-        return PlayerState(
-            self.rating, self.games, self.rated_games, self.wins, self.losses, self.draws,
-            self.rated_wins, self.last_played, self.season_gain, self.season_games, self.member,
-        )
-
-
-@dataclass(slots=True)
-class SeriesState:
-    """An open dutch series between a pair (`low` is the smaller player id)."""
-
-    first_at: Timestamp
-    base_low: float
-    base_high: float
-    games: int = 0
-    score_low: float = 0.0
-    applied_low: float = 0.0
-    applied_high: float = 0.0
-
-    def copy(self) -> SeriesState:
-        """An independent copy."""
-        return SeriesState(
-            self.first_at, self.base_low, self.base_high, self.games, self.score_low,
-            self.applied_low, self.applied_high,
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class Change:
-    """A player's rating (or rung, on a position ladder) before and after an event."""
-
-    player: PlayerId
-    before: float
-    after: float
-
-    @property
-    def delta(self) -> float:
-        """After minus before."""
-        return self.after - self.before
-
-
-@dataclass(frozen=True, slots=True)
-class MatchEffect:
-    """What a confirmed match did: rated or not (and why not), and each change."""
-
-    match_id: int
-    rated: bool
-    note: str
-    changes: tuple[Change, ...]
-    cases: tuple[tuple[PlayerId, int], ...] = ()
-    voided: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class SeasonEffect:
-    """A season close: the frozen table, the new Hall of Fame places, the next season."""
-
-    season: str
-    table: tuple[TableRow, ...]
-    hall: tuple[HallEntry, ...]
-    following: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class Applied:
-    """What one event changed: the players whose stored rows must be rewritten,
-    their rating/rung changes, and the match or season effect if any."""
-
-    kind: str
-    players: tuple[PlayerId, ...] = ()
-    changes: tuple[Change, ...] = ()
-    match: MatchEffect | None = None
-    season: SeasonEffect | None = None
-
-
-_NOTHING = Applied("none")
-
-
-@dataclass(slots=True)
-class Undo:
-    """What one folded event changed, to roll the standings back to before it."""
-
-    seq: int  # the event's number
-    at: Timestamp  # the standings' time before it
-    season: str | None
-    players: list[tuple[PlayerId, PlayerState | None]]  # prior states (None: created by it)
-    farm: tuple[tuple[PlayerId, PlayerId], tuple[Timestamp, ...] | None] | None = None
-    pruned: dict[tuple[PlayerId, PlayerId], list[Timestamp]] | None = None  # by this event
 
 
 @dataclass(slots=True)
@@ -349,13 +256,13 @@ class LadderState:
                 self.logged[event.challenge] = (
                     event.challenger, challenger, event.challenged, challenged,
                 )
-            return _NOTHING
+            return NOTHING
         if isinstance(event, SettingsChanged):
             self.settings = self.settings.with_changes(dict(event.changes))
-            return _NOTHING
+            return NOTHING
         if isinstance(event, (MatchVoided, ResultChanged)):
             # Corrections act where their match stands, through `corrections`.
-            return _NOTHING
+            return NOTHING
         raise TypeError(f"not an event: {event!r}")
 
     def _join(self, player: PlayerId) -> Applied:
@@ -371,7 +278,7 @@ class LadderState:
     def _leave(self, player: PlayerId) -> Applied:
         state = self.players.get(player)
         if state is None or not state.member:
-            return _NOTHING
+            return NOTHING
         state.member = False
         if self.settings.is_position and player in self.order:
             index = self.order.index(player)
@@ -384,9 +291,9 @@ class LadderState:
     def _adjust(self, player: PlayerId, amount: float) -> Applied:
         state = self.players.get(player)
         if state is None:
-            return _NOTHING
+            return NOTHING
         if self.settings.is_position:
-            return self._reorder("adjust", position.shift(self.order, player, int(amount)))
+            return self.reorder("adjust", position.shift(self.order, player, int(amount)))
         before = state.rating
         state.rating = elo.apply_floor(self.settings, before + amount, before)
         return Applied("adjust", players=(player,), changes=(Change(player, before, state.rating),))
@@ -437,7 +344,7 @@ class LadderState:
         effect = SeasonEffect(label, table, hall, self.season)
         return Applied("season", players=tuple(touched), season=effect)
 
-    def _reorder(self, kind: str, new_order: list[PlayerId]) -> Applied:
+    def reorder(self, kind: str, new_order: list[PlayerId]) -> Applied:
         old = {p: i for i, p in enumerate(self.order)}
         moved = tuple(
             Change(p, old[p] + 1, i + 1) for i, p in enumerate(new_order) if old[p] != i
@@ -462,16 +369,7 @@ class LadderState:
             if p not in players:  # a replayed log names only joined players; be safe
                 players[p] = PlayerState(rating=self.settings.start, member=False)
         self._count_game(result, match.played_at)
-        note = self._unrated_reason(match)
-        settings = self.settings
-        if settings.is_position:
-            return self._position_match(match, note)
-        if result.is_duel:
-            if settings.series_hours is not None:
-                return self._series_match(match, note)
-            if settings.formula in ("zero_sum", "classic") and settings.no_change_gap is None:
-                return self._duel(match, note)
-        return self._elo_match(match, note)
+        return self.rulebook.rate(self, match, self._unrated_reason(match))
 
     def _count_game(self, result: Result, played_at: Timestamp) -> None:
         winners = result.winners()
@@ -507,28 +405,12 @@ class LadderState:
                 return f"unrated: {error.reason.split(';')[0]}"
         return ""
 
-    def _record_rated(self, match: Match, before: Mapping[PlayerId, float]) -> tuple[Change, ...]:
-        """Count a rated game for every participant and return the rating changes."""
-        result = match.result
-        winners = result.winners()
-        changes = []
-        for p in result.players:
-            s = self.players[p]
-            s.rated_games += 1
-            if p in winners:
-                s.rated_wins += 1
-            s.season_games += 1
-            s.season_gain += s.rating - before[p]
-            changes.append(Change(p, before[p], s.rating))
-        if self.settings.farm_limit is not None and result.is_duel:
-            self._remember_pair(result.sides[0][0], result.sides[1][0], match.played_at)
-        return tuple(changes)
-
-    def _duel(self, match: Match, note: str) -> Applied:
-        """A one-on-one game of the classic or zero-sum formula: what `_elo_match` computes,
-        without the machinery for sides and pairs (the busiest path of every replay)."""
+    def rate_duel(self, match: Match, note: str) -> Applied:
+        """A one-on-one game of the classic or zero-sum formula: what the Elo rulebooks'
+        `elo_match` computes, without the machinery for sides and pairs (the busiest path
+        of every replay)."""
         if note:
-            return self._unrated_effect(match, note)
+            return self.unrated_effect(match, note)
         result = match.result
         a, b = result.sides[0][0], result.sides[1][0]
         pa, pb = self.players[a], self.players[b]
@@ -539,11 +421,14 @@ class LadderState:
                        match=MatchEffect(match.id, True, "", changes))
 
     @property
+    def rulebook(self) -> Rulebook:
+        """The rules this ladder's settings choose (chosen again when they change)."""
+        return choose(self.settings)
+
+    @property
     def lean(self) -> bool:
         """True when plain one-on-one matches may be folded by `apply_duel`."""
-        s = self.settings
-        return (not s.is_position and s.series_hours is None and s.no_change_gap is None
-                and s.max_gap is None and s.formula in ("zero_sum", "classic"))
+        return self.rulebook.lean(self.settings)
 
     def apply_duel(self, at: Timestamp, a: PlayerId, b: PlayerId, draw: bool, rated: bool,
                    moves: int | None, played_at: Timestamp
@@ -628,10 +513,10 @@ class LadderState:
         pa.season_gain += na - ra
         pb.season_gain += nb - rb
         if settings.farm_limit is not None:
-            self._remember_pair(a, b, played_at)
+            self.remember_pair(a, b, played_at)
         return na, nb
 
-    def _remember_pair(self, a: PlayerId, b: PlayerId, played_at: Timestamp) -> None:
+    def remember_pair(self, a: PlayerId, b: PlayerId, played_at: Timestamp) -> None:
         """Keep the time of a pair's rated game for anti-farming."""
         pair = pair_key(a, b)
         times = self.farm.get(pair)
@@ -668,7 +553,8 @@ class LadderState:
                 if kept is not None and kept.first_at <= over:
                     del series[pair]
 
-    def _unrated_effect(self, match: Match, note: str) -> Applied:
+    def unrated_effect(self, match: Match, note: str) -> Applied:
+        """A match that moves nothing, and why."""
         result = match.result
         changes = tuple(
             Change(p, self.players[p].rating, self.players[p].rating) for p in result.players
@@ -676,110 +562,23 @@ class LadderState:
         return Applied("match", players=result.players, changes=changes,
                        match=MatchEffect(match.id, False, note, changes))
 
-    def _elo_match(self, match: Match, note: str) -> Applied:
-        if note:
-            return self._unrated_effect(match, note)
-        settings, result = self.settings, match.result
-        players = self.players
-        before = {p: players[p].rating for p in result.players}
-        wins = {p: players[p].rated_wins for p in result.players} \
-            if settings.formula == "fame" else None
-        deltas = elo.game_changes(settings, result, before, wins)
-        for p, delta in deltas.items():
-            players[p].rating = elo.apply_floor(settings, before[p] + delta, before[p])
-        changes = self._record_rated(match, before)
-        note = ""
-        if result.is_duel and not result.draw:
-            winner, loser = result.sides[0][0], result.sides[1][0]
-            if elo.no_change(settings, before[winner], before[loser], 1.0):
-                note = _beyond_gap(settings, before[winner], before[loser])
-        return Applied("match", players=result.players, changes=changes,
-                       match=MatchEffect(match.id, True, note, changes))
-
-    def _series_match(self, match: Match, note: str) -> Applied:
-        """A dutch game: rated with every earlier game of its series as one event."""
-        if note:
-            return self._unrated_effect(match, note)
-        settings, result = self.settings, match.result
-        a, b = result.sides[0][0], result.sides[1][0]
-        low, high = pair_key(a, b)
-        players = self.players
-        series = self.series.get((low, high))
-        assert settings.series_hours is not None
-        if series is None or match.played_at >= series.first_at + settings.series_hours * HOUR:
-            series = SeriesState(match.played_at, players[low].rating, players[high].rating)
-            self.series[(low, high)] = series
-            self.series_due.push(match.played_at, (low, high))
-        series.games += 1
-        if result.draw:
-            series.score_low += 0.5
-        elif low == a:
-            series.score_low += 1.0
-        before = {p: players[p].rating for p in (a, b)}
-        n = series.games
-        target_low = elo.series_change(settings, series.base_low, series.base_high,
-                                       series.score_low, n)
-        target_high = elo.series_change(settings, series.base_high, series.base_low,
-                                        n - series.score_low, n)
-        # Each game replaces the series' earlier change by the new one.
-        for player, target, attr in ((low, target_low, "applied_low"),
-                                     (high, target_high, "applied_high")):
-            s = players[player]
-            applied = getattr(series, attr)
-            new_rating = elo.apply_floor(settings, s.rating + (target - applied), s.rating)
-            setattr(series, attr, applied + (new_rating - s.rating))
-            s.rating = new_rating
-        changes = self._record_rated(match, before)
-        note = f"game {n} of a series" if n > 1 else ""
-        if elo.no_change(settings, series.base_low, series.base_high, series.score_low / n):
-            note = _beyond_gap(settings, series.base_low, series.base_high)
-        return Applied("match", players=(a, b), changes=changes,
-                       match=MatchEffect(match.id, True, note, changes))
-
-    def _position_match(self, match: Match, note: str) -> Applied:
+    def record_rated(self, match: Match, before: Mapping[PlayerId, float]
+                     ) -> tuple[Change, ...]:
+        """Count a rated game for every participant and return the rating changes."""
         result = match.result
-        a, b = result.sides[0][0], result.sides[1][0]
-        if not note and (a not in self.order or b not in self.order):
-            note = "a player had left the ladder, so no rungs moved"
-        if note:
-            return self._unrated_effect_position(match, note)
-        logged = None
-        entry = self.logged.get(match.challenge_id) if match.challenge_id is not None else None
-        if entry is not None:
-            rungs = {entry[0]: entry[1], entry[2]: entry[3]}
-            if a in rungs and b in rungs:
-                logged = (rungs[a], rungs[b])
-        new_order, case_a, case_b = position.moved_order(
-            self.order, result, self.settings.moves_table, logged
-        )
-        for p in (a, b):
-            self.players[p].rated_games += 1
-        if not result.draw:
-            self.players[a].rated_wins += 1
-        reordered = self._reorder("match", new_order)
-        touched = tuple(dict.fromkeys((a, b, *reordered.players)))
-        own = tuple(
-            Change(p, self._rung_before(p, reordered), self.order.index(p) + 1) for p in (a, b)
-        )
-        # A player of the match who kept their rung is recorded too, so history says they
-        # stayed (no record at all would read as history not yet written).
-        stayed = tuple(c for c in own if c.before == c.after)
-        return Applied("match", players=touched, changes=reordered.changes + stayed,
-                       match=MatchEffect(match.id, True, "", own, ((a, case_a), (b, case_b))))
-
-    def _rung_before(self, player: PlayerId, reordered: Applied) -> int:
-        for change in reordered.changes:
-            if change.player == player:
-                return int(change.before)
-        return self.order.index(player) + 1
-
-    def _unrated_effect_position(self, match: Match, note: str) -> Applied:
-        result = match.result
-        changes = tuple(
-            Change(p, r, r) for p in result.players if (r := self.rung(p)) is not None
-        )
-        return Applied("match", players=result.players, changes=changes,
-                       match=MatchEffect(match.id, False, note, changes))
+        winners = result.winners()
+        changes = []
+        for p in result.players:
+            s = self.players[p]
+            s.rated_games += 1
+            if p in winners:
+                s.rated_wins += 1
+            s.season_games += 1
+            s.season_gain += s.rating - before[p]
+            changes.append(Change(p, before[p], s.rating))
+        if self.settings.farm_limit is not None and result.is_duel:
+            self.remember_pair(result.sides[0][0], result.sides[1][0], match.played_at)
+        return tuple(changes)
 
 
 def too_short(settings: Settings, moves: int | None) -> bool:
@@ -835,11 +634,6 @@ def standing_changes(before: Callable[[PlayerId], PlayerState | None],
         if prior is not None and after is not None and after.rating != prior.rating:
             moved.append(Change(p, prior.rating, after.rating))
     return tuple(moved)
-
-
-def _beyond_gap(settings: Settings, a: float, b: float) -> str:
-    return (f"{abs(a - b):.0f} points apart, a win by the stronger player moves nothing "
-            f"(more than {settings.no_change_gap:g} apart)")
 
 
 def replay(

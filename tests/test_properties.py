@@ -220,13 +220,15 @@ def test_the_duel_fast_path_equals_the_general_rules(
 ) -> None:
     from unittest import mock
 
+    from core.rulebooks import rated
+
     _, events = history
     settings = preset(name).with_changes({"farm_limit": 2, "floor": 1150.0}) \
         if name == "warlight" else preset(name)
     fast = replay(settings, events)
     # The same history through the general machinery for sides and pairs only.
-    with mock.patch.object(LadderState, "_duel",
-                           lambda self, match, note: self._elo_match(match, note)):
+    with mock.patch.object(LadderState, "rate_duel",
+                           lambda self, match, note: rated.elo_match(self, match, note)):
         general = replay(settings, events)
     assert fast.fingerprint() == general.fingerprint()
 

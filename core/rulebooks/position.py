@@ -1,0 +1,78 @@
+"""`nhwc`'s family: a position ladder, rungs moved by case and margin (RULES.md §4)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from core import position
+from core.model import Match, PlayerId
+from core.settings import Settings
+from core.standing import Applied, Change, MatchEffect
+
+if TYPE_CHECKING:
+    from core.state import LadderState
+
+
+class Position:
+    """Players on rungs 1..n; a match moves them by the table of cases and margins."""
+
+    name = "position"
+
+    @staticmethod
+    def rate(state: LadderState, match: Match, note: str) -> Applied:
+        """Move the two players' rungs by their case (the rungs logged when the challenge
+        was accepted, when there was one) and the result's margin."""
+        result = match.result
+        a, b = result.sides[0][0], result.sides[1][0]
+        if not note and (a not in state.order or b not in state.order):
+            note = "a player had left the ladder, so no rungs moved"
+        if note:
+            return _unrated(state, match, note)
+        logged = None
+        entry = state.logged.get(match.challenge_id) if match.challenge_id is not None else None
+        if entry is not None:
+            rungs = {entry[0]: entry[1], entry[2]: entry[3]}
+            if a in rungs and b in rungs:
+                logged = (rungs[a], rungs[b])
+        new_order, case_a, case_b = position.moved_order(
+            state.order, result, state.settings.moves_table, logged
+        )
+        for p in (a, b):
+            state.players[p].rated_games += 1
+        if not result.draw:
+            state.players[a].rated_wins += 1
+        reordered = state.reorder("match", new_order)
+        touched = tuple(dict.fromkeys((a, b, *reordered.players)))
+        own = tuple(
+            Change(p, _rung_before(state, p, reordered), state.order.index(p) + 1)
+            for p in (a, b)
+        )
+        # A player of the match who kept their rung is recorded too, so history says they
+        # stayed (no record at all would read as history not yet written).
+        stayed = tuple(c for c in own if c.before == c.after)
+        return Applied("match", players=touched, changes=reordered.changes + stayed,
+                       match=MatchEffect(match.id, True, "", own, ((a, case_a), (b, case_b))))
+
+    @staticmethod
+    def lean(settings: Settings) -> bool:
+        """Never: a match moves rungs, not ratings."""
+        return False
+
+
+def _rung_before(state: LadderState, player: PlayerId, reordered: Applied) -> int:
+    for change in reordered.changes:
+        if change.player == player:
+            return int(change.before)
+    return state.order.index(player) + 1
+
+
+def _unrated(state: LadderState, match: Match, note: str) -> Applied:
+    result = match.result
+    changes = tuple(
+        Change(p, r, r) for p in result.players if (r := state.rung(p)) is not None
+    )
+    return Applied("match", players=result.players, changes=changes,
+                   match=MatchEffect(match.id, False, note, changes))
+
+
+RULEBOOK = Position()

@@ -1,0 +1,104 @@
+"""What the Elo rulebooks share: a match rated by the formula's changes, a dutch-style
+series of one pair's games rated as one, and the fast one-on-one path."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from core import elo
+from core.calendar import HOUR
+from core.model import Match, pair_key
+from core.settings import Settings
+from core.standing import Applied, MatchEffect, SeriesState
+
+if TYPE_CHECKING:
+    from core.state import LadderState
+
+
+def duel_or_elo(state: LadderState, match: Match, note: str) -> Applied:
+    """A classic or zero-sum match: a one-on-one game by the fast path (in a series when
+    the ladder has them, by the full formula when a rating gap can stop it), any other
+    by the formula over its sides."""
+    settings = state.settings
+    if match.result.is_duel:
+        if settings.series_hours is not None:
+            return series_match(state, match, note)
+        if settings.no_change_gap is None:
+            return state.rate_duel(match, note)
+    return elo_match(state, match, note)
+
+
+def lean(settings: Settings) -> bool:
+    """The fast path folds a classic or zero-sum one-on-one game with no rule looking at
+    the pair's earlier games or at the rating gap."""
+    return (settings.series_hours is None and settings.no_change_gap is None
+            and settings.max_gap is None)
+
+
+def elo_match(state: LadderState, match: Match, note: str) -> Applied:
+    """A match rated by the formula's changes for each side (`elo.game_changes`)."""
+    if note:
+        return state.unrated_effect(match, note)
+    settings, result = state.settings, match.result
+    players = state.players
+    before = {p: players[p].rating for p in result.players}
+    wins = {p: players[p].rated_wins for p in result.players} \
+        if settings.formula == "fame" else None
+    deltas = elo.game_changes(settings, result, before, wins)
+    for p, delta in deltas.items():
+        players[p].rating = elo.apply_floor(settings, before[p] + delta, before[p])
+    changes = state.record_rated(match, before)
+    note = ""
+    if result.is_duel and not result.draw:
+        winner, loser = result.sides[0][0], result.sides[1][0]
+        if elo.no_change(settings, before[winner], before[loser], 1.0):
+            note = beyond_gap(settings, before[winner], before[loser])
+    return Applied("match", players=result.players, changes=changes,
+                   match=MatchEffect(match.id, True, note, changes))
+
+
+def series_match(state: LadderState, match: Match, note: str) -> Applied:
+    """A dutch game: rated with every earlier game of its series as one event."""
+    if note:
+        return state.unrated_effect(match, note)
+    settings, result = state.settings, match.result
+    a, b = result.sides[0][0], result.sides[1][0]
+    low, high = pair_key(a, b)
+    players = state.players
+    series = state.series.get((low, high))
+    assert settings.series_hours is not None
+    if series is None or match.played_at >= series.first_at + settings.series_hours * HOUR:
+        series = SeriesState(match.played_at, players[low].rating, players[high].rating)
+        state.series[(low, high)] = series
+        state.series_due.push(match.played_at, (low, high))
+    series.games += 1
+    if result.draw:
+        series.score_low += 0.5
+    elif low == a:
+        series.score_low += 1.0
+    before = {p: players[p].rating for p in (a, b)}
+    n = series.games
+    target_low = elo.series_change(settings, series.base_low, series.base_high,
+                                   series.score_low, n)
+    target_high = elo.series_change(settings, series.base_high, series.base_low,
+                                    n - series.score_low, n)
+    # Each game replaces the series' earlier change by the new one.
+    for player, target, attr in ((low, target_low, "applied_low"),
+                                 (high, target_high, "applied_high")):
+        s = players[player]
+        applied = getattr(series, attr)
+        new_rating = elo.apply_floor(settings, s.rating + (target - applied), s.rating)
+        setattr(series, attr, applied + (new_rating - s.rating))
+        s.rating = new_rating
+    changes = state.record_rated(match, before)
+    note = f"game {n} of a series" if n > 1 else ""
+    if elo.no_change(settings, series.base_low, series.base_high, series.score_low / n):
+        note = beyond_gap(settings, series.base_low, series.base_high)
+    return Applied("match", players=(a, b), changes=changes,
+                   match=MatchEffect(match.id, True, note, changes))
+
+
+def beyond_gap(settings: Settings, a: float, b: float) -> str:
+    """Why a win by the stronger player moved nothing."""
+    return (f"{abs(a - b):.0f} points apart, a win by the stronger player moves nothing "
+            f"(more than {settings.no_change_gap:g} apart)")

@@ -1,0 +1,122 @@
+"""What the standings hold of each player and series, and what folding an event says it
+changed: the values the fold (`core.state`) and every rulebook (`core.rulebooks`) share."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from core.model import PlayerId, Timestamp
+from core.tables import HallEntry, TableRow
+
+# Why a match moves nothing when its result says unrated: the reporter's word or a
+# moderator's (/mod set ... unrated), which the fold cannot tell apart.
+UNRATED_NOTE = "marked unrated"
+
+
+@dataclass(slots=True)
+class PlayerState:
+    """Everything the rules need to know about one player."""
+
+    rating: float
+    games: int = 0
+    rated_games: int = 0
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+    rated_wins: int = 0
+    last_played: Timestamp | None = None
+    season_gain: float = 0.0
+    season_games: int = 0
+    member: bool = True
+
+    def copy(self) -> PlayerState:
+        """An independent copy."""
+        return PlayerState(
+            self.rating, self.games, self.rated_games, self.wins, self.losses, self.draws,
+            self.rated_wins, self.last_played, self.season_gain, self.season_games, self.member,
+        )
+
+
+@dataclass(slots=True)
+class SeriesState:
+    """An open dutch series between a pair (`low` is the smaller player id)."""
+
+    first_at: Timestamp
+    base_low: float
+    base_high: float
+    games: int = 0
+    score_low: float = 0.0
+    applied_low: float = 0.0
+    applied_high: float = 0.0
+
+    def copy(self) -> SeriesState:
+        """An independent copy."""
+        return SeriesState(
+            self.first_at, self.base_low, self.base_high, self.games, self.score_low,
+            self.applied_low, self.applied_high,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """A player's rating (or rung, on a position ladder) before and after an event."""
+
+    player: PlayerId
+    before: float
+    after: float
+
+    @property
+    def delta(self) -> float:
+        """After minus before."""
+        return self.after - self.before
+
+
+@dataclass(frozen=True, slots=True)
+class MatchEffect:
+    """What a confirmed match did: rated or not (and why not), and each change."""
+
+    match_id: int
+    rated: bool
+    note: str
+    changes: tuple[Change, ...]
+    cases: tuple[tuple[PlayerId, int], ...] = ()
+    voided: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonEffect:
+    """A season close: the frozen table, the new Hall of Fame places, the next season."""
+
+    season: str
+    table: tuple[TableRow, ...]
+    hall: tuple[HallEntry, ...]
+    following: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Applied:
+    """What one event changed: the players whose stored rows must be rewritten,
+    their rating/rung changes, and the match or season effect if any."""
+
+    kind: str
+    players: tuple[PlayerId, ...] = ()
+    changes: tuple[Change, ...] = ()
+    match: MatchEffect | None = None
+    season: SeasonEffect | None = None
+
+
+NOTHING = Applied("none")
+
+
+@dataclass(slots=True)
+class Undo:
+    """What one folded event changed, to roll the standings back to before it."""
+
+    seq: int  # the event's number
+    at: Timestamp  # the standings' time before it
+    season: str | None
+    players: list[tuple[PlayerId, PlayerState | None]]  # prior states (None: created by it)
+    farm: tuple[tuple[PlayerId, PlayerId], tuple[Timestamp, ...] | None] | None = None
+    pruned: dict[tuple[PlayerId, PlayerId], list[Timestamp]] | None = None  # by this event
+
+
