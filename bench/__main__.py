@@ -19,7 +19,8 @@ from bench.machine import describe_machine, peak_rss_mb
 KEYS = ["sqlite_raw_tx_per_s", "report_rate_per_s", "old_correction_s",
         "recent_correction_ms", "decay_s", "standings_ms", "profile_ms",
         "engine_vs_openskill", "web_player_p50_ms", "report_wait_beside_web_ms",
-        "peak_rss_mb"]
+        "glicko2_replay_per_s", "openskill_replay_per_s", "openskill_vs_library",
+        "glicko2_old_correction_s", "peak_rss_mb"]
 
 TARGETS = {
     "report_rate_per_s": ("at least 40% of sqlite_raw_tx_per_s", None),
@@ -29,6 +30,9 @@ TARGETS = {
     "standings_ms": ("at most 5", 5),
     "profile_ms": ("at most 20", 20),
     "engine_vs_openskill": ("at least 30", 30),
+    "glicko2_replay_per_s": ("at least 200,000", 200_000),
+    "openskill_vs_library": ("at least 0.9 (our bookkeeping under 10%)", 0.9),
+    "glicko2_old_correction_s": ("at most 1.5", 1.5),
     "peak_rss_mb": ("at most 1000", 1000),
 }
 
@@ -43,7 +47,7 @@ def verdicts(results: dict[str, float]) -> dict[str, bool]:
         if key == "report_rate_per_s":
             raw = results.get("sqlite_raw_tx_per_s")
             met[key] = raw is not None and value >= 0.4 * raw
-        elif key == "engine_vs_openskill":
+        elif key in ("engine_vs_openskill", "glicko2_replay_per_s", "openskill_vs_library"):
             met[key] = limit is not None and value >= limit
         else:
             met[key] = limit is not None and value <= limit

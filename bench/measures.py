@@ -40,13 +40,15 @@ class Sizes:
     decay_players: int  # the ladder of decay, standings and profile
     engine_matches: int  # matches replayed against openskill
     web_requests: int  # player pages fetched by 50 clients at once, per run
+    rulebook_games: int  # games replayed on glicko2 and openskill ladders
+    glicko2_games: int  # games of the Glicko-2 ladder whose middle one is voided
 
     def as_dict(self) -> dict[str, int]:
         return asdict(self)
 
 
-FULL = Sizes(10_000, 20_000, 1_000_000, 500_000, 1_000_000, 200_000, 2000)
-QUICK = Sizes(10_000, 2_000, 100_000, 50_000, 100_000, 20_000, 500)
+FULL = Sizes(10_000, 20_000, 1_000_000, 500_000, 1_000_000, 200_000, 2000, 200_000, 100_000)
+QUICK = Sizes(10_000, 2_000, 100_000, 50_000, 100_000, 20_000, 500, 20_000, 10_000)
 
 
 def user(name: str) -> UserRef:
@@ -340,4 +342,28 @@ async def run_all(sizes: Sizes, wanted: set[str], folder: str | None,
             _say(progress, "engine against openskill ...")
             results["engine_vs_openskill"] = round(
                 engine_vs_openskill(sizes.players, sizes.engine_matches), 1)
+        await _rulebooks(sizes, wanted, path, progress, results)
     return results
+
+
+async def _rulebooks(sizes: Sizes, wanted: set[str], path: Path, progress: bool,
+                     results: dict[str, Any]) -> None:
+    """Glicko-2's and OpenSkill's keys (bench/rulebooks.py)."""
+    from bench import rulebooks
+
+    played = pairs(sizes.players, sizes.rulebook_games, seed=17)
+    if "glicko2_replay_per_s" in wanted:
+        _say(progress, "glicko2 replay ...")
+        results["glicko2_replay_per_s"] = round(
+            rulebooks.replay_per_s("glicko2", sizes.players, played))
+    if wanted & {"openskill_replay_per_s", "openskill_vs_library"}:
+        _say(progress, "openskill replay, and the library's own loop ...")
+        ours = rulebooks.replay_per_s("openskill", sizes.players, played)
+        theirs = rulebooks.library_per_s(sizes.players, played)
+        results["openskill_replay_per_s"] = round(ours)
+        results["openskill_vs_library"] = round(ours / theirs, 2)
+    if "glicko2_old_correction_s" in wanted:
+        _say(progress, f"a Glicko-2 ladder of {sizes.glicko2_games:,} games, its middle "
+                       "one voided ...")
+        results["glicko2_old_correction_s"] = round(await rulebooks.glicko2_old_correction(
+            path, sizes.players, pairs(sizes.players, sizes.glicko2_games, seed=19)), 3)

@@ -17,9 +17,10 @@ from core.jobs import catch_up
 from core.model import PlayerId, Timestamp
 from core.ports import Repo
 from core.records import LadderInfo, MatchRecord
+from core.rulebooks import choose
 from core.settings import TABLE_NAMES, Settings
 from core.state import LadderState, MatchEffect
-from core.tables import HallEntry, TableRow, calibrating, gain_table, ladder_table, league
+from core.tables import HallEntry, TableRow, gain_table, ladder_table, league
 
 
 def export_ladder(repo: Repo, chat: str, name: str | None, at: Timestamp) -> dict[str, Any]:
@@ -98,6 +99,8 @@ def build(
     """The export object from standings, names and match statuses."""
     settings = state.settings
     members = {p: s for p, s in state.players.items() if s.member}
+    book = choose(settings)
+    listed = {p: s for p, s in members.items() if not book.provisional(settings, s)}
     if settings.is_position:
         order = [p for p in state.order if p in members]
     else:
@@ -115,7 +118,8 @@ def build(
             "losses": s.losses,
             "draws": s.draws,
             "league": league(settings, s.rating, s.rated_games),
-            "provisional": calibrating(settings, s.rated_games),
+            "provisional": book.provisional(settings, s),
+            **book.exported(s),
         })
 
     def gains(rows: list[TableRow]) -> list[dict[str, Any]]:
@@ -128,15 +132,15 @@ def build(
             continue
         if table == "season":
             tables[table] = gains(gain_table(settings, [
-                (p, s.season_gain, s.season_games, s.rated_games) for p, s in members.items()
+                (p, s.season_gain, s.season_games, s.rated_games) for p, s in listed.items()
             ], settings.season_min_games))
         elif table == "week":
             tables[table] = gains(gain_table(settings, [
-                (p, g, n, members[p].rated_games) for p, (g, n) in week.items() if p in members
+                (p, g, n, listed[p].rated_games) for p, (g, n) in week.items() if p in listed
             ], settings.week_min_games))
         else:
             rows = ladder_table(settings, [(p, s.rating, s.rated_games, s.last_played)
-                                           for p, s in members.items()], at)
+                                           for p, s in listed.items()], at)
             tables[table] = [{"name": names.get(r.player, str(r.player)),
                               "rating": _number(settings, r.value)} for r in rows]
     return {

@@ -24,6 +24,7 @@ from core.records import (
     PlayerInfo,
     Reply,
 )
+from core.rulebooks import choose
 from core.session import Session, plural, rating_text, signed, span
 from core.settings import Settings, describe
 from core.state import PlayerState
@@ -67,7 +68,7 @@ def _header(s: Session, table: str) -> str:
            f"{settings.week_min_games}+ rated games)"
 
 
-def _value(s: Session, table: str, value: float, rated_games: int) -> str:
+def _value(s: Session, table: str, value: float, rated_games: int, held: bool = False) -> str:
     if table == "rung":
         return ""
     if table in ("season", "week"):
@@ -76,7 +77,7 @@ def _value(s: Session, table: str, value: float, rated_games: int) -> str:
     named = league(s.settings, value, rated_games)
     if named is not None:
         text += f" ({named})"
-    elif calibrating(s.settings, rated_games):
+    elif held or calibrating(s.settings, rated_games):
         text += " (provisional)"
     return text
 
@@ -142,7 +143,8 @@ def standings(s: Session, cmd: ShowStandings) -> Reply:
     moved = _movement(s, table, [r.player for r in rows])
     for place, row in enumerate(rows, skip + 1):
         mark = " (unavailable)" if row.player in away else ""
-        lines.append(f"{place}. {s.name(row.player)}{_value(s, table, row.value, row.rated_games)}"
+        lines.append(f"{place}. {s.name(row.player)}"
+                     f"{_value(s, table, row.value, row.rated_games, row.held)}"
                      f"{mark}{moved(row.player, place)}")
     if not rows:
         lines.append(_empty(s, table))
@@ -217,12 +219,15 @@ def _standing(s: Session, player: PlayerInfo, state: PlayerState) -> str:
         if not player.available:
             head += " (unavailable for challenges)"
     else:
-        head = f"{player.name} on {s.ladder.name}: rating {rating_text(state.rating)}"
+        book = choose(settings)
+        head = f"{player.name} on {s.ladder.name}: rating {book.shown(settings, state)}"
         named = league(settings, state.rating, state.rated_games)
         if named is not None:
             head += f", league {named}"
         if calibrating(settings, state.rated_games):
             head += f" (calibrating: {state.rated_games} of {settings.calibration} rated games)"
+        elif book.provisional(settings, state):
+            head += " (provisional: its rating is not yet sure enough for the tables)"
         elif place is not None:
             head += f", {place} of {total} in the {table} table" if table == "ladder" else \
                 f", rank {place} of {total}"

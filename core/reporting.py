@@ -22,6 +22,7 @@ from core.events import MatchConfirmed
 from core.model import Match, PlayerId, Result, Timestamp
 from core.planning import expect
 from core.records import MatchRecord, Reply
+from core.rulebooks import choose
 from core.session import Session, participants_text, span
 from core.state import Applied, Change
 
@@ -71,6 +72,9 @@ def check_shape(s: Session, result: Result) -> None:
     """Refuse games the ladder does not rate: team games, too many sides, missing margin."""
     settings = s.settings
     name = s.ladder.name
+    refusal = choose(settings).refusal(settings, result)
+    if refusal:
+        raise RuleViolation(f"{name}: {refusal}")
     if (settings.is_position or settings.max_sides == 2) and not result.is_duel:
         raise RuleViolation(f"{name} rates one-on-one games only.")
     if result.is_team_game and not settings.teams:

@@ -36,6 +36,8 @@ def players(s: Session, cmd: ShowPlayers) -> Reply:
             where = rating_text(row.value)
             if calibrating(s.settings, row.rated_games):
                 where += " (calibrating)"
+            elif row.held:
+                where += " (provisional)"
         lines.append(f"{s.name(row.player)}: {where}, {games}")
     lines += more_hint(total - skip - len(shown), s.said(f"/players page={cmd.page + 1}"))
     return Reply("\n".join(lines))

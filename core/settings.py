@@ -17,7 +17,7 @@ from core.errors import SettingError
 from core.numerals import is_digits, parse_int, parse_number
 
 Family = Literal["rating", "position"]
-Formula = Literal["classic", "fame", "zero_sum", "banded"]
+Formula = Literal["classic", "fame", "zero_sum", "banded", "glicko2", "openskill"]
 FfaMode = Literal["winner_takes_all", "placement"]
 
 # (threshold, value) pairs: the value of the last threshold at or below x applies;
@@ -83,6 +83,19 @@ class Settings:
     max_sides: int | None = None
     teams: bool = True
     series_hours: float | None = None
+    # --- Glicko-2 (RULES.md §6): start RD, volatility, τ; provisional above this RD ---
+    rd: float = 350.0
+    volatility: float = 0.06
+    tau: float = 0.5
+    provisional_rd: float = 110.0
+    # --- OpenSkill (RULES.md §7): the Plackett-Luce model's parameters, and the shown
+    # rating display_scale * (mu - 3 sigma) + display_base ---
+    mu: float = 25.0
+    sigma: float = 25.0 / 3
+    beta: float = 25.0 / 6
+    skill_tau: float = 25.0 / 300
+    display_scale: float = 40.0
+    display_base: float = 1000.0
     # --- eligibility and tables ---
     calibration: int = 0
     calibration_league: str = "Calibration"
@@ -159,6 +172,8 @@ PRESETS: dict[str, dict[str, Any]] = {
         series_hours=24.0,
         decay=True,
     ),
+    "glicko2": dict(formula="glicko2", start=1500.0, whole=False, max_sides=2, teams=False),
+    "openskill": dict(formula="openskill", start=1000.0, whole=False),
 }
 
 
@@ -408,6 +423,19 @@ _SPECS: tuple[SettingSpec, ...] = (
             "remind the players this many hours before a challenge's deadline (0: never)"),
     SettingSpec("margin_required", _parse_bool,
                 "position ladders: a win must say minor, major or overwhelming"),
+    _number("rd", Range(1, 1000), "glicko2: rating deviation of a new player (the most "
+            "an RD grows to)"),
+    _number("volatility", Range(0, 1, above=True), "glicko2: volatility of a new player"),
+    _number("tau", Range(0, 10, above=True), "glicko2: how fast volatility may change"),
+    _number("provisional_rd", Range(0, 1000), "glicko2: provisional (in no table) while the "
+            "RD is above this"),
+    _number("mu", Range(-1000, 1000), "openskill: mu of a new player"),
+    _number("sigma", Range(0, 1000, above=True), "openskill: sigma of a new player"),
+    _number("beta", Range(0, 1000, above=True), "openskill: the model's beta"),
+    _number("skill_tau", Range(0, 100), "openskill: sigma added before each game (tau)"),
+    _number("display_scale", Range(0, 10_000, above=True),
+            "openskill: shown rating is display_scale x (mu - 3 sigma) + display_base"),
+    _number("display_base", _RATING, "openskill: the shown rating's base"),
 )
 
 SETTING_SPECS: dict[str, SettingSpec] = {spec.key: spec for spec in _SPECS}
@@ -468,7 +496,8 @@ def split_properties(
 
 def validate(settings: Settings) -> Settings:
     """Check combinations no single key can check; return the settings unchanged."""
-    if settings.family == "rating" and settings.formula != "classic" and not settings.whole:
+    if settings.family == "rating" and settings.formula in ("fame", "zero_sum", "banded") \
+            and not settings.whole:
         raise SettingError(f"the {settings.formula} formula keeps whole-number ratings")
     if settings.floor is not None and settings.start < settings.floor:
         raise SettingError(

@@ -28,12 +28,16 @@ class PlayerState:
     season_gain: float = 0.0
     season_games: int = 0
     member: bool = True
+    # What a rulebook keeps beside the rating (Glicko-2: RD, volatility, last rated game;
+    # OpenSkill: mu, sigma); empty for the Elo and position rulebooks.
+    extra: tuple[float, ...] = ()
 
     def copy(self) -> PlayerState:
         """An independent copy."""
         return PlayerState(
             self.rating, self.games, self.rated_games, self.wins, self.losses, self.draws,
             self.rated_wins, self.last_played, self.season_gain, self.season_games, self.member,
+            self.extra,
         )
 
 

@@ -268,7 +268,7 @@ class LadderState:
     def _join(self, player: PlayerId) -> Applied:
         state = self.players.get(player)
         if state is None:
-            self.players[player] = PlayerState(rating=self.settings.start)
+            self.players[player] = self.rulebook.new_player(self.settings)
         else:
             state.member = True
         if self.settings.is_position and player not in self.order:
@@ -295,7 +295,7 @@ class LadderState:
         if self.settings.is_position:
             return self.reorder("adjust", position.shift(self.order, player, int(amount)))
         before = state.rating
-        state.rating = elo.apply_floor(self.settings, before + amount, before)
+        self.rulebook.adjust(self.settings, state, amount)
         return Applied("adjust", players=(player,), changes=(Change(player, before, state.rating),))
 
     def _decay(self, day: str) -> Applied:
@@ -325,10 +325,11 @@ class LadderState:
 
     def _close_season(self, label: str, at: Timestamp) -> Applied:
         settings = self.settings
+        book = self.rulebook
         rows = (
             (p, s.season_gain, s.season_games, s.rated_games)
             for p, s in self.players.items()
-            if s.member
+            if s.member and not book.provisional(settings, s)
         )
         table = tuple(gain_table(settings, rows, settings.season_min_games))
         hall = tuple(hall_entries(settings, label, list(table)))
@@ -367,7 +368,7 @@ class LadderState:
         players = self.players
         for p in result.players:
             if p not in players:  # a replayed log names only joined players; be safe
-                players[p] = PlayerState(rating=self.settings.start, member=False)
+                players[p] = self.rulebook.new_player(self.settings, member=False)
         self._count_game(result, match.played_at)
         return self.rulebook.rate(self, match, self._unrated_reason(match))
 

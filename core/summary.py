@@ -3,6 +3,7 @@ the web: a custom preset (`base="duel"`, `floor="none"`) reads as what it is."""
 
 from __future__ import annotations
 
+from core.rulebooks import choose
 from core.settings import Settings, fmt_number
 
 _FORMULAS = {
@@ -18,9 +19,12 @@ def rulebook_summary(settings: Settings) -> str:
     if settings.is_position:
         head = "position ladder: " + ("challenges, " if settings.challenges else "")
         return head + "rungs moved by case and margin of victory"
+    own = choose(settings).summary(settings)
+    if own:  # a rating system that describes itself; the ladder's own limits after it
+        return ", ".join([own] + [text for wanted, text in _traits(settings) if wanted])
     parts = [f"{_FORMULAS.get(settings.formula, 'Elo')} from {fmt_number(settings.start)} "
              f"with {_k_text(settings)}"]
-    parts += [text for wanted, text in _traits(settings) if wanted]
+    parts += [text for wanted, text in _elo_traits(settings) + _traits(settings) if wanted]
     if len(parts) > 2 and settings.tables:
         parts[-1] = "and " + parts[-1]
     return ", ".join(parts)
@@ -33,10 +37,7 @@ def _k_text(settings: Settings) -> str:
     return f"K {fmt_number(settings.k)}" + (f"/{bands} by rating" if bands else "")
 
 
-def _traits(s: Settings) -> list[tuple[bool, str]]:
-    tables = list(s.tables)
-    table_text = (", ".join(tables[:-1]) + " and " + tables[-1] if len(tables) > 1
-                  else "".join(tables)) + (" tables" if len(tables) > 1 else " table")
+def _elo_traits(s: Settings) -> list[tuple[bool, str]]:
     return [
         (not s.whole, "real-number ratings"),
         (bool(s.min_gain), f"minimum gain {s.min_gain}"),
@@ -46,6 +47,14 @@ def _traits(s: Settings) -> list[tuple[bool, str]]:
         (s.no_change_gap is not None,
          f"the {fmt_number(s.no_change_gap or 0)} rule (beyond that gap the stronger "
          "player's win moves nothing)"),
+    ]
+
+
+def _traits(s: Settings) -> list[tuple[bool, str]]:
+    tables = list(s.tables)
+    table_text = (", ".join(tables[:-1]) + " and " + tables[-1] if len(tables) > 1
+                  else "".join(tables)) + (" tables" if len(tables) > 1 else " table")
+    return [
         (s.max_sides != 2, "free-for-all and team games" if s.teams else "free-for-all games"),
         (bool(s.calibration), f"{s.calibration} calibration game"
          + ("s" if s.calibration != 1 else "")),

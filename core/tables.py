@@ -21,6 +21,7 @@ class TableRow:
     player: PlayerId
     value: float
     rated_games: int
+    held: bool = False  # provisional by the rulebook (listed only in "All players")
 
 
 @dataclass(frozen=True, slots=True)

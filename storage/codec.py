@@ -163,7 +163,8 @@ def _state_to_json(state: LadderState) -> str:
     return dumps({
         "settings": dataclasses.asdict(state.settings),
         "players": [[p, s.rating, s.games, s.rated_games, s.wins, s.losses, s.draws,
-                     s.rated_wins, s.last_played, s.season_gain, s.season_games, int(s.member)]
+                     s.rated_wins, s.last_played, s.season_gain, s.season_games, int(s.member),
+                     *s.extra]
                     for p, s in state.players.items()],
         "order": state.order,
         "farm": [[a, b, times] for (a, b), times in state.farm.items()],
@@ -198,7 +199,7 @@ def _state_from_json(text: str, tables: Tables) -> LadderState:
     settings = Settings(**{k: _tuples(v) for k, v in data["settings"].items() if k in known})
     players = {
         row[0]: PlayerState(row[1], row[2], row[3], row[4], row[5], row[6], row[7], row[8],
-                            row[9], row[10], bool(row[11]))
+                            row[9], row[10], bool(row[11]), tuple(row[12:]))
         for row in data["players"]
     }
     # JSON object keys are strings: players, farm and series come back keyed by ints.

@@ -286,9 +286,12 @@ class MemoryRepo:
         state = self.d.ledgers[ladder].state
         settings = state.settings
         members = {p: s for p, s in state.players.items() if s.member}
+        book = state.rulebook
         if table == "rating":
-            return sorted((TableRow(p, s.rating, s.rated_games) for p, s in members.items()),
-                          key=lambda r: (-r.value, r.player))
+            return sorted((TableRow(p, s.rating, s.rated_games, book.provisional(settings, s))
+                           for p, s in members.items()), key=lambda r: (-r.value, r.player))
+        if table in ("ladder", "season", "week"):  # the provisional are in no such table
+            members = {p: s for p, s in members.items() if not book.provisional(settings, s)}
         if table == "rung":
             return [TableRow(p, i + 1, members[p].rated_games) for i, p in enumerate(state.order)]
         if table == "ladder":

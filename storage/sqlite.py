@@ -715,12 +715,16 @@ class SqliteRepo:
             return
         rungs = {p: i + 1 for i, p in enumerate(state.order)} if state.settings.is_position \
             else {}
+        settings = state.settings
+        book = state.rulebook
         self.conn.executemany(
             "UPDATE players SET member=?, rating=?, rung=?, games=?, rated_games=?, wins=?, "
-            "losses=?, draws=?, rated_wins=?, last_played=?, season_gain=?, season_games=? "
-            "WHERE ladder=? AND id=?",
+            "losses=?, draws=?, rated_wins=?, last_played=?, season_gain=?, season_games=?, "
+            "extra=?, held=? WHERE ladder=? AND id=?",
             [(int(s.member), s.rating, rungs.get(p), s.games, s.rated_games, s.wins, s.losses,
-              s.draws, s.rated_wins, s.last_played, s.season_gain, s.season_games, ladder, p)
+              s.draws, s.rated_wins, s.last_played, s.season_gain, s.season_games,
+              dumps(s.extra) if s.extra else None, int(book.provisional(settings, s)),
+              ladder, p)
              for p in players if (s := state.players.get(p)) is not None])
 
     def _ripple(self, ladder: int, cached: _Cached, from_seq: int, event: Event,
@@ -1059,9 +1063,12 @@ class SqliteRepo:
     def player_state(self, ladder: int, player: PlayerId) -> PlayerState | None:
         row = self._one(
             "SELECT rating, games, rated_games, wins, losses, draws, rated_wins, last_played, "
-            "season_gain, season_games, member FROM players WHERE ladder=? AND id=?",
+            "season_gain, season_games, member, extra FROM players WHERE ladder=? AND id=?",
             (ladder, player))
-        return PlayerState(*row[:10], member=bool(row[10])) if row is not None else None
+        if row is None:
+            return None
+        extra = tuple(json.loads(row[11])) if row[11] else ()
+        return PlayerState(*row[:10], member=bool(row[10]), extra=extra)
 
     def hall_of_fame(self, ladder: int) -> list[HallEntry]:
         return [HallEntry(*r) for r in self._all(
@@ -1100,15 +1107,15 @@ class SqliteRepo:
     def _table_sql(self, ladder: int, table: str, at: Timestamp,
                    settings: Settings) -> tuple[str, tuple[Any, ...]]:
         if table == "rating":
-            return ("SELECT id, rating, rated_games FROM players WHERE ladder=? AND member=1 "
-                    "ORDER BY rating DESC, id", (ladder,))
+            return ("SELECT id, rating, rated_games, held FROM players WHERE ladder=? AND "
+                    "member=1 ORDER BY rating DESC, id", (ladder,))
         if table == "rung":
             return ("SELECT id, rung, rated_games FROM players WHERE ladder=? AND member=1 "
                     "ORDER BY rung", (ladder,))
         if table == "ladder":
             since = at - round(settings.active_days * DAY)
             return ("SELECT id, rating, rated_games FROM players WHERE ladder=? AND member=1 "
-                    "AND rated_games >= ? AND last_played > ? AND last_played <= ? "
+                    "AND rated_games >= ? AND held=0 AND last_played > ? AND last_played <= ? "
                     "ORDER BY rating DESC, id", (ladder, settings.calibration, since, at))
         raise ValueError(table)
 
@@ -1117,11 +1124,12 @@ class SqliteRepo:
         if table == "season":
             rows = self._all(
                 "SELECT id, season_gain, season_games, rated_games FROM players WHERE ladder=? "
-                "AND member=1 AND season_gain > 0", (ladder,))
+                "AND member=1 AND held=0 AND season_gain > 0", (ladder,))
             return gain_table(settings, rows, settings.season_min_games)
         sums = self.week_sums(ladder, at - round(settings.week_days * DAY), at)
         members = {p: games for p, games in self._all(
-            "SELECT id, rated_games FROM players WHERE ladder=? AND member=1", (ladder,))}
+            "SELECT id, rated_games FROM players WHERE ladder=? AND member=1 AND held=0",
+            (ladder,))}
         return gain_table(settings, [(p, g, n, members[p]) for p, (g, n) in sums.items()
                                      if p in members], settings.week_min_games)
 
@@ -1141,11 +1149,11 @@ class SqliteRepo:
         return [TableRow(*r) for r in listed], total
 
     def rank(self, ladder: int, table: str, player: PlayerId, at: Timestamp) -> int | None:
-        row = self._one("SELECT member, rating, rung, rated_games, last_played FROM players "
-                        "WHERE ladder=? AND id=?", (ladder, player))
+        row = self._one("SELECT member, rating, rung, rated_games, last_played, held FROM "
+                        "players WHERE ladder=? AND id=?", (ladder, player))
         if row is None or not row[0]:
             return None
-        _, rating, rung, games, last = row
+        _, rating, rung, games, last, held = row
         if table == "rung":
             return int(rung) if rung is not None else None
         if table == "rating":
@@ -1153,11 +1161,11 @@ class SqliteRepo:
         settings = self._ladder_settings(ladder)
         if table == "ladder":
             since = at - round(settings.active_days * DAY)
-            if games < settings.calibration or last is None or not since < last <= at:
+            if games < settings.calibration or held or last is None or not since < last <= at:
                 return None
             return 1 + self._one(
                 "SELECT count(*) FROM players WHERE ladder=? AND member=1 AND rating > ? "
-                "AND rated_games >= ? AND last_played > ? AND last_played <= ?",
+                "AND rated_games >= ? AND held=0 AND last_played > ? AND last_played <= ?",
                 (ladder, rating, settings.calibration, since, at))[0]
         rows = self._gain_table(ladder, table, at, settings)
         mine = next((r for r in rows if r.player == player), None)

@@ -63,7 +63,8 @@ async def test_custom_preset_in_chat(store: object, tmp_path: Path) -> None:
     await chat.join("a", "b")
     await chat.ok("a", "/report win @b")
     assert await chat.ratings() == {"a": 1012, "b": 988}
-    assert "one of: warlight, fame, duel, nhwc, dutch, club" in await chat.refused(
+    assert "one of: warlight, fame, duel, nhwc, dutch, glicko2, openskill, club" in \
+        await chat.refused(
         "mod", "/ladder create x preset=chess")
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -53,3 +54,42 @@ def test_a_game_moves_a_player_toward_the_result(
         assert (after.rating - ra) * (score - expected) > 0
     assert after.rd <= idle(a, 1, START_RD).rd + 1e-9
     assert 0 < after.volatility < 1
+
+
+def test_replies_show_the_rating_and_twice_the_rd() -> None:
+    """RULES.md §6: `1464 ±303`, rating and 2·RD, rounded (Glickman's example's values)."""
+    from core.rulebooks.glicko2 import RULEBOOK
+    from core.settings import preset
+    from core.standing import PlayerState
+
+    player = PlayerState(rating=1464.06, extra=(151.52, 0.05999, 0.0))
+    assert RULEBOOK.shown(preset("glicko2"), player) == "1464 ±303"
+
+
+async def test_a_glicko2_ladder_refuses_many_sides_and_keeps_the_provisional_out(
+        tmp_path: Any) -> None:
+    """Free-for-alls are refused with the reason; a player is provisional while RD > 110:
+    in no table but the list of all players, where they are marked."""
+    from storage.sqlite import SqliteStore
+    from tests.chat import Chat
+
+    async with SqliteStore(tmp_path / "g.db") as store:
+        chat = Chat(store)
+        await chat.ladder("glicko2", "confirm=false", "tables=ladder")
+        await chat.join("ann", "ben", "cat")
+        refused = await chat.refused("ann", "/report ffa @ann @ben @cat")
+        assert "one-on-one games only" in refused and "preset=openskill" in refused
+        await chat.ok("ann", "/report win @ben")
+        table = await chat.text("cat", "/standings")
+        assert "ann" not in table and "ben" not in table  # RD 290: provisional
+        everyone = await chat.text("cat", "/standings rating")
+        assert "ann" in everyone and "(provisional)" in everyone
+        assert "(provisional" in await chat.text("ann", "/profile")
+        # many games bring the RD below 110: in the table
+        for _ in range(12):
+            await chat.tick(3600)
+            await chat.ok("ann", "/report win @ben again")
+            await chat.ok("ben", "/report win @ann again")
+        players = {p["name"]: p for p in (await chat.export())["players"]}
+        assert players["ann"]["rd"] < 110 and not players["ann"]["provisional"]
+        assert "ann" in await chat.text("cat", "/standings")

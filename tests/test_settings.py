@@ -14,8 +14,10 @@ from core.settings import (
 )
 
 
-def test_the_five_presets_exist() -> None:
-    assert sorted(PRESETS) == ["duel", "dutch", "fame", "nhwc", "warlight"]
+def test_the_seven_presets_exist() -> None:
+    """The five of the first release and RULES.md's §6 and §7."""
+    assert sorted(PRESETS) == ["duel", "dutch", "fame", "glicko2", "nhwc", "openskill",
+                               "warlight"]
 
 
 @pytest.mark.parametrize(
@@ -31,7 +33,8 @@ def test_presets_start_and_family(name: str, start: float, family: str) -> None:
 
 
 def test_unknown_preset_lists_the_choices() -> None:
-    with pytest.raises(SettingError, match="one of: warlight, fame, duel, nhwc, dutch"):
+    with pytest.raises(SettingError, match="one of: warlight, fame, duel, nhwc, dutch, glicko2, "
+                                           "openskill"):
         preset("chess")
 
 

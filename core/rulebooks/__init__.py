@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol
 
-from core.model import Match
+from core.model import Match, Result
 from core.settings import Settings
-from core.standing import Applied
+from core.standing import Applied, PlayerState
 
 if TYPE_CHECKING:
     from core.state import LadderState
@@ -30,13 +30,49 @@ class Rulebook(Protocol):
         (the fast replay of long logs) under these settings."""
         ...
 
+    def new_player(self, settings: Settings, member: bool = True) -> PlayerState:
+        """A player who has not played yet."""
+        ...
+
+    def adjust(self, settings: Settings, player: PlayerState, amount: float) -> None:
+        """A moderator's adjustment of the rating by `amount` points."""
+        ...
+
+    def refusal(self, settings: Settings, result: Result) -> str:
+        """Why a report of this kind of game is refused ('' when it may be reported)."""
+        ...
+
+    def provisional(self, settings: Settings, player: PlayerState) -> bool:
+        """Whether the player is still provisional (calibrating): in no table yet."""
+        ...
+
+    def shown(self, settings: Settings, player: PlayerState) -> str:
+        """The player's rating as a reply shows it (`1464`, or `1464 ±303`)."""
+        ...
+
+    def exported(self, player: PlayerState) -> dict[str, float]:
+        """What the export carries of the player beside `rating` (CONSOLE.md)."""
+        ...
+
+    def summary(self, settings: Settings) -> str:
+        """The rating system in words, for /ladder info ('' for the Elo family's words)."""
+        ...
+
 
 # (Below the protocol: each family's module reads it from here.)
-from core.rulebooks import banded, classic, fame, position, zero_sum  # noqa: E402
+from core.rulebooks import (  # noqa: E402
+    banded,
+    classic,
+    fame,
+    glicko2,
+    openskill,
+    position,
+    zero_sum,
+)
 
 BY_FORMULA: dict[str, Rulebook] = {
     "classic": classic.RULEBOOK, "zero_sum": zero_sum.RULEBOOK, "fame": fame.RULEBOOK,
-    "banded": banded.RULEBOOK}
+    "banded": banded.RULEBOOK, "glicko2": glicko2.RULEBOOK, "openskill": openskill.RULEBOOK}
 
 
 def choose(settings: Settings) -> Rulebook:

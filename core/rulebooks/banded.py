@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from core.state import LadderState
 
 
-class Banded:
+class Banded(rated.EloBook):
     """Elo with K by rating band; a pair's games within `series_hours` rated as one."""
 
     name = "banded"

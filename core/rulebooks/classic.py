@@ -5,7 +5,7 @@ from __future__ import annotations
 from core.rulebooks import rated
 
 
-class Classic:
+class Classic(rated.EloBook):
     """Classic Elo: K·(S − E) for each side."""
 
     name = "classic"

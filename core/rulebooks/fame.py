@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from core.state import LadderState
 
 
-class Fame:
+class Fame(rated.EloBook):
     """Every pair of sides as its own game, each change multiplied (`elo.game_changes`)."""
 
     name = "fame"

@@ -1,8 +1,9 @@
-"""Glicko-2 (Glickman, "Example of the Glicko-2 system", 2013): a rating, its deviation
-(RD) and its volatility, updated once per rating period from the period's games.
+"""`glicko2` (RULES.md §6): Glickman's Glicko-2 ("Example of the Glicko-2 system", 2013),
+a rating, its deviation (RD) and its volatility, updated once per rating period.
 
-Pure arithmetic on frozen values; the rulebook decides what a period is (one game, a
-day, a week) and when idle periods grow a player's RD.
+The arithmetic works on frozen values (`rate`, `idle`); the rulebook below makes each
+game a rating period of its own (`period=game`), the RD grown first for the idle days
+since a player's previous rated game.
 """
 
 from __future__ import annotations
@@ -10,6 +11,16 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from core.calendar import local
+from core.elo import round_half_away
+from core.model import Match, Result, Timestamp
+from core.settings import Settings, fmt_number
+from core.standing import Applied, MatchEffect, PlayerState
+
+if TYPE_CHECKING:
+    from core.state import LadderState
 
 SCALE = 173.7178  # Glicko-2's scale: 400 / ln(10)
 CENTRE = 1500.0  # the rating Glicko-2's scale is centred on (not a setting: the maths')
@@ -92,3 +103,112 @@ def _volatility(phi: float, sigma: float, delta: float, v: float, tau: float) ->
             f_low /= 2.0
         high, f_high = c, f_c
     return math.exp(low / 2.0)
+
+
+# ------------------------------------------------------------------ the rulebook
+# A player's `extra`: (RD, volatility, local day number of their last rated game, or
+# NEVER before their first).
+NEVER = -1.0
+
+
+def values(player: PlayerState, settings: Settings) -> Glicko:
+    """A player's Glicko-2 values (a new player's from the settings)."""
+    if not player.extra:
+        return Glicko(player.rating, settings.rd, settings.volatility)
+    return Glicko(player.rating, player.extra[0], player.extra[1])
+
+
+def local_day(at: Timestamp, settings: Settings) -> int:
+    """The local date of an instant, as a day number (the ladder's time zone)."""
+    return local(at, settings.timezone).date().toordinal()
+
+
+def before_game(player: PlayerState, settings: Settings, day: int) -> Glicko:
+    """A player's values at a game on local day `day`: a player who has played before has
+    their RD grown for the idle days between (RULES.md §6, `period=game`)."""
+    current = values(player, settings)
+    last = player.extra[2] if player.extra else NEVER
+    if last == NEVER:
+        return current
+    return idle(current, max(int(day - last) - 1, 0), settings.rd)
+
+
+class Glicko2:
+    """Glicko-2 for one-on-one games and draws, each game a rating period of its own."""
+
+    name = "glicko2"
+
+    @staticmethod
+    def rate(state: LadderState, match: Match, note: str) -> Applied:
+        """Both players rated at once from their values before the game."""
+        result = match.result
+        if not note and not result.is_duel:
+            note = "Glicko-2 rates one-on-one games only, so unrated"
+        if note:
+            return state.unrated_effect(match, note)
+        settings = state.settings
+        a, b = result.sides[0][0], result.sides[1][0]
+        pa, pb = state.players[a], state.players[b]
+        day = local_day(match.played_at, settings)
+        ga, gb = before_game(pa, settings, day), before_game(pb, settings, day)
+        score = 0.5 if result.draw else 1.0
+        na = rate(ga, [(gb, score)], settings.tau, settings.rd)
+        nb = rate(gb, [(ga, 1.0 - score)], settings.tau, settings.rd)
+        before = {a: pa.rating, b: pb.rating}
+        for player, new in ((pa, na), (pb, nb)):
+            player.rating = new.rating
+            player.extra = (new.rd, new.volatility, float(day))
+        changes = state.record_rated(match, before)
+        return Applied("match", players=(a, b), changes=changes,
+                       match=MatchEffect(match.id, True, "", changes))
+
+    @staticmethod
+    def lean(settings: Settings) -> bool:
+        """Never: the fast path knows only Elo."""
+        return False
+
+    @staticmethod
+    def new_player(settings: Settings, member: bool = True) -> PlayerState:
+        """At the start rating, RD and volatility, never rated."""
+        return PlayerState(rating=settings.start, member=member,
+                           extra=(settings.rd, settings.volatility, NEVER))
+
+    @staticmethod
+    def adjust(settings: Settings, player: PlayerState, amount: float) -> None:
+        """The rating moved; RD and volatility stay."""
+        player.rating += amount
+
+    @staticmethod
+    def refusal(settings: Settings, result: Result) -> str:
+        """Free-for-alls and team games: Glicko-2 rates one-on-one games."""
+        if result.is_duel:
+            return ""
+        return ("Glicko-2 rates one-on-one games only: a ladder with preset=openskill "
+                "rates free-for-alls and teams.")
+
+    @staticmethod
+    def provisional(settings: Settings, player: PlayerState) -> bool:
+        """While the RD is above `provisional_rd`."""
+        return values(player, settings).rd > settings.provisional_rd
+
+    @staticmethod
+    def shown(settings: Settings, player: PlayerState) -> str:
+        """`1464 ±303`: the rating and twice the RD, rounded."""
+        mine = values(player, settings)
+        return f"{round_half_away(mine.rating)} ±{round_half_away(2 * mine.rd)}"
+
+    @staticmethod
+    def exported(player: PlayerState) -> dict[str, float]:
+        """RD and volatility, unrounded (CONSOLE.md)."""
+        return {"rd": player.extra[0], "volatility": player.extra[1]} if player.extra else {}
+
+    @staticmethod
+    def summary(settings: Settings) -> str:
+        """`Glicko-2 from 1500 (RD 350, volatility 0.06, τ 0.5), each game rated at once`."""
+        return (f"Glicko-2 from {fmt_number(settings.start)} (RD {fmt_number(settings.rd)}, "
+                f"volatility {fmt_number(settings.volatility)}, tau "
+                f"{fmt_number(settings.tau)}), each game rated at once, provisional while "
+                f"RD is above {fmt_number(settings.provisional_rd)}")
+
+
+RULEBOOK = Glicko2()

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from core import position
 from core.model import Match, PlayerId
+from core.rulebooks import rated
 from core.settings import Settings
 from core.standing import Applied, Change, MatchEffect
 
@@ -13,7 +14,7 @@ if TYPE_CHECKING:
     from core.state import LadderState
 
 
-class Position:
+class Position(rated.EloBook):
     """Players on rungs 1..n; a match moves them by the table of cases and margins."""
 
     name = "position"

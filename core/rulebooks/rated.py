@@ -7,12 +7,53 @@ from typing import TYPE_CHECKING
 
 from core import elo
 from core.calendar import HOUR
-from core.model import Match, pair_key
+from core.model import Match, Result, pair_key
 from core.settings import Settings
-from core.standing import Applied, MatchEffect, SeriesState
+from core.standing import Applied, MatchEffect, PlayerState, SeriesState
+from core.tables import calibrating
 
 if TYPE_CHECKING:
     from core.state import LadderState
+
+
+class EloBook:
+    """What every Elo-family rulebook (and the position ladder) does alike: a rating and
+    nothing beside it, calibration by rated games."""
+
+    @staticmethod
+    def new_player(settings: Settings, member: bool = True) -> PlayerState:
+        """A new player at the start rating."""
+        return PlayerState(rating=settings.start, member=member)
+
+    @staticmethod
+    def adjust(settings: Settings, player: PlayerState, amount: float) -> None:
+        """The rating moved by `amount`, the floor applied."""
+        player.rating = elo.apply_floor(settings, player.rating + amount, player.rating)
+
+    @staticmethod
+    def refusal(settings: Settings, result: Result) -> str:
+        """Nothing beyond the ladder's own limits (sides, teams)."""
+        return ""
+
+    @staticmethod
+    def provisional(settings: Settings, player: PlayerState) -> bool:
+        """While the first `calibration` rated games are being played."""
+        return calibrating(settings, player.rated_games)
+
+    @staticmethod
+    def shown(settings: Settings, player: PlayerState) -> str:
+        """The rating, rounded as replies show it."""
+        return str(elo.round_half_away(player.rating))
+
+    @staticmethod
+    def exported(player: PlayerState) -> dict[str, float]:
+        """Nothing beside the rating."""
+        return {}
+
+    @staticmethod
+    def summary(settings: Settings) -> str:
+        """The Elo family is described by core.summary from its settings."""
+        return ""
 
 
 def duel_or_elo(state: LadderState, match: Match, note: str) -> Applied:

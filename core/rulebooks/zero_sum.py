@@ -5,7 +5,7 @@ from __future__ import annotations
 from core.rulebooks import rated
 
 
-class ZeroSum:
+class ZeroSum(rated.EloBook):
     """What one player gains, the other loses (above the floor)."""
 
     name = "zero_sum"

@@ -1,0 +1,122 @@
+"""`openskill` (RULES.md §7): Weng-Lin ratings through the `openskill` library's
+Plackett-Luce model, for duels, free-for-alls in finishing order, team games and draws.
+
+Each player keeps the model's mu and sigma (`extra`); the rating tables sort by is the
+library's ordinal mu - 3 sigma, scaled: `display_scale * (mu - 3 sigma) + display_base`.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from openskill.models import PlackettLuce
+
+from core.elo import round_half_away
+from core.model import Match, Result
+from core.settings import Settings, fmt_number
+from core.standing import Applied, MatchEffect, PlayerState
+
+if TYPE_CHECKING:
+    from core.state import LadderState
+
+
+@lru_cache(maxsize=16)
+def model(mu: float, sigma: float, beta: float, tau: float) -> PlackettLuce:
+    """The library's model with a ladder's parameters (built once per set of them)."""
+    return PlackettLuce(mu=mu, sigma=sigma, beta=beta, tau=tau)
+
+
+def displayed(settings: Settings, mu: float, sigma: float) -> float:
+    """The rating shown and ranked by: the scaled ordinal."""
+    return settings.display_scale * (mu - 3.0 * sigma) + settings.display_base
+
+
+def skill(player: PlayerState, settings: Settings) -> tuple[float, float]:
+    """A player's (mu, sigma); a new player's from the settings."""
+    if player.extra:
+        return player.extra[0], player.extra[1]
+    return settings.mu, settings.sigma
+
+
+def ranks(result: Result) -> list[float]:
+    """Finishing places of the sides: 1, 2, 3... in order; equal for a draw."""
+    places = len(result.sides)
+    return [1.0] * places if result.draw else [float(n) for n in range(1, places + 1)]
+
+
+class OpenSkill:
+    """Plackett-Luce over the sides of a game, in finishing order."""
+
+    name = "openskill"
+
+    @staticmethod
+    def rate(state: LadderState, match: Match, note: str) -> Applied:
+        """Every side rated together by the library's `rate(teams, ranks=...)`."""
+        if note:
+            return state.unrated_effect(match, note)
+        settings, result = state.settings, match.result
+        players = state.players
+        used = model(settings.mu, settings.sigma, settings.beta, settings.skill_tau)
+        teams = [[used.rating(*skill(players[p], settings)) for p in side]
+                 for side in result.sides]
+        rated = used.rate(teams, ranks=ranks(result))
+        before = {p: players[p].rating for p in result.players}
+        for side, new in zip(result.sides, rated, strict=True):
+            for p, value in zip(side, new, strict=True):
+                players[p].extra = (value.mu, value.sigma)
+                players[p].rating = displayed(settings, value.mu, value.sigma)
+        changes = state.record_rated(match, before)
+        return Applied("match", players=result.players, changes=changes,
+                       match=MatchEffect(match.id, True, "", changes))
+
+    @staticmethod
+    def lean(settings: Settings) -> bool:
+        """Never: the fast path knows only Elo."""
+        return False
+
+    @staticmethod
+    def new_player(settings: Settings, member: bool = True) -> PlayerState:
+        """At the model's starting mu and sigma."""
+        return PlayerState(rating=displayed(settings, settings.mu, settings.sigma),
+                           member=member, extra=(settings.mu, settings.sigma))
+
+    @staticmethod
+    def adjust(settings: Settings, player: PlayerState, amount: float) -> None:
+        """The shown rating moved by `amount`: mu by amount / display_scale."""
+        mu, sigma = skill(player, settings)
+        mu += amount / settings.display_scale
+        player.extra = (mu, sigma)
+        player.rating = displayed(settings, mu, sigma)
+
+    @staticmethod
+    def refusal(settings: Settings, result: Result) -> str:
+        """Any game the ladder's limits allow."""
+        return ""
+
+    @staticmethod
+    def provisional(settings: Settings, player: PlayerState) -> bool:
+        """While the first `calibration` rated games are being played (none by default:
+        the ordinal is already cautious)."""
+        return player.rated_games < settings.calibration
+
+    @staticmethod
+    def shown(settings: Settings, player: PlayerState) -> str:
+        """The scaled ordinal, rounded."""
+        return str(round_half_away(player.rating))
+
+    @staticmethod
+    def exported(player: PlayerState) -> dict[str, float]:
+        """mu and sigma, unrounded (CONSOLE.md)."""
+        return {"mu": player.extra[0], "sigma": player.extra[1]} if player.extra else {}
+
+    @staticmethod
+    def summary(settings: Settings) -> str:
+        """`OpenSkill (Plackett-Luce, mu 25, sigma 8.33), shown as 40·(mu − 3σ) + 1000`."""
+        return (f"OpenSkill (Plackett-Luce, mu {fmt_number(settings.mu)}, sigma "
+                f"{settings.sigma:.2f}) for duels, free-for-alls and teams, shown as "
+                f"{fmt_number(settings.display_scale)} x (mu - 3 sigma) + "
+                f"{fmt_number(settings.display_base)}")
+
+
+RULEBOOK = OpenSkill()
