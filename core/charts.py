@@ -21,7 +21,7 @@ def chart_for(repo: Repo, ladder: LadderInfo, player: PlayerId, name: str,
     """The chart of one player, or None when there is nothing to draw yet."""
     settings = ladder.settings
     changes = [c for c in repo.changes(ladder.id, player, CHART_CHANGES)
-               if c.kind in ("match", "adjust", "leave")]
+               if c.kind in ("match", "adjust", "leave", "period")]
     state = repo.player_state(ladder.id, player)
     if state is None:
         return None

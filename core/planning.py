@@ -61,7 +61,7 @@ def plan(repo: Repo, ladder: LadderInfo, now: Timestamp) -> list[Job]:
                     jobs.append(Job(max(due, clock), kind, c.id))
                     break
     days = midnights(clock, now, settings.timezone) if now > clock else []
-    if settings.decays:
+    if settings.daily:  # decay, or a rating period's close: the log's end of each day
         for start, day in days:
             if ladder.last_decay is None or day.isoformat() > ladder.last_decay:
                 jobs.append(Job(start, "decay", label=day.isoformat()))

@@ -189,6 +189,8 @@ def profile(s: Session, cmd: ShowProfile) -> Reply:
     if "season" in settings.tables:
         lines.append(f"Season {s.season}: {signed(state.season_gain)} over "
                      f"{plural(state.season_games, 'rated game')}.")
+    if settings.periodic:
+        lines.append(_period_text(s, player.id))
     reports, challenges = s.waiting_on(player.id)
     if reports:
         lines.append("Open reports: " + "; ".join(_open_text(s, player, m) for m in reports)
@@ -235,6 +237,17 @@ def _standing(s: Session, player: PlayerInfo, state: PlayerState) -> str:
             head += (" (not in the ladder table: no game in the last "
                      f"{span(settings.active_days, 'day')})")
     return head
+
+
+def _period_text(s: Session, player: PlayerId) -> str:
+    """`Waiting for this day's close (00:00 UTC): #4, #7.`: games rated together later."""
+    waiting = [m for m, a, b, _ in s.repo.state(s.ladder.id).pending if player in (a, b)]
+    when = "this day's" if s.settings.period == "day" else "this week's"
+    close = f"{when} close (00:00 {s.settings.timezone}"
+    close += ")" if s.settings.period == "day" else ", Monday)"
+    if not waiting:
+        return f"No game waits for {close}."
+    return f"Waiting for {close}: " + ", ".join(f"#{m}" for m in waiting) + "."
 
 
 def _open_text(s: Session, player: PlayerInfo, m: MatchRecord) -> str:

@@ -19,6 +19,7 @@ from core.numerals import is_digits, parse_int, parse_number
 Family = Literal["rating", "position"]
 Formula = Literal["classic", "fame", "zero_sum", "banded", "glicko2", "openskill"]
 FfaMode = Literal["winner_takes_all", "placement"]
+Period = Literal["game", "day", "week"]
 
 # (threshold, value) pairs: the value of the last threshold at or below x applies;
 # below the first threshold the setting's base value applies.
@@ -88,6 +89,7 @@ class Settings:
     volatility: float = 0.06
     tau: float = 0.5
     provisional_rd: float = 110.0
+    period: Period = "game"  # each game, or a local day's (ISO week's) games together
     # --- OpenSkill (RULES.md §7): the Plackett-Luce model's parameters, and the shown
     # rating display_scale * (mu - 3 sigma) + display_base ---
     mu: float = 25.0
@@ -139,6 +141,17 @@ class Settings:
     def decays(self) -> bool:
         """True when ratings decay daily (never rungs)."""
         return self.decay and not self.is_position
+
+    @property
+    def periodic(self) -> bool:
+        """True when games wait for a rating period's close (Glicko-2's day or week)."""
+        return self.formula == "glicko2" and self.period != "game" and not self.is_position
+
+    @property
+    def daily(self) -> bool:
+        """True when the end of every local day is an event in the log (decay, or the
+        close of a rating period), applied exactly once."""
+        return self.decays or self.periodic
 
 
 # What each rulebook sets; core/summary.py describes any settings in words.
@@ -429,6 +442,9 @@ _SPECS: tuple[SettingSpec, ...] = (
     _number("tau", Range(0, 10, above=True), "glicko2: how fast volatility may change"),
     _number("provisional_rd", Range(0, 1000), "glicko2: provisional (in no table) while the "
             "RD is above this"),
+    SettingSpec("period", _choice("game", "day", "week"),
+                "glicko2: a rating period: each game at once, or every game of a local day "
+                "or ISO week rated together when it closes at 00:00"),
     _number("mu", Range(-1000, 1000), "openskill: mu of a new player"),
     _number("sigma", Range(0, 1000, above=True), "openskill: sigma of a new player"),
     _number("beta", Range(0, 1000, above=True), "openskill: the model's beta"),
@@ -503,6 +519,8 @@ def validate(settings: Settings) -> Settings:
         raise SettingError(
             f"start={fmt_number(settings.start)} is below floor={fmt_number(settings.floor)}"
         )
+    if settings.period != "game" and settings.formula != "glicko2":
+        raise SettingError("period= applies to the glicko2 rulebook only")
     if "season" in settings.tables and settings.family == "position":
         raise SettingError("a position ladder keeps no season table")
     return settings

@@ -89,6 +89,9 @@ class LadderState:
     seq: int = 0
     at: Timestamp = 0
     last_decay: str | None = None
+    # Rated games waiting for their rating period's close (Glicko-2's `period=day|week`):
+    # (match, first player, second player, the first's score).
+    pending: list[tuple[int, PlayerId, PlayerId, float]] = field(default_factory=list)
     # When set, folded events that only touch their own players are journaled, so that a
     # recent correction rolls the standings back instead of replaying from a snapshot.
     # Any other event (decay, a season close, a settings change) clears it: a barrier.
@@ -132,6 +135,7 @@ class LadderState:
             seq=self.seq,
             at=self.at,
             last_decay=self.last_decay,
+            pending=list(self.pending),
             farm_due=self.farm_due.copy(),
             series_due=self.series_due.copy(),
         )
@@ -172,8 +176,8 @@ class LadderState:
     def _journal(self, event: Event, corrections: Mapping[int, Correction]) -> Undo | None:
         """The undo entry of an event about to be folded; None for a barrier."""
         settings = self.settings
-        if settings.is_position or settings.series_hours is not None:
-            return None
+        if settings.is_position or settings.series_hours is not None or settings.periodic:
+            return None  # (a rating period's games wait in `pending`, which no undo holds)
         pids: tuple[PlayerId, ...]
         pair = None
         if isinstance(event, MatchConfirmed):
@@ -218,6 +222,7 @@ class LadderState:
             tuple(sorted(self.frozen.items())),
             tuple(self.hall),
             self.last_decay,
+            tuple(self.pending),
         )
 
     # ------------------------------------------------------------------ folding
@@ -306,6 +311,8 @@ class LadderState:
         """
         self.last_decay = day
         settings = self.settings
+        if settings.periodic:
+            return self.rulebook.day_over(self, day)
         if not settings.decays:
             return Applied("decay")
         bottom = settings.floor if settings.floor is not None else 0.0

@@ -180,6 +180,7 @@ def _state_to_json(state: LadderState) -> str:
         "seq": state.seq,
         "at": state.at,
         "last_decay": state.last_decay,
+        "pending": [list(entry) for entry in state.pending],
     })
 
 
@@ -218,4 +219,5 @@ def _state_from_json(text: str, tables: Tables) -> LadderState:
         seq=data["seq"],
         at=data["at"],
         last_decay=data["last_decay"],
+        pending=[(m, a, b, score) for m, a, b, score in data.get("pending", [])],
     )

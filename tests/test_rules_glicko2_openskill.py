@@ -10,7 +10,10 @@ RULES.md gives it, and OpenSkill is the library's own `rate`, which RULES.md nam
 rule. Where RULES leaves a choice open the bot's reading is taken: games are rated in the
 order their reports counted (here, as reported: reports count at once), a correction
 where its match stands; a moderator's adjustment moves the rating (OpenSkill: mu by the
-points over display_scale) and leaves RD and volatility (sigma) as they are.
+points over display_scale) and leaves RD and volatility (sigma) as they are. With
+Glicko-2's `period=day|week` a game waits for the close of the period it was reported in
+(00:00 UTC; a week's on Monday), and an adjustment made during a period is part of the
+values the period starts from.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ import math
 import os
 import random
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -88,6 +91,7 @@ def glicko_period(r: float, rd: float, sigma: float, opponents: list[tuple[float
 class Game:
     id: int
     at: int
+    seq: int  # the order of commands
     sides: list[list[str]]  # in finishing order
     draw: bool
     rated: bool
@@ -99,29 +103,50 @@ class Rules:
     """A rulebook over the corrected history, from scratch."""
 
     games: dict[int, Game] = field(default_factory=dict)
-    adjustments: list[tuple[int, str, int]] = field(default_factory=list)  # after game id
+    adjustments: list[tuple[int, int, str, int]] = field(default_factory=list)  # seq, at
     members: set[str] = field(default_factory=lambda: set(NAMES))
+    period: str = "game"
+    now: int = 0
 
     def standings(self) -> dict[str, dict[str, float]]:
         raise NotImplementedError
 
     def events(self) -> list[tuple[str, Any]]:
-        """Games and adjustments in the order they came."""
-        out: list[tuple[int, int, str, Any]] = [(g.id, 0, "game", g) for g in self.games.values()]
-        out += [(after, 1 + n, "adjust", (who, amount))
-                for n, (after, who, amount) in enumerate(self.adjustments)]
+        """Games, adjustments and (Glicko-2 by day or week) period closes, in the order
+        they came: a close at 00:00 before any command at that instant."""
+        out: list[tuple[int, int, str, Any]] = [(g.at, g.seq, "game", g)
+                                                for g in self.games.values()]
+        out += [(at, seq, "adjust", (who, amount)) for seq, at, who, amount in self.adjustments]
+        if self.period != "game" and self.games:
+            day = datetime.fromtimestamp(min(g.at for g in self.games.values()), UTC).date()
+            while True:
+                day = date.fromordinal(day.toordinal() + 1)
+                midnight = int(datetime(day.year, day.month, day.day, tzinfo=UTC).timestamp())
+                if midnight > self.now:
+                    break
+                if self.period == "day" or day.weekday() == 0:
+                    out.append((midnight, -1, "close", None))
         return [(kind, what) for _, _, kind, what in sorted(out, key=lambda e: (e[0], e[1]))]
 
 
 class Glicko(Rules):
     def standings(self) -> dict[str, dict[str, float]]:
-        values = {n: [START, START_RD, START_VOLATILITY, None] for n in NAMES}
+        values: dict[str, list[Any]] = {n: [START, START_RD, START_VOLATILITY, None]
+                                        for n in NAMES}
+        waiting: list[Game] = []
         for kind, what in self.events():
             if kind == "adjust":
                 values[what[0]][0] += what[1]
                 continue
+            if kind == "close":
+                self._close(values, waiting)
+                waiting = []
+                continue
             game: Game = what
             if game.voided or not game.rated:
+                continue
+            if self.period != "game":
+                waiting.append(game)
                 continue
             day = datetime.fromtimestamp(game.at, UTC).date().toordinal()
             (a,), (b,) = game.sides
@@ -140,6 +165,25 @@ class Glicko(Rules):
                 values[p] = [*new, day]
         return {n: {"rating": v[0], "rd": v[1], "volatility": v[2]}
                 for n, v in values.items() if n in self.members}
+
+    @staticmethod
+    def _close(values: dict[str, list[Any]], games: list[Game]) -> None:
+        """Glickman's period: everyone from the values at its start; a player who has
+        played before and not in it grows RD by one period."""
+        start = {n: tuple(v[:3]) for n, v in values.items()}
+        played: dict[str, list[tuple[float, float, float]]] = {}
+        for game in games:
+            (a,), (b,) = game.sides
+            score = 0.5 if game.draw else 1.0
+            played.setdefault(a, []).append((start[b][0], start[b][1], score))
+            played.setdefault(b, []).append((start[a][0], start[a][1], 1 - score))
+        for n, v in values.items():
+            r, rd, sigma = start[n]
+            if n in played:
+                values[n] = [*glicko_period(r, rd, sigma, played[n]), True]
+            elif v[3] is not None:
+                grown = GLICKO_SCALE * math.sqrt((rd / GLICKO_SCALE) ** 2 + sigma ** 2)
+                values[n] = [r, min(grown, START_RD), sigma, True]
 
 
 class Skill(Rules):
@@ -195,19 +239,23 @@ def report_text(rng: random.Random, preset: str, members: list[str]
     return f"/report {word} @{b} again", sides, word == "draw"
 
 
-async def play(tmp_path: Path, seed: int, preset: str) -> None:
+async def play(tmp_path: Path, seed: int, preset: str, period: str = "game") -> None:
     rng = random.Random(seed)
     rules: Rules = Glicko() if preset == "glicko2" else Skill()
+    rules.period = period
+    options = ["confirm=false"] + ([f"period={period}"] if period != "game" else [])
+    seq = 0
     keys = ("rating", "rd", "volatility") if preset == "glicko2" else ("rating", "mu", "sigma")
     path, at, next_id = tmp_path / "l.db", None, 1
     for segment in range(4):  # the bot restarted between segments
         async with SqliteStore(path, snapshot_every=5 if seed % 2 else 50) as store:
             chat = Chat(store, at=at) if at is not None else Chat(store)
             if segment == 0:
-                await chat.ladder(preset, "confirm=false")
+                await chat.ladder(preset, *options)
                 await chat.join(*NAMES)
             for _ in range(35):
                 roll, members = rng.random(), sorted(rules.members)
+                seq += 1
                 if roll < 0.5 and len(members) >= 2:
                     text, sides, draw = report_text(rng, preset, members)  # type: ignore[misc]
                     rated = rng.random() > 0.1
@@ -215,7 +263,7 @@ async def play(tmp_path: Path, seed: int, preset: str) -> None:
                     await chat.tick(rng.choice([600, 3600, DAY, 3 * DAY, 20 * DAY]))
                     await chat.ok(sides[0][0] if not text.startswith("/report loss") else
                                   sides[1][0], text)
-                    rules.games[next_id] = Game(next_id, chat.at, sides, draw, rated)
+                    rules.games[next_id] = Game(next_id, chat.at, seq, sides, draw, rated)
                     next_id += 1
                 elif roll < 0.62 and rules.games:
                     game = rules.games[rng.choice(list(rules.games))]
@@ -243,7 +291,7 @@ async def play(tmp_path: Path, seed: int, preset: str) -> None:
                     who, amount = rng.choice(members), rng.choice([-40, -5, 12, 60])
                     text = f"/mod adjust @{who} {amount:+d} test"
                     await chat.ok("mod", text)
-                    rules.adjustments.append((next_id - 1, who, amount))
+                    rules.adjustments.append((seq, chat.at, who, amount))
                 elif roll < 0.9:
                     who = rng.choice(NAMES)
                     if who in rules.members and len(rules.members) > 3:
@@ -260,6 +308,7 @@ async def play(tmp_path: Path, seed: int, preset: str) -> None:
                     text = "days go by"
                     await chat.tick(rng.choice([DAY, 5 * DAY, 40 * DAY]))
                 await store.restate_pending()
+                rules.now = chat.at
                 compare(await chat.export(), rules, keys, text)
             at = chat.at
 
@@ -268,3 +317,12 @@ async def play(tmp_path: Path, seed: int, preset: str) -> None:
 @pytest.mark.parametrize("seed", range(SEEDS))
 async def test_the_bot_rates_as_the_rulebook(tmp_path: Path, seed: int, preset: str) -> None:
     await play(tmp_path, seed, preset)
+
+
+@pytest.mark.parametrize("period", ["day", "week"])
+@pytest.mark.parametrize("seed", range(SEEDS))
+async def test_glicko2_rates_each_period_as_glickman(tmp_path: Path, seed: int,
+                                                     period: str) -> None:
+    """Rating periods closed at 00:00 by the bot's scheduler jobs, across restarts (a
+    period open when the bot stops is closed once when it is back)."""
+    await play(tmp_path, seed, "glicko2", period)

@@ -54,6 +54,10 @@ class Rulebook(Protocol):
         """What the export carries of the player beside `rating` (CONSOLE.md)."""
         ...
 
+    def day_over(self, state: LadderState, day: str) -> Applied:
+        """A local day ended (`day` begins): close what the rulebook closes then."""
+        ...
+
     def summary(self, settings: Settings) -> str:
         """The rating system in words, for /ladder info ('' for the Elo family's words)."""
         ...

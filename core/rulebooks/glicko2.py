@@ -11,13 +11,14 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import date
 from typing import TYPE_CHECKING
 
 from core.calendar import local
 from core.elo import round_half_away
-from core.model import Match, Result, Timestamp
+from core.model import Match, PlayerId, Result, Timestamp
 from core.settings import Settings, fmt_number
-from core.standing import Applied, MatchEffect, PlayerState
+from core.standing import Applied, Change, MatchEffect, PlayerState
 
 if TYPE_CHECKING:
     from core.state import LadderState
@@ -149,6 +150,8 @@ class Glicko2:
         settings = state.settings
         a, b = result.sides[0][0], result.sides[1][0]
         pa, pb = state.players[a], state.players[b]
+        if settings.periodic:
+            return _wait(state, match)
         day = local_day(match.played_at, settings)
         ga, gb = before_game(pa, settings, day), before_game(pb, settings, day)
         score = 0.5 if result.draw else 1.0
@@ -166,6 +169,13 @@ class Glicko2:
     def lean(settings: Settings) -> bool:
         """Never: the fast path knows only Elo."""
         return False
+
+    @staticmethod
+    def day_over(state: LadderState, day: str) -> Applied:
+        """A rating period closes at the start of `day` (every day; a week on Mondays)."""
+        if state.settings.period == "week" and date.fromisoformat(day).weekday() != 0:
+            return Applied("decay")
+        return close_period(state, date.fromisoformat(day).toordinal() - 1)
 
     @staticmethod
     def new_player(settings: Settings, member: bool = True) -> PlayerState:
@@ -205,10 +215,55 @@ class Glicko2:
     @staticmethod
     def summary(settings: Settings) -> str:
         """`Glicko-2 from 1500 (RD 350, volatility 0.06, τ 0.5), each game rated at once`."""
+        periods = {"game": "each game rated at once",
+                   "day": "the games of each day rated together at 00:00",
+                   "week": "the games of each week rated together on Monday at 00:00"}
         return (f"Glicko-2 from {fmt_number(settings.start)} (RD {fmt_number(settings.rd)}, "
                 f"volatility {fmt_number(settings.volatility)}, tau "
-                f"{fmt_number(settings.tau)}), each game rated at once, provisional while "
+                f"{fmt_number(settings.tau)}), {periods[settings.period]}, provisional while "
                 f"RD is above {fmt_number(settings.provisional_rd)}")
+
+
+def _wait(state: LadderState, match: Match) -> Applied:
+    """A rated game of `period=day|week`: counted now, rated when its period closes."""
+    result = match.result
+    a, b = result.sides[0][0], result.sides[1][0]
+    state.pending.append((match.id, a, b, 0.5 if result.draw else 1.0))
+    changes = state.record_rated(match, {a: state.players[a].rating,
+                                         b: state.players[b].rating})
+    return Applied("match", players=(a, b), changes=changes,
+                   match=MatchEffect(match.id, True, WAITING, changes))
+
+
+# What a game of a rating period says until the period closes.
+WAITING = "rated when the rating period closes"
+
+
+def close_period(state: LadderState, last_day: int) -> Applied:
+    """Glickman's rating period: every waiting game rated together from everyone's values
+    at the period's start; a player who has played before and played no game in it has
+    their RD grown by one period (RULES.md §6)."""
+    settings, players = state.settings, state.players
+    games: dict[PlayerId, list[tuple[Glicko, float]]] = {}
+    start = {p: values(s, settings) for p, s in players.items()}
+    for _, a, b, score in state.pending:
+        games.setdefault(a, []).append((start[b], score))
+        games.setdefault(b, []).append((start[a], 1.0 - score))
+    state.pending.clear()
+    touched, changes = [], []
+    for p, s in players.items():
+        played = games.get(p)
+        if played is None and (not s.extra or s.extra[2] == NEVER):
+            continue  # never rated: nothing grows
+        new = rate(start[p], played, settings.tau, settings.rd) if played else \
+            idle(start[p], 1, settings.rd)
+        if played:
+            s.season_gain += new.rating - s.rating
+            changes.append(Change(p, s.rating, new.rating))
+        s.rating = new.rating
+        s.extra = (new.rd, new.volatility, float(last_day))
+        touched.append(p)
+    return Applied("period", players=tuple(touched), changes=tuple(changes))
 
 
 RULEBOOK = Glicko2()

@@ -8,7 +8,7 @@ library's ordinal mu - 3 sigma, scaled: `display_scale * (mu - 3 sigma) + displa
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from openskill.models import PlackettLuce
 
@@ -39,6 +39,27 @@ def skill(player: PlayerState, settings: Settings) -> tuple[float, float]:
     return settings.mu, settings.sigma
 
 
+# The library's rating objects by model and (mu, sigma): the one a game returned is the
+# next game's input (building one costs a uuid, a third of our share of a replay). `rate`
+# copies its input, so one object serves every ladder with the same model and values; the
+# dict is emptied when it grows (bounded memory, the same results).
+_KEPT: dict[tuple[int, float, float], Any] = {}
+KEEP_AT_MOST = 100_000
+
+
+def _rating(used: PlackettLuce, values: tuple[float, float], taken: set[int]) -> Any:
+    """A rating object of these values, none `taken` by the same game already (two new
+    players have the same values, and one object twice in a game is rated as one)."""
+    key = (id(used), *values)
+    found = _KEPT.get(key)
+    if found is None or id(found) in taken:
+        if len(_KEPT) >= KEEP_AT_MOST:
+            _KEPT.clear()
+        found = _KEPT[key] = used.rating(*values)
+    taken.add(id(found))
+    return found
+
+
 def ranks(result: Result) -> list[float]:
     """Finishing places of the sides: 1, 2, 3... in order; equal for a draw."""
     places = len(result.sides)
@@ -58,7 +79,8 @@ class OpenSkill:
         settings, result = state.settings, match.result
         players = state.players
         used = model(settings.mu, settings.sigma, settings.beta, settings.skill_tau)
-        teams = [[used.rating(*skill(players[p], settings)) for p in side]
+        taken: set[int] = set()
+        teams = [[_rating(used, skill(players[p], settings), taken) for p in side]
                  for side in result.sides]
         rated = used.rate(teams, ranks=ranks(result))
         before = {p: players[p].rating for p in result.players}
@@ -66,6 +88,7 @@ class OpenSkill:
             for p, value in zip(side, new, strict=True):
                 players[p].extra = (value.mu, value.sigma)
                 players[p].rating = displayed(settings, value.mu, value.sigma)
+                _KEPT[(id(used), value.mu, value.sigma)] = value
         changes = state.record_rated(match, before)
         return Applied("match", players=result.players, changes=changes,
                        match=MatchEffect(match.id, True, "", changes))
@@ -109,6 +132,11 @@ class OpenSkill:
     def exported(player: PlayerState) -> dict[str, float]:
         """mu and sigma, unrounded (CONSOLE.md)."""
         return {"mu": player.extra[0], "sigma": player.extra[1]} if player.extra else {}
+
+    @staticmethod
+    def day_over(state: LadderState, day: str) -> Applied:
+        """Nothing closes: each game is rated at once."""
+        return Applied("decay")
 
     @staticmethod
     def summary(settings: Settings) -> str:

@@ -51,6 +51,11 @@ class EloBook:
         return {}
 
     @staticmethod
+    def day_over(state: LadderState, day: str) -> Applied:
+        """Nothing closes (decay is the fold's own: `LadderState._decay`)."""
+        return Applied("decay")
+
+    @staticmethod
     def summary(settings: Settings) -> str:
         """The Elo family is described by core.summary from its settings."""
         return ""
