@@ -74,6 +74,20 @@ def duel_or_elo(state: LadderState, match: Match, note: str) -> Applied:
     return elo_match(state, match, note)
 
 
+def series_or_elo(state: LadderState, match: Match, note: str) -> Applied:
+    """A fame or banded match: a one-on-one game in its series where the ladder has them,
+    any other by the formula over its sides (no fast path: their K reads more than the
+    two ratings)."""
+    if match.result.is_duel and state.settings.series_hours is not None:
+        return series_match(state, match, note)
+    return elo_match(state, match, note)
+
+
+def never_lean(settings: Settings) -> bool:
+    """No fast path for this rulebook."""
+    return False
+
+
 def lean(settings: Settings) -> bool:
     """The fast path folds a classic or zero-sum one-on-one game with no rule looking at
     the pair's earlier games or at the rating gap."""
