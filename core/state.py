@@ -263,12 +263,21 @@ class LadderState:
                 )
             return NOTHING
         if isinstance(event, SettingsChanged):
-            self.settings = self.settings.with_changes(dict(event.changes))
-            return NOTHING
+            return self._change_settings(event)
         if isinstance(event, (MatchVoided, ResultChanged)):
             # Corrections act where their match stands, through `corrections`.
             return NOTHING
         raise TypeError(f"not an event: {event!r}")
+
+    def _change_settings(self, event: SettingsChanged) -> Applied:
+        """New settings from here on; who turns provisional or stops being so (a new
+        `calibration`, `provisional_rd`) is rewritten: the tables' SQL reads it stored."""
+        before, book = self.settings, self.rulebook
+        self.settings = before.with_changes(dict(event.changes))
+        after, now = self.settings, self.rulebook
+        flipped = tuple(p for p, s in self.players.items()
+                        if book.provisional(before, s) != now.provisional(after, s))
+        return Applied("settings", players=flipped) if flipped else NOTHING
 
     def _join(self, player: PlayerId) -> Applied:
         state = self.players.get(player)

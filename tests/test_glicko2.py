@@ -93,3 +93,30 @@ async def test_a_glicko2_ladder_refuses_many_sides_and_keeps_the_provisional_out
         players = {p["name"]: p for p in (await chat.export())["players"]}
         assert players["ann"]["rd"] < 110 and not players["ann"]["provisional"]
         assert "ann" in await chat.text("cat", "/standings")
+
+
+async def test_a_settings_change_moves_the_provisional_into_the_tables(tmp_path: Any) -> None:
+    """Who is provisional is stored beside each player for the tables' SQL: a settings
+    change that makes someone no longer provisional (or provisional again) must rewrite
+    them, or the table goes on leaving them out."""
+    from storage.sqlite import SqliteStore
+    from tests.chat import Chat
+
+    async with SqliteStore(tmp_path / "g.db") as store:
+        chat = Chat(store)
+        await chat.ladder("glicko2", "confirm=false", "tables=ladder")
+        await chat.join("ann", "ben")
+        await chat.ok("ann", "/report win @ben")
+        assert "ann" not in await chat.text("ben", "/standings")  # RD 290 > 110
+        await chat.ok("mod", "/ladder set provisional_rd=300")
+        assert "ann" in await chat.text("ben", "/standings")
+        await chat.ok("mod", "/ladder set provisional_rd=200")
+        assert "ann" not in await chat.text("ben", "/standings")
+    async with SqliteStore(tmp_path / "d.db") as store:  # an Elo ladder's calibration
+        chat = Chat(store)
+        await chat.ladder("duel", "confirm=false", "calibration=3")
+        await chat.join("ann", "ben")
+        await chat.ok("ann", "/report win @ben")
+        assert "ann" not in await chat.text("ben", "/standings ladder")
+        await chat.ok("mod", "/ladder set calibration=0")
+        assert "ann" in await chat.text("ben", "/standings ladder")
