@@ -22,6 +22,7 @@ from core.calendar import (
 from core.model import Timestamp
 from core.ports import Repo
 from core.records import ChallengeRecord, LadderInfo
+from core.rulebooks import choose
 from core.settings import Settings
 
 # Jobs due at the same instant run in this order.
@@ -61,7 +62,8 @@ def plan(repo: Repo, ladder: LadderInfo, now: Timestamp) -> list[Job]:
                     jobs.append(Job(max(due, clock), kind, c.id))
                     break
     days = midnights(clock, now, settings.timezone) if now > clock else []
-    if settings.daily:  # decay, or a rating period's close: the log's end of each day
+    # The log's end of each local day, applied once: decay, or a rating period's close.
+    if settings.decays or choose(settings).waits(settings):
         for start, day in days:
             if ladder.last_decay is None or day.isoformat() > ladder.last_decay:
                 jobs.append(Job(start, "decay", label=day.isoformat()))

@@ -189,7 +189,7 @@ def profile(s: Session, cmd: ShowProfile) -> Reply:
     if "season" in settings.tables:
         lines.append(f"Season {s.season}: {signed(state.season_gain)} over "
                      f"{plural(state.season_games, 'rated game')}.")
-    if settings.periodic:
+    if choose(settings).waits(settings):
         lines.append(_period_text(s, player.id))
     reports, challenges = s.waiting_on(player.id)
     if reports:

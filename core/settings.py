@@ -142,16 +142,6 @@ class Settings:
         """True when ratings decay daily (never rungs)."""
         return self.decay and not self.is_position
 
-    @property
-    def periodic(self) -> bool:
-        """True when games wait for a rating period's close (Glicko-2's day or week)."""
-        return self.formula == "glicko2" and self.period != "game" and not self.is_position
-
-    @property
-    def daily(self) -> bool:
-        """True when the end of every local day is an event in the log (decay, or the
-        close of a rating period), applied exactly once."""
-        return self.decays or self.periodic
 
 
 # What each rulebook sets; core/summary.py describes any settings in words.

@@ -176,7 +176,8 @@ class LadderState:
     def _journal(self, event: Event, corrections: Mapping[int, Correction]) -> Undo | None:
         """The undo entry of an event about to be folded; None for a barrier."""
         settings = self.settings
-        if settings.is_position or settings.series_hours is not None or settings.periodic:
+        if settings.is_position or settings.series_hours is not None or \
+                self.rulebook.waits(settings):
             return None  # (a rating period's games wait in `pending`, which no undo holds)
         pids: tuple[PlayerId, ...]
         pair = None
@@ -320,10 +321,8 @@ class LadderState:
         """
         self.last_decay = day
         settings = self.settings
-        if settings.periodic:
+        if not settings.decays:  # the rulebook's own end of a day (a rating period's close)
             return self.rulebook.day_over(self, day)
-        if not settings.decays:
-            return Applied("decay")
         bottom = settings.floor if settings.floor is not None else 0.0
         least, divisor, floor = settings.decay_min, settings.decay_divisor, math.floor
         for state in self.players.values():

@@ -54,6 +54,10 @@ class Rulebook(Protocol):
         """What the export carries of the player beside `rating` (CONSOLE.md)."""
         ...
 
+    def waits(self, settings: Settings) -> bool:
+        """Whether rated games wait for a rating period's close to be rated."""
+        ...
+
     def day_over(self, state: LadderState, day: str) -> Applied:
         """A local day ended (`day` begins): close what the rulebook closes then."""
         ...

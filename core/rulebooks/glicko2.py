@@ -150,7 +150,7 @@ class Glicko2:
         settings = state.settings
         a, b = result.sides[0][0], result.sides[1][0]
         pa, pb = state.players[a], state.players[b]
-        if settings.periodic:
+        if settings.period != "game":
             return _wait(state, match)
         day = local_day(match.played_at, settings)
         ga, gb = before_game(pa, settings, day), before_game(pb, settings, day)
@@ -171,9 +171,15 @@ class Glicko2:
         return False
 
     @staticmethod
+    def waits(settings: Settings) -> bool:
+        """With `period=day|week`: the period's games are rated together at its close."""
+        return settings.period != "game"
+
+    @staticmethod
     def day_over(state: LadderState, day: str) -> Applied:
         """A rating period closes at the start of `day` (every day; a week on Mondays)."""
-        if state.settings.period == "week" and date.fromisoformat(day).weekday() != 0:
+        period = state.settings.period
+        if period == "game" or (period == "week" and date.fromisoformat(day).weekday() != 0):
             return Applied("decay")
         return close_period(state, date.fromisoformat(day).toordinal() - 1)
 

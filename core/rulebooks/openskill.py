@@ -134,6 +134,11 @@ class OpenSkill:
         return {"mu": player.extra[0], "sigma": player.extra[1]} if player.extra else {}
 
     @staticmethod
+    def waits(settings: Settings) -> bool:
+        """Never: each game is rated when it counts."""
+        return False
+
+    @staticmethod
     def day_over(state: LadderState, day: str) -> Applied:
         """Nothing closes: each game is rated at once."""
         return Applied("decay")

@@ -51,6 +51,11 @@ class EloBook:
         return {}
 
     @staticmethod
+    def waits(settings: Settings) -> bool:
+        """Never: each game is rated when it counts."""
+        return False
+
+    @staticmethod
     def day_over(state: LadderState, day: str) -> Applied:
         """Nothing closes (decay is the fold's own: `LadderState._decay`)."""
         return Applied("decay")
