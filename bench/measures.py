@@ -256,7 +256,7 @@ def engine_vs_openskill(players: int, matches: int) -> float:
         with paused():  # as the stored replay runs it; openskill gets the same below
             for first in range(0, matches, LONGEST_BATCH):
                 # Rows as the store reads them (not timed, for either side).
-                run = [(T0 + i, a, b, False, True, None, T0 + i) for i, (a, b)
+                run = [(T0 + i, a, b, False, True, None, T0 + i, i + 1) for i, (a, b)
                        in enumerate(played[first:first + LONGEST_BATCH], first)]
                 started = time.perf_counter()
                 fold_rows(state, run)

@@ -12,21 +12,24 @@ points up by rating gap; then every count, per player at once.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
 from core.calendar import month_label
-from core.model import PlayerId, Timestamp
+from core.events import MatchConfirmed
+from core.model import Match, PlayerId, Result, Timestamp
 from core.settings import RATING_LIMIT, Settings
+from core.standing import Applied
 from core.state import (
     FARM_PRUNE_EVERY,
     LadderState,
     PlayerState,
     duel_ratings,
     too_short,
+    unrated_note,
 )
 
 # Below this many matches the passes cost more than they save.
@@ -40,14 +43,16 @@ SATURATED = 1 << 12
 
 def fold_duels(state: LadderState, at: Sequence[Timestamp], a: Sequence[PlayerId],
                b: Sequence[PlayerId], draw: Sequence[bool], rated: Sequence[bool],
-               moves: Sequence[int | None], played: Sequence[Timestamp]) -> int:
+               moves: Sequence[int | None], played: Sequence[Timestamp],
+               ids: Sequence[int] = ()) -> int:
     """Fold confirmed one-on-one matches given as columns (`a` won unless `draw`), as
     `apply_duel` would one by one; returns how many of the first it folded, the caller
     folding the rest one by one.
 
     It folds runs of at least `SHORTEST_RUN` matches of `lean` whole-number settings,
     none named by a correction, while nothing is journaled, between players with small
-    ids, whole ratings at or above the floor and whole season gains.
+    ids, whole ratings at or above the floor and whole season gains. (`ids`, the match
+    ids, are for the other rulebooks' folds.)
     """
     settings = state.settings
     if state.undo is not None or not state.lean or not _whole_formula(settings):
@@ -66,12 +71,86 @@ def fold_duels(state: LadderState, at: Sequence[Timestamp], a: Sequence[PlayerId
     return done
 
 
-def fold_rows(state: LadderState, rows: Sequence[tuple[Any, ...]]) -> None:
-    """Fold plain matches given as `apply_duel`'s arguments: as many as `fold_duels`
-    takes in runs, the rest one by one."""
-    done = fold_duels(state, *zip(*rows, strict=True)) if rows else 0
+# A plain match as the store streams it: `apply_duel`'s arguments, then the match id.
+Row = tuple[Any, ...]
+# What folding one says: `apply_duel`'s answer (rated, note, a before, after, b before,
+# after).
+Outcome = tuple[bool, str, float, float, float, float]
+
+
+def fold_rows(state: LadderState, rows: Sequence[Row],
+              outcomes: list[Outcome] | None = None) -> None:
+    """Fold plain matches: as many as the ladder's rulebook folds at once
+    (`Rulebook.fold`), the rest one by one; with `outcomes`, what each one did is
+    appended to it, in order."""
+    done = state.rulebook.fold(state, rows, outcomes) if rows else 0
+    lean = state.lean
     for row in rows[done:]:
-        state.apply_duel(*row)
+        if lean:
+            outcome = state.apply_duel(*row[:7])
+        else:
+            outcome = duel_outcome(state.apply(plain_event(row)), row[1], row[2])
+        if outcomes is not None:
+            outcomes.append(outcome)
+
+
+def plain_event(row: Row) -> MatchConfirmed:
+    """The event a plain match's row stands for."""
+    at, a, b, draw, rated, moves, played, match = row
+    return MatchConfirmed(at, Match(match, played, Result(((a,), (b,)), draw, None, moves,
+                                                          rated)))
+
+
+def duel_outcome(applied: Applied, a: PlayerId, b: PlayerId) -> Outcome:
+    """A folded one-on-one match's `Applied` as `apply_duel` says it."""
+    effect = applied.match
+    assert effect is not None
+    moved = {c.player: c for c in effect.changes}
+    return (effect.rated, effect.note, moved[a].before, moved[a].after, moved[b].before,
+            moved[b].after)
+
+
+# Moves the ratings of a run's rated matches: (state, a, b, draw, played, ids, kept,
+# tell); with `tell`, returns (note, a before, after, b before, after) for every match.
+RateRun = Callable[[LadderState, list[PlayerId], list[PlayerId], list[bool], list[Timestamp],
+                    list[int], list[bool], bool],
+                   list[tuple[str, float, float, float, float]] | None]
+
+
+def fold_plain(state: LadderState, rows: Sequence[Row], rate_run: RateRun,
+               outcomes: list[Outcome] | None = None) -> int:
+    """Fold a run of plain matches whose ratings `rate_run` moves, everything else as
+    `fold_duels` folds it (the counts, anti-farming, the season); returns how many: all,
+    or none where the run is short, the players' ids do not suit or something is
+    journaled."""
+    if state.undo is not None or len(rows) < SHORTEST_RUN:
+        return 0
+    at, a, b, draw, rated, moves, played, ids = (list(c) for c in zip(*rows, strict=True))
+    first, second = np.asarray(a, dtype=np.int64), np.asarray(b, dtype=np.int64)
+    both = np.concatenate((first, second))
+    settings, players = state.settings, state.players
+    high = int(both.max())
+    if int(both.min()) < 0 or high > 4 * (len(rows) + len(players)) + 1024:
+        return 0
+    touched = np.flatnonzero(np.bincount(both, minlength=high + 1)).tolist()
+    for pid in touched:
+        if pid not in players:
+            players[pid] = state.rulebook.new_player(settings, member=False)
+    if state.season is None:
+        state.season = month_label(at[0], settings.timezone)
+    counted = _counted(settings, rated, moves, len(rows))
+    times = np.asarray(played, dtype=np.int64)
+    notes: dict[int, str] | None = {} if outcomes is not None else None
+    kept = _anti_farming(state, at, a, b, played, counted, first, second,
+                         bool(np.all(times[1:] >= times[:-1])), notes)
+    told = rate_run(state, a, b, draw, played, ids, kept, outcomes is not None)
+    _counts(state, first, second, draw, kept, times, high + 1, touched)
+    if outcomes is not None and notes is not None and told is not None:
+        for i, (note, ra, na, rb, nb) in enumerate(told):
+            if not kept[i]:
+                note = notes.get(i) or unrated_note(settings, rated[i], moves[i])
+            outcomes.append((kept[i], note, ra, na, rb, nb))
+    return len(rows)
 
 
 def _fold_run(state: LadderState, table: list[int], at: Sequence[Timestamp],
@@ -175,10 +254,11 @@ def _counted(settings: Settings, rated: Sequence[bool], moves: Sequence[int | No
 def _anti_farming(state: LadderState, at: Sequence[Timestamp], a: Sequence[PlayerId],
                   b: Sequence[PlayerId], played: Sequence[Timestamp],
                   counted: list[bool], pa: np.ndarray, pb: np.ndarray,
-                  ordered: bool) -> list[bool]:
+                  ordered: bool, notes: dict[int, str] | None = None) -> list[bool]:
     """Which matches stay rated after anti-farming, keeping its record and pruning it at
     the same events as the one-by-one fold; advances `state.seq` and `state.at`. `pa`
-    and `pb` are `a` and `b` as arrays; `ordered` says `played` never decreases."""
+    and `pb` are `a` and `b` as arrays; `ordered` says `played` never decreases. With
+    `notes`, why each match it unrates is unrated goes in it by index."""
     settings = state.settings
     limited = settings.farm_limit is not None
     farm, due = state.farm, state.farm_due
@@ -222,8 +302,11 @@ def _anti_farming(state: LadderState, at: Sequence[Timestamp], a: Sequence[Playe
                 for i, key, when in zip(rows, keys, times, strict=True):
                     if key in slow:
                         recent = farm.get(key)
-                        if recent and state._farmed(recent, when):
+                        note = state._farmed(recent, when) if recent else ""
+                        if note:
                             kept[i] = False
+                            if notes is not None:
+                                notes[i] = note
                         else:
                             state.remember_pair(a[i], b[i], when)
             else:

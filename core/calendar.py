@@ -11,6 +11,9 @@ from datetime import UTC, date, datetime, timedelta
 from functools import lru_cache
 from zoneinfo import ZoneInfo
 
+import numpy as np
+import numpy.typing as npt
+
 from core.model import Timestamp
 
 DAY = 86_400
@@ -26,6 +29,32 @@ def zone(name: str) -> ZoneInfo:
 def local(at: Timestamp, tz: str) -> datetime:
     """The local date and time of an instant."""
     return datetime.fromtimestamp(at, zone(tz))
+
+
+_EPOCH_DAY = date(1970, 1, 1).toordinal()
+
+
+def local_day(at: Timestamp, tz: str) -> int:
+    """The local date of an instant, as a day number (`date.toordinal`)."""
+    return local(at, tz).date().toordinal()
+
+
+def local_days(times: npt.NDArray[np.int64], tz: str) -> npt.NDArray[np.int64]:
+    """`local_day` of many instants at once: by the UTC offset of their hour where it
+    holds all hour long, by `local_day` itself in an hour with a clock change."""
+    hours, where = np.unique(times // HOUR, return_inverse=True)
+    place = zone(tz)
+    starts: list[int] = []
+    ends: list[int] = []
+    for hour in hours.tolist():
+        for found, at in ((starts, hour * HOUR), (ends, hour * HOUR + HOUR - 1)):
+            offset = datetime.fromtimestamp(at, place).utcoffset()
+            found.append(int(offset.total_seconds()) if offset is not None else 0)
+    first = np.asarray(starts, dtype=np.int64)
+    days = (times + first[where]) // DAY + _EPOCH_DAY
+    for i in np.flatnonzero((first != np.asarray(ends, dtype=np.int64))[where]).tolist():
+        days[i] = local_day(int(times[i]), tz)
+    return days
 
 
 def month_label(at: Timestamp, tz: str) -> str:

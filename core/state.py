@@ -404,10 +404,9 @@ class LadderState:
     def _unrated_reason(self, match: Match) -> str:
         """Why a match moves nothing, or '' when it is rated."""
         result, settings = match.result, self.settings
-        if not result.rated:
-            return UNRATED_NOTE
-        if too_short(settings, result.moves):
-            return f"shorter than {settings.min_moves} moves, so unrated"
+        note = unrated_note(settings, result.rated, result.moves)
+        if note:
+            return note
         if settings.farm_limit is not None and result.is_duel:
             times = self.farm.get(pair_key(result.sides[0][0], result.sides[1][0]))
             farmed = self._farmed(times, match.played_at) if times else ""
@@ -487,12 +486,8 @@ class LadderState:
         if pb.last_played is None or played_at > pb.last_played:
             pb.last_played = played_at
         ra, rb = pa.rating, pb.rating
-        note = ""
-        if not rated:
-            note = UNRATED_NOTE
-        elif too_short(settings, moves):
-            note = f"shorter than {settings.min_moves} moves, so unrated"
-        elif settings.farm_limit is not None:
+        note = unrated_note(settings, rated, moves)
+        if not note and settings.farm_limit is not None:
             times = self.farm.get(pair_key(a, b))
             if times:  # most pairs have no recent game: no call
                 note = self._farmed(times, played_at)
@@ -595,6 +590,15 @@ class LadderState:
         if self.settings.farm_limit is not None and result.is_duel:
             self.remember_pair(result.sides[0][0], result.sides[1][0], match.played_at)
         return tuple(changes)
+
+
+def unrated_note(settings: Settings, rated: bool, moves: int | None) -> str:
+    """Why the report or the game's length leaves a match unrated ('' if neither)."""
+    if not rated:
+        return UNRATED_NOTE
+    if too_short(settings, moves):
+        return f"shorter than {settings.min_moves} moves, so unrated"
+    return ""
 
 
 def too_short(settings: Settings, moves: int | None) -> bool:

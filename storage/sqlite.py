@@ -514,24 +514,35 @@ class SqliteRepo:
                 journal_from: int | None = None) -> None:
         """Fold the stored events after `state.seq`, up to `upto`, into `state`.
 
-        Plain one-on-one matches are folded from their columns: in runs (`fold_duels`)
-        where nothing visits or journals them, else one by one; everything else is
-        decoded. `visit(seq, at, event, outcome)` sees every event from
-        `visit_from` on: `event` is None for a lean match, whose outcome is `apply_duel`'s
-        tuple (with the match id first), else the event and its `Applied`. Snapshots are
+        Plain one-on-one matches are folded from their columns: in runs (`fold_rows`)
+        where nothing journals them, else one by one; everything else is decoded.
+        `visit(seq, at, event, outcome)` sees every event from `visit_from` on: `event`
+        is None for a plain match folded from its columns, whose outcome is
+        `apply_duel`'s tuple (with the match id first), else the event and its
+        `Applied`. Snapshots are
         stored, at the usual spacing, where `snapshots(seq)` holds; from `journal_from` on,
         the standings journal what they fold (see `undo_to`).
         """
         every = self.store.snapshot_interval(len(state.players))
-        lean, fold = state.lean, state.apply_duel  # only a settings change alters `lean`
-        # Plain matches nobody visits, while nothing is journaled, wait here to be folded
-        # together (`core.batch`); anything else folds them first.
+        # Plain matches, while nothing is journaled, wait here to be folded together
+        # (`core.batch.fold_rows`); anything else folds them first. Visited ones wait
+        # apart from the others, since their fold must say what each one did.
         pending: list[tuple[Any, ...]] = []
+        seqs: list[tuple[int, int]] = []  # (seq, at) of the visited ones waiting
 
         def flush() -> None:
-            if pending:
+            if not pending:
+                return
+            if seqs:
+                outcomes: list[Any] = []
+                fold_rows(state, pending, outcomes)
+                assert visit is not None
+                for (seq, at), row, outcome in zip(seqs, pending, outcomes, strict=True):
+                    visit(seq, at, None, (row[7], row[1], row[2], *outcome))
+                seqs.clear()
+            else:
                 fold_rows(state, pending)
-                pending.clear()
+            pending.clear()
 
         with paused():  # (core.collector: a long fold builds much that stays)
             for seq, at, kind, body, match, a, b, flags, moves, played in self.store.stream(
@@ -539,18 +550,23 @@ class SqliteRepo:
                 if seq == journal_from:
                     flush()
                     state.undo = deque(maxlen=UNDO_EVENTS)
-                if a is not None and lean and match not in corrections:
-                    if state.undo is None and (visit is None or seq < visit_from):
-                        pending.append((at, a, b, bool(flags & 1), not flags & 2, moves,
-                                        played))
-                        if len(pending) >= LONGEST_BATCH:
-                            flush()
-                    else:
+                visited = visit is not None and seq >= visit_from
+                if a is not None and match not in corrections and state.undo is None:
+                    if visited != bool(seqs) and pending:
                         flush()
-                        outcome: Any = fold(at, a, b, bool(flags & 1), not flags & 2, moves,
-                                            played)
-                        if visit is not None and seq >= visit_from:
-                            visit(seq, at, None, (match, a, b, *outcome))
+                    pending.append((at, a, b, bool(flags & 1), not flags & 2, moves,
+                                    played, match))
+                    if visited:
+                        seqs.append((seq, at))
+                    if len(pending) >= LONGEST_BATCH:
+                        flush()
+                elif a is not None and match not in corrections and state.lean:
+                    flush()
+                    outcome: Any = state.apply_duel(at, a, b, bool(flags & 1),
+                                                    not flags & 2, moves, played)
+                    if visited:
+                        assert visit is not None
+                        visit(seq, at, None, (match, a, b, *outcome))
                 else:
                     flush()
                     if a is not None:  # body was left out of the read: rebuild the event
@@ -559,8 +575,8 @@ class SqliteRepo:
                     else:
                         event = decode_event(kind, at, json.loads(body))
                     outcome = state.apply(event, corrections)
-                    lean = state.lean
-                    if visit is not None and seq >= visit_from:
+                    if visited:
+                        assert visit is not None
                         visit(seq, at, event, outcome)
                 if snapshots is not None and seq % every == 0 and snapshots(seq):
                     flush()

@@ -6,6 +6,7 @@ A new rating system is a module here and a preset, not a flag tested across the 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from core.model import Match, Result
@@ -13,6 +14,7 @@ from core.settings import Settings
 from core.standing import Applied, PlayerState
 
 if TYPE_CHECKING:
+    from core.batch import Outcome, Row
     from core.state import LadderState
 
 
@@ -28,6 +30,13 @@ class Rulebook(Protocol):
     def lean(self, settings: Settings) -> bool:
         """Whether plain one-on-one matches may be folded by `LadderState.apply_duel`
         (the fast replay of long logs) under these settings."""
+        ...
+
+    def fold(self, state: LadderState, rows: Sequence[Row], outcomes: list[Outcome] | None
+             ) -> int:
+        """Fold the first plain one-on-one matches of `rows` at once (the fast replay of
+        long logs, `core.batch.fold_rows`), appending what each did to `outcomes` when
+        asked; returns how many (0: the caller folds them one by one)."""
         ...
 
     def new_player(self, settings: Settings, member: bool = True) -> PlayerState:

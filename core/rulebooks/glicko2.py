@@ -1,31 +1,31 @@
 """`glicko2` (RULES.md §6): Glickman's Glicko-2 ("Example of the Glicko-2 system", 2013),
 a rating, its deviation (RD) and its volatility, updated once per rating period.
 
-The arithmetic works on frozen values (`rate`, `idle`); the rulebook below makes each
-game a rating period of its own (`period=game`), the RD grown first for the idle days
-since a player's previous rated game.
+The arithmetic is `core.rulebooks.glicko_math`'s, over arrays (`rate` and `idle` are
+one player's view of it); the rulebook below makes each game a rating period of its own
+(`period=game`), the RD grown first for the idle days since a player's previous rated
+game, or rates a day's or week's games together when the period closes.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 from typing import TYPE_CHECKING
 
-from core.calendar import local
+import numpy as np
+
+from core.calendar import local_day
 from core.elo import round_half_away
-from core.model import Match, PlayerId, Result, Timestamp
+from core.model import Match, PlayerId, Result
+from core.rulebooks.glicko_math import Values, grown, grown_one, one_game, period
 from core.settings import Settings, fmt_number
 from core.standing import Applied, Change, MatchEffect, PlayerState
 
 if TYPE_CHECKING:
+    from core.batch import Outcome, Row
     from core.state import LadderState
-
-SCALE = 173.7178  # Glicko-2's scale: 400 / ln(10)
-CENTRE = 1500.0  # the rating Glicko-2's scale is centred on (not a setting: the maths')
-EPSILON = 0.000001  # convergence of the volatility iteration (RULES.md §6)
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,73 +37,61 @@ class Glicko:
     volatility: float
 
 
-def _g(phi: float) -> float:
-    return 1.0 / math.sqrt(1.0 + 3.0 * phi * phi / (math.pi * math.pi))
+def _arrays(players: list[Glicko]) -> tuple[Values, Values, Values]:
+    return (np.array([p.rating for p in players]), np.array([p.rd for p in players]),
+            np.array([p.volatility for p in players]))
 
 
-def _expected(mu: float, mu_j: float, g_j: float) -> float:
-    return 1.0 / (1.0 + math.exp(-g_j * (mu - mu_j)))
-
-
-def rate(player: Glicko, games: Sequence[tuple[Glicko, float]], tau: float,
+def rate(player: Glicko, games: list[tuple[Glicko, float]], tau: float,
          max_rd: float) -> Glicko:
     """The player's values after one rating period of `games` (opponent before the
-    period, score 1 / 0.5 / 0): Glickman's steps 2-8. An empty period only grows the RD
-    (`idle`). The RD never exceeds `max_rd` (the start RD)."""
+    period, score 1 / 0.5 / 0); an empty period only grows the RD (`idle`). The RD
+    never exceeds `max_rd` (the start RD)."""
     if not games:
         return idle(player, 1, max_rd)
-    mu, phi = (player.rating - CENTRE) / SCALE, player.rd / SCALE
-    inverse_v, impact = 0.0, 0.0
-    for opponent, score in games:
-        g_j = _g(opponent.rd / SCALE)
-        e_j = _expected(mu, (opponent.rating - CENTRE) / SCALE, g_j)
-        inverse_v += g_j * g_j * e_j * (1.0 - e_j)
-        impact += g_j * (score - e_j)
-    v = 1.0 / inverse_v
-    sigma = _volatility(phi, player.volatility, v * impact, v, tau)
-    phi_star = math.sqrt(phi * phi + sigma * sigma)
-    phi_new = 1.0 / math.sqrt(1.0 / (phi_star * phi_star) + 1.0 / v)
-    mu_new = mu + phi_new * phi_new * impact
-    return Glicko(SCALE * mu_new + CENTRE, min(SCALE * phi_new, max_rd), sigma)
+    rating, rd, volatility = _arrays([player])
+    opponents = _arrays([opponent for opponent, _ in games])
+    new = period(rating, rd, volatility, np.zeros(len(games), dtype=np.int64),
+                 opponents[0], opponents[1], np.array([score for _, score in games]),
+                 tau, max_rd)
+    return Glicko(*(float(value[0]) for value in new))
 
 
 def idle(player: Glicko, periods: int, max_rd: float) -> Glicko:
-    """The player after `periods` rating periods without a game: φ' = sqrt(φ² + n·σ²),
-    capped at `max_rd`."""
+    """The player after `periods` rating periods without a game."""
     if periods <= 0:
         return player
-    phi = player.rd / SCALE
-    grown = SCALE * math.sqrt(phi * phi + periods * player.volatility ** 2)
-    return Glicko(player.rating, min(grown, max_rd), player.volatility)
+    _, rd, volatility = _arrays([player])
+    wider = grown(rd, volatility, np.array([float(periods)]), max_rd)
+    return Glicko(player.rating, float(wider[0]), player.volatility)
 
 
-def _volatility(phi: float, sigma: float, delta: float, v: float, tau: float) -> float:
-    """Step 5: the new volatility, by the Illinois algorithm Glickman gives."""
-    a = math.log(sigma * sigma)
+def games(rating: Values, rd: Values, volatility: Values, last: Values, day: Values,
+          score: Values, settings: Settings) -> tuple[Values, Values, Values]:
+    """Games each a rating period of its own (`period=game`), at once: entries i and
+    i + n of the arrays (n games, 2n entries) are game i's two players, their values
+    before it, the local day numbers of their previous rated games (`NEVER`) and of the
+    game, and their scores. A player who has played before has their RD grown first for
+    the idle days between (RULES.md §6)."""
+    count = len(rating) // 2
+    idle_days = np.where(last == NEVER, 0.0, np.maximum(day - last - 1.0, 0.0))
+    rd = grown(rd, volatility, idle_days, settings.rd)
+    other = np.concatenate((np.arange(count, 2 * count), np.arange(count)))
+    return period(rating, rd, volatility, np.arange(2 * count), rating[other], rd[other],
+                  score, settings.tau, settings.rd)
 
-    def f(x: float) -> float:
-        ex = math.exp(x)
-        return (ex * (delta * delta - phi * phi - v - ex)
-                / (2.0 * (phi * phi + v + ex) ** 2) - (x - a) / (tau * tau))
 
-    low = a
-    if delta * delta > phi * phi + v:
-        high = math.log(delta * delta - phi * phi - v)
-    else:
-        k = 1
-        while f(a - k * tau) < 0:
-            k += 1
-        high = a - k * tau
-    f_low, f_high = f(low), f(high)
-    while abs(high - low) > EPSILON:
-        c = low + (low - high) * f_low / (f_high - f_low)
-        f_c = f(c)
-        if f_c * f_high <= 0:
-            low, f_low = high, f_high
-        else:
-            f_low /= 2.0
-        high, f_high = c, f_c
-    return math.exp(low / 2.0)
+def game(a: Glicko, a_last: float, b: Glicko, b_last: float, day: float, score: float,
+         settings: Settings) -> tuple[Glicko, Glicko]:
+    """`games` of one game (a scored `score`), on plain floats (`glicko_math.one_game`)."""
+    idle_a = 0.0 if a_last == NEVER else max(day - a_last - 1.0, 0.0)
+    idle_b = 0.0 if b_last == NEVER else max(day - b_last - 1.0, 0.0)
+    a = Glicko(a.rating, grown_one(a.rd, a.volatility, idle_a, settings.rd), a.volatility)
+    b = Glicko(b.rating, grown_one(b.rd, b.volatility, idle_b, settings.rd), b.volatility)
+    after = [one_game((me.rating, me.rd, me.volatility), (other.rating, other.rd), mine,
+                      settings.tau, settings.rd)
+             for me, other, mine in ((a, b, score), (b, a, 1.0 - score))]
+    return Glicko(*after[0]), Glicko(*after[1])
 
 
 # ------------------------------------------------------------------ the rulebook
@@ -119,19 +107,9 @@ def values(player: PlayerState, settings: Settings) -> Glicko:
     return Glicko(player.rating, player.extra[0], player.extra[1])
 
 
-def local_day(at: Timestamp, settings: Settings) -> int:
-    """The local date of an instant, as a day number (the ladder's time zone)."""
-    return local(at, settings.timezone).date().toordinal()
-
-
-def before_game(player: PlayerState, settings: Settings, day: int) -> Glicko:
-    """A player's values at a game on local day `day`: a player who has played before has
-    their RD grown for the idle days between (RULES.md §6, `period=game`)."""
-    current = values(player, settings)
-    last = player.extra[2] if player.extra else NEVER
-    if last == NEVER:
-        return current
-    return idle(current, max(int(day - last) - 1, 0), settings.rd)
+def last_day(player: PlayerState) -> float:
+    """The local day number of the player's previous rated game (`NEVER` before it)."""
+    return player.extra[2] if player.extra else NEVER
 
 
 class Glicko2:
@@ -152,23 +130,29 @@ class Glicko2:
         pa, pb = state.players[a], state.players[b]
         if settings.period != "game":
             return _wait(state, match)
-        day = local_day(match.played_at, settings)
-        ga, gb = before_game(pa, settings, day), before_game(pb, settings, day)
-        score = 0.5 if result.draw else 1.0
-        na = rate(ga, [(gb, score)], settings.tau, settings.rd)
-        nb = rate(gb, [(ga, 1.0 - score)], settings.tau, settings.rd)
+        day = float(local_day(match.played_at, settings.timezone))
+        na, nb = game(values(pa, settings), last_day(pa), values(pb, settings),
+                      last_day(pb), day, 0.5 if result.draw else 1.0, settings)
         before = {a: pa.rating, b: pb.rating}
         for player, new in ((pa, na), (pb, nb)):
             player.rating = new.rating
-            player.extra = (new.rd, new.volatility, float(day))
+            player.extra = (new.rd, new.volatility, day)
         changes = state.record_rated(match, before)
         return Applied("match", players=(a, b), changes=changes,
                        match=MatchEffect(match.id, True, "", changes))
 
     @staticmethod
     def lean(settings: Settings) -> bool:
-        """Never: the fast path knows only Elo."""
+        """Never: `apply_duel` knows only Elo."""
         return False
+
+    @staticmethod
+    def fold(state: LadderState, rows: Sequence[Row], outcomes: list[Outcome] | None
+             ) -> int:
+        """A run of plain games at once, in levels (`core.rulebooks.glicko2_fold`)."""
+        from core.rulebooks import glicko2_fold  # (it reads core.batch, which reads us)
+
+        return glicko2_fold.fold(state, rows, outcomes)
 
     @staticmethod
     def waits(settings: Settings) -> bool:
@@ -178,8 +162,8 @@ class Glicko2:
     @staticmethod
     def day_over(state: LadderState, day: str) -> Applied:
         """A rating period closes at the start of `day` (every day; a week on Mondays)."""
-        period = state.settings.period
-        if period == "game" or (period == "week" and date.fromisoformat(day).weekday() != 0):
+        kind = state.settings.period
+        if kind == "game" or (kind == "week" and date.fromisoformat(day).weekday() != 0):
             return Applied("decay")
         return close_period(state, date.fromisoformat(day).toordinal() - 1)
 
@@ -245,30 +229,41 @@ def _wait(state: LadderState, match: Match) -> Applied:
 WAITING = "rated when the rating period closes"
 
 
-def close_period(state: LadderState, last_day: int) -> Applied:
-    """Glickman's rating period: every waiting game rated together from everyone's values
-    at the period's start; a player who has played before and played no game in it has
-    their RD grown by one period (RULES.md §6)."""
+def close_period(state: LadderState, closing: int) -> Applied:
+    """Glickman's rating period, its last local day `closing`: every waiting game rated
+    together from everyone's values at the period's start; a player who has played
+    before and played no game in it has their RD grown by one period (RULES.md §6)."""
     settings, players = state.settings, state.players
-    games: dict[PlayerId, list[tuple[Glicko, float]]] = {}
-    start = {p: values(s, settings) for p, s in players.items()}
-    for _, a, b, score in state.pending:
-        games.setdefault(a, []).append((start[b], score))
-        games.setdefault(b, []).append((start[a], 1.0 - score))
+    place: dict[PlayerId, int] = {}
+    owner, opponent, score = [], [], []
+    for _, a, b, points in state.pending:
+        for me, other, mine in ((a, b, points), (b, a, 1.0 - points)):
+            owner.append(place.setdefault(me, len(place)))
+            opponent.append(other)
+            score.append(mine)
     state.pending.clear()
-    touched, changes = [], []
-    for p, s in players.items():
-        played = games.get(p)
-        if played is None and (not s.extra or s.extra[2] == NEVER):
-            continue  # never rated: nothing grows
-        new = rate(start[p], played, settings.tau, settings.rd) if played else \
-            idle(start[p], 1, settings.rd)
-        if played:
-            s.season_gain += new.rating - s.rating
-            changes.append(Change(p, s.rating, new.rating))
-        s.rating = new.rating
-        s.extra = (new.rd, new.volatility, float(last_day))
-        touched.append(p)
+    playing = list(place)
+    resting = [p for p, s in players.items() if p not in place and last_day(s) != NEVER]
+    rated = [values(players[p], settings) for p in playing]
+    them = [values(players[p], settings) for p in opponent]
+    new = period(*_arrays(rated), np.array(owner, dtype=np.int64), *_arrays(them)[:2],
+                 np.array(score), settings.tau, settings.rd) if playing else None
+    changes = []
+    for i, p in enumerate(playing):
+        s = players[p]
+        assert new is not None
+        after = float(new[0][i])
+        s.season_gain += after - s.rating
+        changes.append(Change(p, s.rating, after))
+        s.rating = after
+        s.extra = (float(new[1][i]), float(new[2][i]), float(closing))
+    rest = _arrays([values(players[p], settings) for p in resting])
+    wider = grown(rest[1], rest[2], np.ones(len(resting)), settings.rd).tolist()
+    for p, rd in zip(resting, wider, strict=True):
+        s = players[p]
+        s.extra = (rd, s.extra[1], float(closing))
+    moved = place.keys() | set(resting)
+    touched = [p for p in players if p in moved]
     return Applied("period", players=tuple(touched), changes=tuple(changes))
 
 

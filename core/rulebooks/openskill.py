@@ -7,17 +7,19 @@ library's ordinal mu - 3 sigma, scaled: `display_scale * (mu - 3 sigma) + displa
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from openskill.models import PlackettLuce
 
 from core.elo import round_half_away
-from core.model import Match, Result
+from core.model import Match, PlayerId, Result, Timestamp
 from core.settings import Settings, fmt_number
 from core.standing import Applied, MatchEffect, PlayerState
 
 if TYPE_CHECKING:
+    from core.batch import Outcome, Row
     from core.state import LadderState
 
 
@@ -95,8 +97,17 @@ class OpenSkill:
 
     @staticmethod
     def lean(settings: Settings) -> bool:
-        """Never: the fast path knows only Elo."""
+        """Never: `apply_duel` knows only Elo."""
         return False
+
+    @staticmethod
+    def fold(state: LadderState, rows: Sequence[Row], outcomes: list[Outcome] | None
+             ) -> int:
+        """A run of plain duels: the library's `rate` game by game, everything else (the
+        counts, anti-farming) at once by `core.batch.fold_plain`."""
+        from core.batch import fold_plain  # (it reads core.state, which reads us)
+
+        return fold_plain(state, rows, _rate_run, outcomes)
 
     @staticmethod
     def new_player(settings: Settings, member: bool = True) -> PlayerState:
@@ -150,6 +161,41 @@ class OpenSkill:
                 f"{settings.sigma:.2f}) for duels, free-for-alls and teams, shown as "
                 f"{fmt_number(settings.display_scale)} x (mu - 3 sigma) + "
                 f"{fmt_number(settings.display_base)}")
+
+
+def _rate_run(state: LadderState, a: list[PlayerId], b: list[PlayerId], draw: list[bool],
+              played: list[Timestamp], ids: list[int], kept: list[bool],
+              tell: bool) -> list[tuple[str, float, float, float, float]] | None:
+    """Rate a run's `kept` duels in order, each player's rating object carried from game
+    to game; with `tell`, what each game did."""
+    settings, players = state.settings, state.players
+    used = model(settings.mu, settings.sigma, settings.beta, settings.skill_tau)
+    rate, scale, base = used.rate, settings.display_scale, settings.display_base
+    held: dict[PlayerId, Any] = {}
+    shown = {p: players[p].rating for p in (*a, *b)}
+    gain: dict[PlayerId, float] = {}
+    told = []
+    for x, y, drawn, counted in zip(a, b, draw, kept, strict=True):
+        rx, ry = shown[x], shown[y]
+        if counted:
+            taken: set[int] = set()
+            ox = held.get(x) or _rating(used, skill(players[x], settings), taken)
+            taken.add(id(ox))
+            oy = held.get(y) or _rating(used, skill(players[y], settings), taken)
+            [[nx], [ny]] = rate([[ox], [oy]], ranks=[1.0, 1.0] if drawn else [1.0, 2.0])
+            held[x], held[y] = nx, ny
+            shown[x] = sx = scale * (nx.mu - 3.0 * nx.sigma) + base
+            shown[y] = sy = scale * (ny.mu - 3.0 * ny.sigma) + base
+            gain[x] = gain.get(x, players[x].season_gain) + (sx - rx)
+            gain[y] = gain.get(y, players[y].season_gain) + (sy - ry)
+        if tell:
+            told.append(("", rx, shown[x], ry, shown[y]))
+    for p, value in held.items():
+        player = players[p]
+        player.extra, player.rating = (value.mu, value.sigma), shown[p]
+        player.season_gain = gain[p]
+        _KEPT[(id(used), value.mu, value.sigma)] = value
+    return told if tell else None
 
 
 RULEBOOK = OpenSkill()

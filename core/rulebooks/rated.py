@@ -3,6 +3,7 @@ series of one pair's games rated as one, and the fast one-on-one path."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from core import elo
@@ -13,6 +14,7 @@ from core.standing import Applied, MatchEffect, PlayerState, SeriesState
 from core.tables import calibrating
 
 if TYPE_CHECKING:
+    from core.batch import Outcome, Row
     from core.state import LadderState
 
 
@@ -54,6 +56,17 @@ class EloBook:
     def waits(settings: Settings) -> bool:
         """Never: each game is rated when it counts."""
         return False
+
+    @staticmethod
+    def fold(state: LadderState, rows: Sequence[Row], outcomes: list[Outcome] | None
+             ) -> int:
+        """Runs of lean one-on-one matches at once, by their rating gap
+        (`core.batch.fold_duels`), where nothing asks what each one did."""
+        if outcomes is not None or not state.lean:
+            return 0
+        from core.batch import fold_duels  # (core.batch reads core.state, which reads us)
+
+        return fold_duels(state, *zip(*rows, strict=True))
 
     @staticmethod
     def day_over(state: LadderState, day: str) -> Applied:
