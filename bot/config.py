@@ -124,7 +124,7 @@ def load(path: str | Path | None, env: dict[str, str] | None = None) -> Config:
             base = preset(str(table["base"]))
             changes = _typed_settings({k: v for k, v in table.items() if k != "base"},
                                       f"[presets.{name}]")
-            presets.append((name, validate(base.with_changes(changes))))
+            presets.append((name, validate(base.with_changes(changes), changes)))
         except SettingError as error:
             raise ConfigError(f"[presets.{name}]: {error}") from None
     telegram = _section(data, "telegram")

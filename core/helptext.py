@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from core.settings import PROPERTIES, SETTING_SPECS, Policy
+from core.settings import PROPERTIES, SETTING_GROUPS, SETTING_SPECS, Policy
 from core.summary import rulebook_summary
 
 USAGE: dict[str, str] = {
@@ -101,9 +101,12 @@ def help_text(topic: str | None, policy: Policy | None = None) -> str:
                      "/help presets lists the rulebooks.")
         return "\n".join(lines)
     if topic == "settings":
-        return "Ladder settings (key=value in /ladder create and /ladder set):\n" + "\n".join(
-            [spec.describe() for spec in SETTING_SPECS.values()]
-            + [f"{key}: {text}" for key, text in PROPERTIES.items()])
+        lines = ["Ladder settings (key=value in /ladder create and /ladder set), by what "
+                 "they configure:"]
+        for _, title, keys in SETTING_GROUPS:
+            lines += [f"{title}:"] + [f"  {SETTING_SPECS[key].describe()}" for key in keys]
+        lines += ["The ladder itself:"] + [f"  {key}: {text}" for key, text in PROPERTIES.items()]
+        return "\n".join(lines)
     if topic in ("presets", "preset", "rulebooks"):
         policy = policy or Policy()
         custom = {name for name, _ in policy.presets}

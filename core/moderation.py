@@ -74,7 +74,8 @@ def create_ladder(repo: Repo, ctx: Context, cmd: CreateLadder, policy: Policy) -
     with _sentences():
         base = policy.settings_for(cmd.preset)
         rules, properties = split_properties(cmd.options)
-        settings = validate(base.with_changes(parse_settings(rules)))
+        changes = parse_settings(rules)
+        settings = validate(base.with_changes(changes), changes)
     ladder = repo.add_ladder(ctx.chat, cmd.name, settings, ctx.at, ctx.channel)
     if properties:
         repo.update_ladder(ladder.id, **properties)
@@ -110,7 +111,7 @@ def change_settings(s: Session, cmd: ChangeSettings) -> Reply:
     with _sentences():
         rules, properties = split_properties(cmd.options)
         changes = parse_settings(rules)
-        validate(old.with_changes(changes))
+        validate(old.with_changes(changes), changes)
     really = {k: v for k, v in changes.items() if getattr(old, k) != v}
     texts = [f"{k}={format_value(v)} (was {format_value(getattr(old, k))})"
              for k, v in really.items()]

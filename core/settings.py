@@ -446,6 +446,35 @@ _SPECS: tuple[SettingSpec, ...] = (
 
 SETTING_SPECS: dict[str, SettingSpec] = {spec.key: spec for spec in _SPECS}
 
+# The keys by what they configure, in `/help settings`' order. A group named for a
+# formula (fame, glicko2, openskill) configures that rulebook only: its keys are refused
+# on a ladder of another (`validate`).
+SETTING_GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    ("reports", "Reports and time", ("confirm", "confirm_hours", "timezone")),
+    ("games", "Games", ("max_sides", "teams", "min_moves", "series_hours")),
+    ("elo", "Elo (warlight, fame, duel, dutch)",
+     ("start", "k", "k_bands", "whole", "min_gain", "floor", "max_gap", "no_change_gap",
+      "ffa")),
+    ("fame", "Fame's multipliers",
+     ("fame_base", "k1", "k1_bands", "newcomer_wins", "k2_newcomer", "k2", "k2_bands", "k3",
+      "k3_bands", "k3_default")),
+    ("glicko2", "Glicko-2", ("rd", "volatility", "tau", "provisional_rd", "period")),
+    ("openskill", "OpenSkill",
+     ("mu", "sigma", "beta", "skill_tau", "display_scale", "display_base")),
+    ("anti_farming", "Anti-farming", ("farm_limit", "farm_days")),
+    ("tables", "Tables and seasons",
+     ("calibration", "leagues", "tables", "season_min_games", "week_min_games", "week_days",
+      "active_days", "hall_of_fame", "weekly_summary")),
+    ("decay", "Decay", ("decay", "decay_divisor", "decay_min")),
+    ("challenges", "Challenges (position ladders)",
+     ("challenges", "challenge_hours", "play_hours", "reminder_hours", "margin_required")),
+)
+GROUP_OF: dict[str, str] = {key: group for group, _, keys in SETTING_GROUPS for key in keys}
+# The groups that configure one formula only.
+FORMULA_GROUPS = ("fame", "glicko2", "openskill")
+_RATES = {"classic": "Elo", "zero_sum": "zero-sum Elo", "fame": "fame's Elo",
+          "banded": "banded Elo", "glicko2": "Glicko-2", "openskill": "OpenSkill"}
+
 
 def parse_settings(pairs: Iterable[tuple[str, str]]) -> dict[str, Any]:
     """Parse `key=value` pairs into typed field values, refusing unknown keys."""
@@ -500,8 +529,15 @@ def split_properties(
     return rules, properties
 
 
-def validate(settings: Settings) -> Settings:
-    """Check combinations no single key can check; return the settings unchanged."""
+def validate(settings: Settings, given: Iterable[str] = ()) -> Settings:
+    """Check combinations no single key can check, and that the keys `given` configure
+    this ladder's rulebook; return the settings unchanged."""
+    for key in given:
+        group = GROUP_OF.get(key)
+        if group in FORMULA_GROUPS and (settings.is_position or settings.formula != group):
+            rates = "by rungs" if settings.is_position else f"by {_RATES[settings.formula]}"
+            raise SettingError(f"{key}= configures the {group} rulebook, and this ladder "
+                               f"rates {rates}: `/help settings` says what each key is for")
     if settings.family == "rating" and settings.formula in ("fame", "zero_sum", "banded") \
             and not settings.whole:
         raise SettingError(f"the {settings.formula} formula keeps whole-number ratings")
@@ -509,8 +545,8 @@ def validate(settings: Settings) -> Settings:
         raise SettingError(
             f"start={fmt_number(settings.start)} is below floor={fmt_number(settings.floor)}"
         )
-    if settings.period != "game" and settings.formula != "glicko2":
-        raise SettingError("period= applies to the glicko2 rulebook only")
+    if settings.period != "game" and settings.formula != "glicko2":  # (kept from a preset)
+        raise SettingError("period= configures the glicko2 rulebook only")
     if "season" in settings.tables and settings.family == "position":
         raise SettingError("a position ladder keeps no season table")
     return settings

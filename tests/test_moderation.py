@@ -335,3 +335,29 @@ async def test_a_player_with_business_waiting_is_not_removed(chat: Chat) -> None
     await chat.ok("mod", "/mod remove @bob cheating")
     assert [p["name"] for p in (await chat.export())["players"]] == ["alice"]
 
+
+
+async def test_a_rulebooks_own_keys_are_refused_on_another(chat: Chat) -> None:
+    """Glicko-2's, OpenSkill's and fame's keys configure their formula only: set on a
+    ladder of another, they would change nothing, so the answer says why instead."""
+    reply = await chat.refused("mod", "/ladder create elo preset=warlight rd=200")
+    assert reply == ("rd= configures the glicko2 rulebook, and this ladder rates by Elo: "
+                     "`/help settings` says what each key is for.")
+    await chat.ok("mod", "/ladder create g preset=glicko2 rd=200 confirm=false")
+    assert "k1= configures the fame rulebook" in await chat.refused(
+        "mod", "/ladder set k1=3 ladder=g")
+    assert "sigma= configures the openskill rulebook, and this ladder rates by rungs" in \
+        await chat.refused("mod", "/ladder create p preset=nhwc sigma=3")
+    await chat.ok("mod", "/ladder set tau=0.3 ladder=g")
+
+
+def test_every_setting_has_one_group() -> None:
+    """/help settings lists each key once, under what it configures."""
+    from core.helptext import help_text
+    from core.settings import SETTING_GROUPS, SETTING_SPECS
+
+    keys = [key for _, _, group in SETTING_GROUPS for key in group]
+    assert sorted(keys) == sorted(SETTING_SPECS)
+    text = help_text("settings")
+    assert "Glicko-2:\n  rd: " in text and "Decay:\n  decay: " in text
+    assert all(text.count(f"\n  {key}: ") == 1 for key in keys)
