@@ -22,7 +22,7 @@ from core.calendar import month_label
 from core.events import MatchConfirmed
 from core.model import Match, PlayerId, Result, Timestamp
 from core.settings import RATING_LIMIT, Settings
-from core.standing import Applied
+from core.standing import Applied, Undo
 from core.state import (
     FARM_PRUNE_EVERY,
     LadderState,
@@ -34,6 +34,8 @@ from core.state import (
 
 # Below this many matches the passes cost more than they save.
 SHORTEST_RUN = 64
+# A journaled run's length at most: a correction in it folds again from its start.
+JOURNALED_RUN = 512
 # The table of points covers gaps below this; a run whose gaps could reach it is folded
 # in pieces short enough that they cannot.
 WIDEST_GAP = 1 << 16
@@ -83,7 +85,12 @@ def fold_rows(state: LadderState, rows: Sequence[Row],
     """Fold plain matches: as many as the ladder's rulebook folds at once
     (`Rulebook.fold`), the rest one by one; with `outcomes`, what each one did is
     appended to it, in order."""
-    done = state.rulebook.fold(state, rows, outcomes) if rows else 0
+    done, fold = 0, state.rulebook.fold
+    while done < len(rows):
+        folded = fold(state, rows[done:] if done else rows, outcomes)
+        if not folded:
+            break
+        done += folded
     lean = state.lean
     for row in rows[done:]:
         if lean:
@@ -121,9 +128,18 @@ def fold_plain(state: LadderState, rows: Sequence[Row], rate_run: RateRun,
                outcomes: list[Outcome] | None = None) -> int:
     """Fold a run of plain matches whose ratings `rate_run` moves, everything else as
     `fold_duels` folds it (the counts, anti-farming, the season); returns how many: all,
-    or none where the run is short, the players' ids do not suit or something is
-    journaled."""
-    if state.undo is not None or len(rows) < SHORTEST_RUN:
+    or none where the run is short or the players' ids do not suit.
+
+    While the standings journal what they fold, the run is cut to `JOURNALED_RUN` and
+    journaled as one entry (rolled back as one: the store folds again from its start),
+    unless anti-farming keeps records (whose journal is per match) or a rule waits.
+    """
+    journal = state.undo
+    if journal is not None:
+        if state.settings.farm_limit is not None or state.rulebook.waits(state.settings):
+            return 0
+        rows = rows[:JOURNALED_RUN]
+    if len(rows) < SHORTEST_RUN:
         return 0
     at, a, b, draw, rated, moves, played, ids = (list(c) for c in zip(*rows, strict=True))
     first, second = np.asarray(a, dtype=np.int64), np.asarray(b, dtype=np.int64)
@@ -133,6 +149,10 @@ def fold_plain(state: LadderState, rows: Sequence[Row], rate_run: RateRun,
     if int(both.min()) < 0 or high > 4 * (len(rows) + len(players)) + 1024:
         return 0
     touched = np.flatnonzero(np.bincount(both, minlength=high + 1)).tolist()
+    if journal is not None:
+        journal.append(Undo(state.seq + 1, state.at, state.season,
+                            [(p, s.copy() if (s := players.get(p)) else None)
+                             for p in touched], last=state.seq + len(rows)))
     for pid in touched:
         if pid not in players:
             players[pid] = state.rulebook.new_player(settings, member=False)
@@ -301,8 +321,7 @@ def _anti_farming(state: LadderState, at: Sequence[Timestamp], a: Sequence[Playe
                              [k for k in keys if k in fresh], ordered)
                 for i, key, when in zip(rows, keys, times, strict=True):
                     if key in slow:
-                        recent = farm.get(key)
-                        note = state._farmed(recent, when) if recent else ""
+                        note = state.farmed(key, when)
                         if note:
                             kept[i] = False
                             if notes is not None:

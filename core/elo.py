@@ -9,6 +9,9 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
+import numpy as np
+import numpy.typing as npt
+
 from core.errors import RatingGapTooLarge
 from core.model import PlayerId, Result
 from core.settings import RATING_LIMIT, Settings, band_value
@@ -197,14 +200,24 @@ def apply_floor(settings: Settings, rating: float, before: float) -> float:
     return rating
 
 
-def decay_amount(settings: Settings, rating: float) -> float:
-    """Points one decay day takes from `rating` (0 at or below the floor).
+def decay_amounts(settings: Settings, ratings: npt.NDArray[np.float64]
+                  ) -> npt.NDArray[np.float64]:
+    """Points one decay day takes from each rating (RULES.md §5): max(decay_min,
+    floor(R² / decay_divisor)), at most down to the floor (0 without one), nothing at or
+    below it.
 
-    `LadderState._decay` and storage's set-based update compute the same; tests hold
-    all three equal.
+    The one copy of the rule: the fold decays every member through it at once, a reply
+    or a chart one rating (`decay_amount`), and the stores' one-statement forms (their
+    `DECAY`) are pinned to it by tests/test_decay_forms.py.
     """
     bottom = settings.floor if settings.floor is not None else 0.0
-    if not settings.decay or rating <= bottom:
-        return 0.0
-    amount = max(settings.decay_min, math.floor(rating * rating / settings.decay_divisor))
-    return float(min(amount, rating - bottom))
+    if not settings.decay:
+        return np.zeros_like(ratings)
+    amount = np.minimum(np.maximum(np.floor(ratings * ratings / settings.decay_divisor),
+                                   settings.decay_min), ratings - bottom)
+    return np.where(ratings > bottom, amount, 0.0)
+
+
+def decay_amount(settings: Settings, rating: float) -> float:
+    """`decay_amounts` of one rating."""
+    return float(decay_amounts(settings, np.array([rating]))[0])

@@ -114,13 +114,20 @@ NOTHING = Applied("none")
 
 @dataclass(slots=True)
 class Undo:
-    """What one folded event changed, to roll the standings back to before it."""
+    """What one folded event changed, to roll the standings back to before it; or a run
+    of plain matches folded at once (`last` its last event), rolled back as one."""
 
-    seq: int  # the event's number
+    seq: int  # the event's number (a run's first)
     at: Timestamp  # the standings' time before it
     season: str | None
     players: list[tuple[PlayerId, PlayerState | None]]  # prior states (None: created by it)
     farm: tuple[tuple[PlayerId, PlayerId], tuple[Timestamp, ...] | None] | None = None
     pruned: dict[tuple[PlayerId, PlayerId], list[Timestamp]] | None = None  # by this event
+    last: int = 0  # a run's last event (0: one event)
+
+    @property
+    def through(self) -> int:
+        """The last event it rolls back."""
+        return self.last or self.seq
 
 

@@ -13,12 +13,13 @@ second); everything it consumes and returns is frozen.
 from __future__ import annotations
 
 import bisect
-import math
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
+
+import numpy as np
 
 from core import elo, position
 from core.calendar import DAY, HOUR, month_label, season_after
@@ -141,17 +142,18 @@ class LadderState:
         )
 
     def undo_to(self, seq: int) -> dict[PlayerId, PlayerState | None] | None:
-        """Roll back to just before event `seq`, if the journal reaches that far.
+        """Roll back to just before event `seq` (or before the start of the run folded at
+        once that holds it: `self.seq` says where), if the journal reaches that far.
 
         Returns the rolled-back players' states as they were (None where the events
         created them), or None, leaving the standings untouched, when it cannot.
         """
         journal = self.undo
-        if not journal or journal[0].seq > seq or self.seq != journal[-1].seq:
+        if not journal or journal[0].seq > seq or self.seq != journal[-1].through:
             return None
         forward: dict[PlayerId, PlayerState | None] = {}
         players, farm = self.players, self.farm
-        while journal and journal[-1].seq >= seq:
+        while journal and journal[-1].through >= seq:  # (a run's from its start)
             entry = journal.pop()
             for pid, prior in entry.players:
                 forward.setdefault(pid, players.get(pid))
@@ -314,7 +316,7 @@ class LadderState:
         return Applied("adjust", players=(player,), changes=(Change(player, before, state.rating),))
 
     def _decay(self, day: str) -> Applied:
-        """One decay day over every member: `elo.decay_amount`, inlined for a million players.
+        """One decay day over every member at once (`elo.decay_amounts`).
 
         It names no players and no changes: a decay day touches everyone by one formula of
         their own rating, which storage applies as one statement and a chart recomputes.
@@ -323,19 +325,11 @@ class LadderState:
         settings = self.settings
         if not settings.decays:  # the rulebook's own end of a day (a rating period's close)
             return self.rulebook.day_over(self, day)
-        bottom = settings.floor if settings.floor is not None else 0.0
-        least, divisor, floor = settings.decay_min, settings.decay_divisor, math.floor
-        for state in self.players.values():
-            rating = state.rating
-            if rating > bottom and state.member:
-                # max(least, floor(R*R/divisor)), at most down to the bottom (no builtins:
-                # this loop runs once per player per day)
-                amount: float = floor(rating * rating / divisor)
-                if amount < least:
-                    amount = least
-                if amount > rating - bottom:
-                    amount = rating - bottom
-                state.rating = rating - amount
+        members = [s for s in self.players.values() if s.member]
+        ratings = np.fromiter((s.rating for s in members), np.float64, len(members))
+        for state, rating in zip(members, (ratings - elo.decay_amounts(settings, ratings))
+                                 .tolist(), strict=True):
+            state.rating = rating
         return Applied("decay")
 
     def _close_season(self, label: str, at: Timestamp) -> Applied:
@@ -407,9 +401,9 @@ class LadderState:
         note = unrated_note(settings, result.rated, result.moves)
         if note:
             return note
-        if settings.farm_limit is not None and result.is_duel:
-            times = self.farm.get(pair_key(result.sides[0][0], result.sides[1][0]))
-            farmed = self._farmed(times, match.played_at) if times else ""
+        if result.is_duel:
+            farmed = self.farmed(pair_key(result.sides[0][0], result.sides[1][0]),
+                                 match.played_at)
             if farmed:
                 return farmed
         if settings.max_gap is not None and not settings.is_position:
@@ -488,18 +482,19 @@ class LadderState:
         ra, rb = pa.rating, pb.rating
         note = unrated_note(settings, rated, moves)
         if not note and settings.farm_limit is not None:
-            times = self.farm.get(pair_key(a, b))
-            if times:  # most pairs have no recent game: no call
-                note = self._farmed(times, played_at)
+            note = self.farmed(pair_key(a, b), played_at)
         if note:
             return False, note, ra, ra, rb, rb
         na, nb = self._rated_duel(a, pa, b, pb, draw, played_at)
         return True, "", ra, na, rb, nb
 
-    def _farmed(self, times: list[Timestamp], played_at: Timestamp) -> str:
-        """Why a game at `played_at` of a pair with rated games at `times` is unrated by
-        anti-farming, or ''."""
+    def farmed(self, pair: tuple[PlayerId, PlayerId], played_at: Timestamp) -> str:
+        """Why anti-farming leaves a rated game of `pair` (`pair_key`) at `played_at`
+        unrated, or '': the one copy of the rule, for every way of folding a match."""
         settings = self.settings
+        times = self.farm.get(pair) if settings.farm_limit is not None else None
+        if not times:  # most pairs have no recent game
+            return ""
         since = played_at - settings.farm_days * DAY
         recent = bisect.bisect_right(times, played_at) - bisect.bisect_right(times, since)
         if settings.farm_limit is None or recent < settings.farm_limit:

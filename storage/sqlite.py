@@ -122,6 +122,12 @@ def _change_rows(ladder: int, seq: int, event: Event, applied: Applied) -> list[
             for c in change_rows(seq, event, applied)]
 
 
+def decay_args(ladder: int, settings: Settings) -> tuple[Any, ...]:
+    """The parameters of a store's `DECAY` statement for a ladder's decay day."""
+    bottom = settings.floor if settings.floor is not None else 0.0
+    return (bottom, settings.decay_min, float(settings.decay_divisor), ladder, bottom)
+
+
 def players_key(players: Sequence[PlayerId]) -> str:
     """The sorted player ids of a match, the key reports of the same game share."""
     return ",".join(str(p) for p in sorted(players))
@@ -524,9 +530,10 @@ class SqliteRepo:
         the standings journal what they fold (see `undo_to`).
         """
         every = self.store.snapshot_interval(len(state.players))
-        # Plain matches, while nothing is journaled, wait here to be folded together
-        # (`core.batch.fold_rows`); anything else folds them first. Visited ones wait
-        # apart from the others, since their fold must say what each one did.
+        # Plain matches wait here to be folded together (`core.batch.fold_rows`, which
+        # folds one by one what its rulebook cannot fold at once); anything else folds
+        # them first. Visited ones wait apart from the others, since their fold must say
+        # what each one did.
         pending: list[tuple[Any, ...]] = []
         seqs: list[tuple[int, int]] = []  # (seq, at) of the visited ones waiting
 
@@ -544,14 +551,16 @@ class SqliteRepo:
                 fold_rows(state, pending)
             pending.clear()
 
+        # (seq >= first_visited: visited; a plain local, as this loop runs per event)
+        first_visited = visit_from if visit is not None else upto + 1
         with paused():  # (core.collector: a long fold builds much that stays)
             for seq, at, kind, body, match, a, b, flags, moves, played in self.store.stream(
                     self.conn, self._STREAM, (ladder, state.seq, upto)):
                 if seq == journal_from:
                     flush()
                     state.undo = deque(maxlen=UNDO_EVENTS)
-                visited = visit is not None and seq >= visit_from
-                if a is not None and match not in corrections and state.undo is None:
+                visited = seq >= first_visited
+                if a is not None and match not in corrections:
                     if visited != bool(seqs) and pending:
                         flush()
                     pending.append((at, a, b, bool(flags & 1), not flags & 2, moves,
@@ -560,13 +569,6 @@ class SqliteRepo:
                         seqs.append((seq, at))
                     if len(pending) >= LONGEST_BATCH:
                         flush()
-                elif a is not None and match not in corrections and state.lean:
-                    flush()
-                    outcome: Any = state.apply_duel(at, a, b, bool(flags & 1),
-                                                    not flags & 2, moves, played)
-                    if visited:
-                        assert visit is not None
-                        visit(seq, at, None, (match, a, b, *outcome))
                 else:
                     flush()
                     if a is not None:  # body was left out of the read: rebuild the event
@@ -574,7 +576,7 @@ class SqliteRepo:
                             ((a,), (b,)), bool(flags & 1), None, moves, not flags & 2)))
                     else:
                         event = decode_event(kind, at, json.loads(body))
-                    outcome = state.apply(event, corrections)
+                    outcome: Any = state.apply(event, corrections)
                     if visited:
                         assert visit is not None
                         visit(seq, at, event, outcome)
@@ -651,11 +653,7 @@ class SqliteRepo:
         """A decay day as one statement, the same formula as `core.elo.decay_amount`
         (a big ladder's goes through `_decay_beside` instead)."""
         if state.settings.decays:
-            self.conn.execute(self.store.DECAY, self._decay_args(ladder, state.settings))
-
-    def _decay_args(self, ladder: int, settings: Settings) -> tuple[Any, ...]:
-        bottom = settings.floor if settings.floor is not None else 0.0
-        return (bottom, settings.decay_min, float(settings.decay_divisor), ladder, bottom)
+            self.conn.execute(self.store.DECAY, decay_args(ladder, state.settings))
 
     def _bulk_decay(self, state: LadderState) -> bool:
         """Whether a decay day of this ladder goes through `_decay_beside`."""
@@ -689,7 +687,7 @@ class SqliteRepo:
         # the migrations made them.
         names = ("players_by_rating", "rating_counts_update")
         ddl = [self._one("SELECT sql FROM sqlite_master WHERE name=?", (n,))[0] for n in names]
-        args = self._decay_args(ladder, state.settings)
+        args = decay_args(ladder, state.settings)
         helper = threading.Thread(target=fold, name="decay-fold")
         helper.start()
         try:
@@ -913,12 +911,26 @@ class SqliteRepo:
             "SELECT ladder, seq, player, at, before, after, kind, match, rated FROM changes "
             "WHERE ladder=? AND seq >= ? AND seq <= ?", (ladder, start, upto))}
         fresh = {(r[1], r[2]): r for r in rows}
-        self.conn.executemany(
-            "DELETE FROM changes WHERE ladder=? AND seq=? AND player=?",
-            [(ladder, seq, player) for (seq, player), row in stored.items()
-             if fresh.get((seq, player)) != row])
-        self.conn.executemany(INSERT_CHANGES,
-                              [row for key, row in fresh.items() if stored.get(key) != row])
+        # A row that differs only in its ratings is updated in place: no index holds
+        # them, so that costs a third of deleting and inserting it again.
+        moved, gone, added = [], [], []
+        for key, row in stored.items():
+            new = fresh.get(key)
+            if new == row:
+                continue
+            if new is not None and new[3] == row[3] and new[6:] == row[6:]:
+                moved.append((new[4], new[5], ladder, key[0], key[1]))
+            else:
+                gone.append((ladder, *key))
+        for key, row in fresh.items():
+            old = stored.get(key)
+            if old is None or (old != row and not (old[3] == row[3] and old[6:] == row[6:])):
+                added.append(row)
+        self.conn.executemany("UPDATE changes SET before=?, after=? WHERE ladder=? AND seq=? "
+                              "AND player=?", moved)
+        self.conn.executemany("DELETE FROM changes WHERE ladder=? AND seq=? AND player=?",
+                              gone)
+        self.conn.executemany(INSERT_CHANGES, added)
         self.conn.executemany(RESTATE_FLAGS, effects)
 
     def _mark_stale(self, ladder: int, start: int, end: int) -> None:

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -15,10 +17,14 @@ from hypothesis import strategies as st
 
 from core.batch import SHORTEST_RUN, Outcome, Row, duel_outcome, fold_rows, plain_event
 from core.calendar import DAY, local_day, local_days
-from core.events import PlayerJoined
+from core.events import Event, MatchConfirmed, MatchVoided, PlayerJoined
+from core.model import Match, Result
+from core.records import UserRef
 from core.rulebooks import glicko2
 from core.settings import Settings, preset
 from core.state import LadderState, replay
+from storage import sqlite
+from storage.sqlite import SqliteStore
 from tests.chat import T0
 
 
@@ -127,3 +133,52 @@ def test_local_days_at_once_are_each_local_day(zone: str) -> None:
     times += [t + s for t in (1320548400, 1325239200, 1301187600) for s in range(-7200, 7200, 97)]
     got = local_days(np.asarray(times, dtype=np.int64), zone).tolist()
     assert got == [local_day(t, zone) for t in times]
+
+
+@pytest.mark.parametrize("name", ["glicko2", "openskill"])
+async def test_a_stored_ladder_journals_its_runs_and_corrects_through_them(
+        name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Loaded again, a ladder journals its newest games in runs folded at once; a
+    correction inside such a run rolls back to the run's start and folds again, one
+    further back replays from a snapshot: each time the standings equal the log folded
+    one event at a time."""
+    monkeypatch.setattr(sqlite, "UNDO_EVENTS", 700)  # the newest 700 journaled on loading
+    settings = preset(name)
+    rng = random.Random(5)
+    events: list[Event] = []
+
+    def opened() -> SqliteStore:
+        return SqliteStore(tmp_path / "runs.db", snapshot_every=300, snapshot_per_player=0)
+
+    async with opened() as store:
+        def build(repo: Any) -> tuple[int, list[int]]:
+            ladder = repo.add_ladder("c", "main", settings, T0, None)
+            ids = [repo.add_player(ladder.id, UserRef(f"c:{i}", f"p{i}")).id for i in range(30)]
+            events.extend(PlayerJoined(T0, p) for p in ids)
+            repo.append(ladder.id, events)
+            matches = []
+            for at, a, b, drawn, rated, moves, played, mid in _rows(rng, 30, 1200, 1):
+                result = Result(((ids[a - 1],), (ids[b - 1],)), drawn, None, moves, rated)
+                events.append(MatchConfirmed(at, Match(mid, played, result)))
+                repo.append(ladder.id, [events[-1]])
+                matches.append(mid)
+            return int(ladder.id), matches
+
+        ladder, matches = await store.run(build)
+    async with opened() as store:
+        def check(repo: Any) -> None:
+            repo.conn.execute("DELETE FROM snapshots WHERE seq > 600")  # 630 to fold
+            state = repo.state(ladder)
+            assert state.fingerprint() == replay(settings, events).fingerprint()
+            assert any(entry.last for entry in state.undo or ())  # runs, journaled
+            at = events[-1].at
+            for match in (matches[-100], matches[-600], matches[200]):  # recent to old
+                at += 60
+                events.append(MatchVoided(at, match, "mod", "x"))
+                repo.append(ladder, [events[-1]])
+                want = replay(settings, events)
+                assert repo.state(ladder).fingerprint() == want.fingerprint()
+                for p, player in want.players.items():
+                    assert repo.player_state(ladder, p).rating == player.rating
+
+        await store.run(check)

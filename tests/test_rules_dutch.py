@@ -148,22 +148,3 @@ def test_series_with_a_draw_and_a_loss() -> None:
     assert h.ratings("a", "b") == [1012, 988]
     h.win("b", "a")  # S = 1.5 / 3 = 0.5: change 0
     assert h.ratings("a", "b") == [1000, 1000]
-
-
-def test_decay_formula_in_sql_equals_the_rules() -> None:
-    """storage applies decay as one UPDATE: its arithmetic must be the core's exactly."""
-    import random
-    import sqlite3
-
-    settings = DUTCH
-    rng = random.Random(3)
-    ratings = list(range(0, 6000)) + [rng.uniform(0, 5000) for _ in range(3000)]
-    conn = sqlite3.connect(":memory:")
-    conn.execute("CREATE TABLE players (ladder, member, rating REAL)")
-    conn.executemany("INSERT INTO players VALUES (1, 1, ?)", [(float(r),) for r in ratings])
-    conn.execute("UPDATE players SET rating = rating - min(rating - ?, max(?, CAST(rating "
-                 "* rating / ? AS INTEGER))) WHERE ladder=? AND member=1 AND rating > ?",
-                 (0.0, settings.decay_min, float(settings.decay_divisor), 1, 0.0))
-    after = [r for (r,) in conn.execute("SELECT rating FROM players")]
-    assert after == [r - elo.decay_amount(settings, r) for r in ratings]
-    conn.close()

@@ -19,7 +19,7 @@ import numpy as np
 from core.batch import Outcome, Row, fold_plain
 from core.calendar import local_days
 from core.model import PlayerId, Timestamp
-from core.rulebooks.glicko2 import WAITING, games, last_day, values
+from core.rulebooks.glicko2 import NEVER, WAITING, games
 
 if TYPE_CHECKING:
     from core.state import LadderState
@@ -53,12 +53,13 @@ def _rate_run(state: LadderState, a: list[PlayerId], b: list[PlayerId], draw: li
     second = np.asarray([b[i] for i in rows], dtype=np.int64)
     size = int(max(first.max(), second.max())) + 1
     rating, rd, volatility, last, gain = (np.zeros(size) for _ in range(5))
-    touched = np.unique(np.concatenate((first, second))).tolist()
-    for pid in touched:
-        player = players[pid]
-        mine = values(player, settings)
-        rating[pid], rd[pid], volatility[pid] = mine.rating, mine.rd, mine.volatility
-        last[pid], gain[pid] = last_day(player), player.season_gain
+    touched = np.unique(np.concatenate((first, second)))
+    mine = [players[pid] for pid in touched.tolist()]
+    new_player = (settings.rd, settings.volatility, NEVER)
+    rating[touched] = [p.rating for p in mine]
+    gain[touched] = [p.season_gain for p in mine]
+    rd[touched], volatility[touched], last[touched] = \
+        np.array([p.extra or new_player for p in mine]).T
     day = local_days(np.asarray([played[i] for i in rows], dtype=np.int64),
                      settings.timezone).astype(np.float64)
     score = np.where(np.asarray([draw[i] for i in rows], dtype=bool), 0.5, 1.0)
@@ -72,10 +73,11 @@ def _rate_run(state: LadderState, a: list[PlayerId], b: list[PlayerId], draw: li
         gain[both] += r - rating[both]
         rating[both], rd[both], volatility[both], last[both] = r, new_rd, new_volatility, days
         new_a[game], new_b[game] = r[:len(game)], r[len(game):]
-    for pid in touched:
-        player = players[pid]
-        player.rating, player.season_gain = float(rating[pid]), float(gain[pid])
-        player.extra = (float(rd[pid]), float(volatility[pid]), float(last[pid]))
+    for player, now, gained, deviation, sigma, day_number in zip(
+            mine, rating[touched].tolist(), gain[touched].tolist(), rd[touched].tolist(),
+            volatility[touched].tolist(), last[touched].tolist(), strict=True):
+        player.rating, player.season_gain = now, gained
+        player.extra = (deviation, sigma, day_number)
     if not tell:
         return None
     return _told(before, a, b, kept, new_a.tolist(), new_b.tolist(), "")
