@@ -136,7 +136,7 @@ def fold_plain(state: LadderState, rows: Sequence[Row], rate_run: RateRun,
     """
     journal = state.undo
     if journal is not None:
-        if state.settings.farm_limit is not None or state.rulebook.waits(state.settings):
+        if state.settings.farm_limit is not None or not state.rulebook.journals(state.settings):
             return 0
         rows = rows[:JOURNALED_RUN]
     if len(rows) < SHORTEST_RUN:

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from core import elo, position
+from core import elo
 from core.calendar import DAY, HOUR, month_label, season_after
 from core.collector import paused
 from core.due import DueQueue
@@ -42,6 +42,7 @@ from core.events import (
 )
 from core.model import Correction, Match, PlayerId, Result, Timestamp, pair_key
 from core.rulebooks import Rulebook, choose
+from core.rulebooks.rated import duel_ratings
 from core.settings import LATEST_CONFIRMATION_DAYS, Settings
 from core.standing import (
     NOTHING,
@@ -178,9 +179,8 @@ class LadderState:
     def _journal(self, event: Event, corrections: Mapping[int, Correction]) -> Undo | None:
         """The undo entry of an event about to be folded; None for a barrier."""
         settings = self.settings
-        if settings.is_position or settings.series_hours is not None or \
-                self.rulebook.waits(settings):
-            return None  # (a rating period's games wait in `pending`, which no undo holds)
+        if not self.rulebook.journals(settings):
+            return None
         pids: tuple[PlayerId, ...]
         pair = None
         if isinstance(event, MatchConfirmed):
@@ -288,32 +288,18 @@ class LadderState:
             self.players[player] = self.rulebook.new_player(self.settings)
         else:
             state.member = True
-        if self.settings.is_position and player not in self.order:
-            self.order.append(player)
-        return Applied("join", players=(player,))
+        return self.rulebook.seat(self, player)
 
     def _leave(self, player: PlayerId) -> Applied:
         state = self.players.get(player)
         if state is None or not state.member:
             return NOTHING
         state.member = False
-        if self.settings.is_position and player in self.order:
-            index = self.order.index(player)
-            below = self.order[index + 1:]
-            self.order.pop(index)
-            changes = tuple(Change(p, index + 2 + i, index + 1 + i) for i, p in enumerate(below))
-            return Applied("leave", players=(player, *below), changes=changes)
-        return Applied("leave", players=(player,))
+        return self.rulebook.unseat(self, player)
 
     def _adjust(self, player: PlayerId, amount: float) -> Applied:
-        state = self.players.get(player)
-        if state is None:
-            return NOTHING
-        if self.settings.is_position:
-            return self.reorder("adjust", position.shift(self.order, player, int(amount)))
-        before = state.rating
-        self.rulebook.adjust(self.settings, state, amount)
-        return Applied("adjust", players=(player,), changes=(Change(player, before, state.rating),))
+        return self.rulebook.adjust(self, player, amount) if player in self.players \
+            else NOTHING
 
     def _decay(self, day: str) -> Applied:
         """One decay day over every member at once (`elo.decay_amounts`).
@@ -613,22 +599,6 @@ def pair_rule(settings: Settings, result: Result) -> str:
     if settings.series_hours is not None and not settings.is_position:
         return "the series"
     return ""
-
-
-def duel_ratings(settings: Settings, ra: float, rb: float, draw: bool) -> tuple[float, float]:
-    """New ratings of the two players of a rated one-on-one game of the classic or
-    zero-sum formula (the first won unless it is a draw), floor applied."""
-    if settings.formula == "zero_sum":
-        if draw:
-            moved = elo.zero_sum_draw(settings, ra, rb)
-            da: float = -moved if ra > rb else moved if ra < rb else 0
-        else:
-            da = elo.zero_sum_exchange(settings, ra, rb)
-    else:
-        da = settings.k * ((0.5 if draw else 1.0) - elo.expected(ra, rb))
-        if settings.whole:
-            da = float(elo.round_half_away(da))
-    return elo.apply_floor(settings, ra + da, ra), elo.apply_floor(settings, rb - da, rb)
 
 
 def standing_changes(before: Callable[[PlayerId], PlayerState | None],

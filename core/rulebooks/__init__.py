@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
-from core.model import Match, Result
+from core.model import Match, PlayerId, Result
 from core.settings import Settings
 from core.standing import Applied, PlayerState
 
@@ -43,8 +43,16 @@ class Rulebook(Protocol):
         """A player who has not played yet."""
         ...
 
-    def adjust(self, settings: Settings, player: PlayerState, amount: float) -> None:
-        """A moderator's adjustment of the rating by `amount` points."""
+    def adjust(self, state: LadderState, player: PlayerId, amount: float) -> Applied:
+        """A moderator's adjustment of a known player by `amount` points (rungs)."""
+        ...
+
+    def seat(self, state: LadderState, player: PlayerId) -> Applied:
+        """A player (back) among the members: where the standings place them."""
+        ...
+
+    def unseat(self, state: LadderState, player: PlayerId) -> Applied:
+        """A member who left: what it moves of the standings."""
         ...
 
     def refusal(self, settings: Settings, result: Result) -> str:
@@ -65,6 +73,11 @@ class Rulebook(Protocol):
 
     def waits(self, settings: Settings) -> bool:
         """Whether rated games wait for a rating period's close to be rated."""
+        ...
+
+    def journals(self, settings: Settings) -> bool:
+        """Whether the journal can roll its folds back event by event (`LadderState.undo`);
+        where not, every event is a barrier and a correction replays."""
         ...
 
     def day_over(self, state: LadderState, day: str) -> Applied:

@@ -19,6 +19,7 @@ import numpy as np
 from core.calendar import local_day
 from core.elo import round_half_away
 from core.model import Match, PlayerId, Result
+from core.rulebooks import rated
 from core.rulebooks.glicko_math import Values, grown, grown_one, one_game, period
 from core.settings import Settings, fmt_number
 from core.standing import Applied, Change, MatchEffect, PlayerState
@@ -112,7 +113,7 @@ def last_day(player: PlayerState) -> float:
     return player.extra[2] if player.extra else NEVER
 
 
-class Glicko2:
+class Glicko2(rated.Rated):
     """Glicko-2 for one-on-one games and draws, each game a rating period of its own."""
 
     name = "glicko2"
@@ -155,6 +156,11 @@ class Glicko2:
         return glicko2_fold.fold(state, rows, outcomes)
 
     @staticmethod
+    def journals(settings: Settings) -> bool:
+        """With `period=game`: a period's games wait in `pending`, which no undo holds."""
+        return settings.period == "game"
+
+    @staticmethod
     def waits(settings: Settings) -> bool:
         """With `period=day|week`: the period's games are rated together at its close."""
         return settings.period != "game"
@@ -174,7 +180,7 @@ class Glicko2:
                            extra=(settings.rd, settings.volatility, NEVER))
 
     @staticmethod
-    def adjust(settings: Settings, player: PlayerState, amount: float) -> None:
+    def moved(settings: Settings, player: PlayerState, amount: float) -> None:
         """The rating moved; RD and volatility stay."""
         player.rating += amount
 

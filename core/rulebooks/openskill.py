@@ -15,6 +15,7 @@ from openskill.models import PlackettLuce
 
 from core.elo import round_half_away
 from core.model import Match, PlayerId, Result, Timestamp
+from core.rulebooks import rated
 from core.settings import Settings, fmt_number
 from core.standing import Applied, MatchEffect, PlayerState
 
@@ -68,7 +69,7 @@ def ranks(result: Result) -> list[float]:
     return [1.0] * places if result.draw else [float(n) for n in range(1, places + 1)]
 
 
-class OpenSkill:
+class OpenSkill(rated.Rated):
     """Plackett-Luce over the sides of a game, in finishing order."""
 
     name = "openskill"
@@ -116,7 +117,7 @@ class OpenSkill:
                            member=member, extra=(settings.mu, settings.sigma))
 
     @staticmethod
-    def adjust(settings: Settings, player: PlayerState, amount: float) -> None:
+    def moved(settings: Settings, player: PlayerState, amount: float) -> None:
         """The shown rating moved by `amount`: mu by amount / display_scale."""
         mu, sigma = skill(player, settings)
         mu += amount / settings.display_scale
@@ -143,6 +144,11 @@ class OpenSkill:
     def exported(player: PlayerState) -> dict[str, float]:
         """mu and sigma, unrounded (CONSOLE.md)."""
         return {"mu": player.extra[0], "sigma": player.extra[1]} if player.extra else {}
+
+    @staticmethod
+    def journals(settings: Settings) -> bool:
+        """Always: a game moves its players only."""
+        return True
 
     @staticmethod
     def waits(settings: Settings) -> bool:

@@ -59,6 +59,34 @@ class Position(rated.EloBook):
         """Never: a match moves rungs, not ratings."""
         return False
 
+    @staticmethod
+    def adjust(state: LadderState, player: PlayerId, amount: float) -> Applied:
+        """Up (or down) `amount` rungs."""
+        return state.reorder("adjust", position.shift(state.order, player, int(amount)))
+
+    @staticmethod
+    def seat(state: LadderState, player: PlayerId) -> Applied:
+        """A newcomer, or a player back, starts on the bottom rung."""
+        if player not in state.order:
+            state.order.append(player)
+        return Applied("join", players=(player,))
+
+    @staticmethod
+    def unseat(state: LadderState, player: PlayerId) -> Applied:
+        """Everyone below moves up a rung."""
+        if player not in state.order:
+            return Applied("leave", players=(player,))
+        index = state.order.index(player)
+        below = state.order[index + 1:]
+        state.order.pop(index)
+        changes = tuple(Change(p, index + 2 + i, index + 1 + i) for i, p in enumerate(below))
+        return Applied("leave", players=(player, *below), changes=changes)
+
+    @staticmethod
+    def journals(settings: Settings) -> bool:
+        """Never: a match moves every rung between its players' (no undo holds them)."""
+        return False
+
 
 def _rung_before(state: LadderState, player: PlayerId, reordered: Applied) -> int:
     for change in reordered.changes:

@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING
 
 from core import elo
 from core.calendar import HOUR
-from core.model import Match, Result, pair_key
+from core.model import Match, PlayerId, Result, pair_key
 from core.settings import Settings
-from core.standing import Applied, MatchEffect, PlayerState, SeriesState
+from core.standing import Applied, Change, MatchEffect, PlayerState, SeriesState
 from core.tables import calibrating
 
 if TYPE_CHECKING:
@@ -18,19 +18,48 @@ if TYPE_CHECKING:
     from core.state import LadderState
 
 
-class EloBook:
+class Rated:
+    """What every rulebook of ratings does alike with its members: a moderator moves a
+    rating (by the rulebook's `moved`), joining and leaving move nobody else."""
+
+    @staticmethod
+    def moved(settings: Settings, player: PlayerState, amount: float) -> None:
+        """The rating moved by `amount` points."""
+        raise NotImplementedError
+
+    @classmethod
+    def adjust(cls, state: LadderState, player: PlayerId, amount: float) -> Applied:
+        """The rating moved by `amount` (`moved`)."""
+        mine = state.players[player]
+        before = mine.rating
+        cls.moved(state.settings, mine, amount)
+        return Applied("adjust", players=(player,), changes=(Change(player, before,
+                                                                    mine.rating),))
+
+    @staticmethod
+    def seat(state: LadderState, player: PlayerId) -> Applied:
+        """Nothing moves: a rating stands where it stood."""
+        return Applied("join", players=(player,))
+
+    @staticmethod
+    def unseat(state: LadderState, player: PlayerId) -> Applied:
+        """Nothing moves (the record stays for a return)."""
+        return Applied("leave", players=(player,))
+
+
+class EloBook(Rated):
     """What every Elo-family rulebook (and the position ladder) does alike: a rating and
     nothing beside it, calibration by rated games."""
+
+    @staticmethod
+    def moved(settings: Settings, player: PlayerState, amount: float) -> None:
+        """The rating moved by `amount` points, the floor applied."""
+        player.rating = elo.apply_floor(settings, player.rating + amount, player.rating)
 
     @staticmethod
     def new_player(settings: Settings, member: bool = True) -> PlayerState:
         """A new player at the start rating."""
         return PlayerState(rating=settings.start, member=member)
-
-    @staticmethod
-    def adjust(settings: Settings, player: PlayerState, amount: float) -> None:
-        """The rating moved by `amount`, the floor applied."""
-        player.rating = elo.apply_floor(settings, player.rating + amount, player.rating)
 
     @staticmethod
     def refusal(settings: Settings, result: Result) -> str:
@@ -56,6 +85,11 @@ class EloBook:
     def waits(settings: Settings) -> bool:
         """Never: each game is rated when it counts."""
         return False
+
+    @staticmethod
+    def journals(settings: Settings) -> bool:
+        """Unless games form series (a game's change depends on its series' others)."""
+        return settings.series_hours is None
 
     @staticmethod
     def fold(state: LadderState, rows: Sequence[Row], outcomes: list[Outcome] | None
@@ -180,3 +214,19 @@ def beyond_gap(settings: Settings, a: float, b: float) -> str:
     """Why a win by the stronger player moved nothing."""
     return (f"{abs(a - b):.0f} points apart, a win by the stronger player moves nothing "
             f"(more than {settings.no_change_gap:g} apart)")
+
+
+def duel_ratings(settings: Settings, ra: float, rb: float, draw: bool) -> tuple[float, float]:
+    """New ratings of the two players of a rated one-on-one game of the classic or
+    zero-sum formula (the first won unless it is a draw), floor applied."""
+    if settings.formula == "zero_sum":
+        if draw:
+            moved = elo.zero_sum_draw(settings, ra, rb)
+            da: float = -moved if ra > rb else moved if ra < rb else 0
+        else:
+            da = elo.zero_sum_exchange(settings, ra, rb)
+    else:
+        da = settings.k * ((0.5 if draw else 1.0) - elo.expected(ra, rb))
+        if settings.whole:
+            da = float(elo.round_half_away(da))
+    return elo.apply_floor(settings, ra + da, ra), elo.apply_floor(settings, rb - da, rb)
