@@ -29,12 +29,12 @@ from typing import Any, TextIO, TypeVar
 
 import aiosqlite
 
-from core.batch import fold_rows
+from core.batch import fold_rows, plain_event
 from core.calendar import DAY
 from core.collector import paused
 from core.events import DecayDay, Event, MatchConfirmed, collect_corrections, correction_of
 from core.ledger import Rederived
-from core.model import Correction, Match, PlayerId, Result, Timestamp
+from core.model import Correction, PlayerId, Timestamp
 from core.ports import DAY_RANKS
 from core.records import (
     Announcement,
@@ -520,14 +520,14 @@ class SqliteRepo:
                 journal_from: int | None = None) -> None:
         """Fold the stored events after `state.seq`, up to `upto`, into `state`.
 
-        Plain one-on-one matches are folded from their columns: in runs (`fold_rows`)
-        where nothing journals them, else one by one; everything else is decoded.
-        `visit(seq, at, event, outcome)` sees every event from `visit_from` on: `event`
-        is None for a plain match folded from its columns, whose outcome is
+        Plain one-on-one matches are folded from their columns, in runs (`fold_rows`:
+        the rulebook folds at once what it can, the rest one by one); everything else is
+        decoded. `visit(seq, at, event, outcome)` sees every event from `visit_from` on:
+        `event` is None for a plain match folded from its columns, whose outcome is
         `apply_duel`'s tuple (with the match id first), else the event and its
-        `Applied`. Snapshots are
-        stored, at the usual spacing, where `snapshots(seq)` holds; from `journal_from` on,
-        the standings journal what they fold (see `undo_to`).
+        `Applied`. Snapshots are stored, at the usual spacing, where `snapshots(seq)`
+        holds; from `journal_from` on, the standings journal what they fold (see
+        `undo_to`).
         """
         every = self.store.snapshot_interval(len(state.players))
         # Plain matches wait here to be folded together (`core.batch.fold_rows`, which
@@ -572,8 +572,8 @@ class SqliteRepo:
                 else:
                     flush()
                     if a is not None:  # body was left out of the read: rebuild the event
-                        event: Event = MatchConfirmed(at, Match(match, played, Result(
-                            ((a,), (b,)), bool(flags & 1), None, moves, not flags & 2)))
+                        event: Event = plain_event((at, a, b, bool(flags & 1), not flags & 2,
+                                                    moves, played, match))
                     else:
                         event = decode_event(kind, at, json.loads(body))
                     outcome: Any = state.apply(event, corrections)
