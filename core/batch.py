@@ -22,7 +22,7 @@ from core.calendar import month_label
 from core.events import MatchConfirmed
 from core.model import Match, PlayerId, Result, Timestamp
 from core.settings import RATING_LIMIT, Settings
-from core.standing import Applied, Undo
+from core.standing import Applied
 from core.state import (
     FARM_PRUNE_EVERY,
     LadderState,
@@ -149,10 +149,10 @@ def fold_plain(state: LadderState, rows: Sequence[Row], rate_run: RateRun,
     if int(both.min()) < 0 or high > 4 * (len(rows) + len(players)) + 1024:
         return 0
     touched = np.flatnonzero(np.bincount(both, minlength=high + 1)).tolist()
-    if journal is not None:
-        journal.append(Undo(state.seq + 1, state.at, state.season,
-                            [(p, s.copy() if (s := players.get(p)) else None)
-                             for p in touched], last=state.seq + len(rows)))
+    if journal is not None:  # the run's one entry: everyone's state before it
+        entry = state._entry(tuple(touched), None)
+        entry.last = state.seq + len(rows)
+        journal.append(entry)
     for pid in touched:
         if pid not in players:
             players[pid] = state.rulebook.new_player(settings, member=False)

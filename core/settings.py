@@ -452,7 +452,7 @@ SETTING_SPECS: dict[str, SettingSpec] = {spec.key: spec for spec in _SPECS}
 SETTING_GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("reports", "Reports and time", ("confirm", "confirm_hours", "timezone")),
     ("games", "Games", ("max_sides", "teams", "min_moves", "series_hours")),
-    ("elo", "Elo (warlight, fame, duel, dutch)",
+    ("elo", "Ratings (start: every rulebook of ratings; the others: Elo's)",
      ("start", "k", "k_bands", "whole", "min_gain", "floor", "max_gap", "no_change_gap",
       "ffa")),
     ("fame", "Fame's multipliers",
