@@ -11,6 +11,7 @@ stored in the same transaction, a skipped or doubled timer changes nothing.
 from __future__ import annotations
 
 import dataclasses
+from datetime import date, timedelta
 
 from core.calendar import DAY
 from core.events import DecayDay, MatchConfirmed, SeasonClosed
@@ -23,7 +24,7 @@ from core.queries import main_table
 from core.records import Announcement, ChallengeRecord, Context, LadderInfo, MatchRecord, UserRef
 from core.reporting import confirm_match, effect_text
 from core.session import Session, plural, signed, span
-from core.state import SeasonEffect
+from core.state import Applied, SeasonEffect
 
 SYSTEM = UserRef("system:scheduler", "scheduler")
 
@@ -77,12 +78,24 @@ def _run(s: Session, job: Job) -> str:
     if job.kind == "lapse":
         return _lapse(s, job)
     if job.kind == "decay":
-        s.append(DecayDay(job.at, job.label))
-        return ""
+        return _period_text(s, job.label, s.append(DecayDay(job.at, job.label))[0])
     if job.kind == "ranks":
         s.repo.keep_day_ranks(s.ladder.id, main_table(s.settings), job.at)
         return ""
     return _summary(s, job)
+
+
+def _period_text(s: Session, day: str, applied: Applied | Rederived) -> str:
+    """A rating period's close at the start of `day`, where its games moved ratings (a
+    decay day says nothing: everyone's rating moves by one rule, which /profile states)."""
+    if isinstance(applied, Rederived) or applied.kind != "period" or not applied.changes:
+        return ""
+    last = (date.fromisoformat(day) - timedelta(days=1)).isoformat()
+    which = f"the games of {last}" if s.settings.period == "day" else \
+        f"the games of the week to {last}"
+    return (f"Rating period closed on {s.ladder.name}: {which} are rated, "
+            f"{plural(len(applied.changes), 'player')} moved: "
+            f"{s.describe_changes(applied.changes, limit=10)}.")
 
 
 def _close_season(s: Session, job: Job) -> SeasonEffect:

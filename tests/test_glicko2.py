@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 import pytest
@@ -120,3 +121,33 @@ async def test_a_settings_change_moves_the_provisional_into_the_tables(tmp_path:
         assert "ann" not in await chat.text("ben", "/standings ladder")
         await chat.ok("mod", "/ladder set calibration=0")
         assert "ann" in await chat.text("ben", "/standings ladder")
+
+
+async def test_a_rating_periods_close_is_announced_when_it_moved_ratings(
+        tmp_path: Any) -> None:
+    """With period=day the games of a day are rated at the next 00:00, and the chat is
+    told who moved (as every other rating change is told); a day without games closes
+    in silence."""
+    from storage.sqlite import SqliteStore
+    from tests.chat import Chat
+
+    async with SqliteStore(tmp_path / "p.db") as store:
+        chat = Chat(store)
+        await chat.time("2026-01-05T10:00:00+00:00")
+        await chat.ladder("glicko2", "confirm=false", "period=day")
+        await chat.join("ann", "ben", "cat")
+        assert "rated when the rating period closes" in await chat.ok("ann", "/report win @ben")
+        said = [a.text for a in await chat.time("2026-01-06T00:00:01+00:00")]
+        closes = [t for t in said if t.startswith("Rating period closed")]
+        ratings = await chat.ratings()
+        assert len(closes) == 1
+        told = re.fullmatch(r"Rating period closed on main: the games of 2026-01-05 are "
+                            r"rated, 2 players moved: ann 1500 -> (\d+) \(\+([\d.]+)\), "
+                            r"ben 1500 -> (\d+) \(-([\d.]+)\)\.", closes[0])
+        assert told is not None, closes[0]
+        assert abs(int(told[1]) - ratings["ann"]) <= 0.5
+        assert abs(float(told[2]) - (ratings["ann"] - 1500)) <= 0.05
+        assert abs(int(told[3]) - ratings["ben"]) <= 0.5
+        assert ratings["ann"] > 1500 > ratings["ben"] and ratings["cat"] == 1500
+        quiet = [a.text for a in await chat.time("2026-01-07T00:00:01+00:00")]
+        assert not [t for t in quiet if t.startswith("Rating period closed")]
