@@ -15,16 +15,11 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from core.batch import fold_rows
 from core.calendar import DAY, parse_instant
-from core.collector import paused
-from core.events import PlayerJoined
 from core.jobs import catch_up_due
 from core.records import Context, Reply, UserRef
 from core.service import handle
-from core.settings import preset
-from core.state import replay
-from storage.sqlite import LONGEST_BATCH, SqliteStore, prepare
+from storage.sqlite import SqliteStore, prepare
 
 T0 = parse_instant("2026-01-05T10:00:00+00:00")
 
@@ -246,32 +241,11 @@ def engine_vs_openskill(players: int, matches: int) -> float:
     `core.batch.fold_rows` (anti-farming, calibration counts, the floor and season gains
     included).
     """
-    from openskill.models import PlackettLuce
+    from bench import rulebooks  # (it reads this module)
 
     played = pairs(players, matches, seed=5)
-    ours = []
-    for _ in range(3):
-        state = replay(preset("duel"), [PlayerJoined(T0, p) for p in range(players)])
-        elapsed = 0.0
-        with paused():  # as the stored replay runs it; openskill gets the same below
-            for first in range(0, matches, LONGEST_BATCH):
-                # Rows as the store reads them (not timed, for either side).
-                run = [(T0 + i, a, b, False, True, None, T0 + i, i + 1) for i, (a, b)
-                       in enumerate(played[first:first + LONGEST_BATCH], first)]
-                started = time.perf_counter()
-                fold_rows(state, run)
-                elapsed += time.perf_counter() - started
-        ours.append(matches / elapsed)
-    model = PlackettLuce()
-    theirs = []
-    for _ in range(3):
-        ratings = [model.rating() for _ in range(players)]
-        started = time.perf_counter()
-        with paused():
-            for a, b in played:
-                [[ratings[a]], [ratings[b]]] = model.rate([[ratings[a]], [ratings[b]]])
-        theirs.append(matches / (time.perf_counter() - started))
-    return median_of(ours) / median_of(theirs)
+    return (rulebooks.replay_per_s("duel", players, played, step=1)
+            / rulebooks.library_per_s(players, played, ranked=False))
 
 
 # ------------------------------------------------------------------ all of it

@@ -21,11 +21,12 @@ def _median(samples: list[float]) -> float:
     return sorted(samples)[len(samples) // 2]
 
 
-def replay_per_s(name: str, players: int, played: list[tuple[int, int]]) -> float:
+def replay_per_s(name: str, players: int, played: list[tuple[int, int]],
+                 step: int = 60) -> float:
     """Games a second of the fold every long replay runs on a `name` ladder (median of
-    three): the stored games streamed as plain values (a game a minute, so days go by
-    and Glicko-2's idle RD growth has work), folded in runs of `LONGEST_BATCH` by
-    `core.batch.fold_rows`, anti-farming and the counts included."""
+    three): the stored games streamed as plain values (a game every `step` seconds: a
+    minute lets days go by, so Glicko-2's idle RD growth has work), folded in runs of
+    `LONGEST_BATCH` by `core.batch.fold_rows`, anti-farming and the counts included."""
     samples = []
     for _ in range(3):
         state = replay(preset(name), [PlayerJoined(T0, p) for p in range(players)])
@@ -33,7 +34,7 @@ def replay_per_s(name: str, players: int, played: list[tuple[int, int]]) -> floa
         with paused():  # as the stored replay runs it
             for first in range(0, len(played), LONGEST_BATCH):
                 # Rows as the store reads them (not timed).
-                run = [(T0 + 60 * i, a, b, False, True, None, T0 + 60 * i, i + 1)
+                run = [(T0 + step * i, a, b, False, True, None, T0 + step * i, i + 1)
                        for i, (a, b) in enumerate(played[first:first + LONGEST_BATCH], first)]
                 started = time.perf_counter()
                 fold_rows(state, run)
@@ -42,8 +43,10 @@ def replay_per_s(name: str, players: int, played: list[tuple[int, int]]) -> floa
     return _median(samples)
 
 
-def library_per_s(players: int, played: list[tuple[int, int]]) -> float:
-    """Games a second of openskill's own `rate()` loop over the same duels."""
+def library_per_s(players: int, played: list[tuple[int, int]], ranked: bool = True
+                  ) -> float:
+    """Games a second of openskill's own `rate()` loop over the same duels (with the
+    finishing places our rulebook passes it, or `ranked=False` without)."""
     from openskill.models import PlackettLuce
 
     model = PlackettLuce()
@@ -54,7 +57,7 @@ def library_per_s(players: int, played: list[tuple[int, int]]) -> float:
         with paused():
             for a, b in played:
                 [[ratings[a]], [ratings[b]]] = model.rate([[ratings[a]], [ratings[b]]],
-                                                          ranks=[1.0, 2.0])
+                                                          ranks=[1.0, 2.0] if ranked else None)
         samples.append(len(played) / (time.perf_counter() - started))
     return _median(samples)
 
