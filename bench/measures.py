@@ -183,15 +183,21 @@ async def timed(run: Callable[[], Awaitable[Reply]]) -> tuple[float, Reply]:
     return time.perf_counter() - started, reply
 
 
-async def corrections(bot: Bot, void_at: int, last: int) -> tuple[float, float]:
-    """Seconds to void (then restore, then void again) an old match; milliseconds to void
-    recent ones. Each is a correction re-deriving everything after the match."""
-    old = []
+async def old_corrections(bot: Bot, void_at: int) -> list[float]:
+    """Seconds to void match `void_at`, then restore it, then void it again."""
+    samples = []
     for text in (f"/mod void {void_at} bench", f"/mod set {void_at} draw bench",
                  f"/mod void {void_at} bench again"):
         seconds, reply = await timed(lambda t=text: bot.one("mod", t, moderator=True))
         assert not reply.error, reply.text
-        old.append(seconds)
+        samples.append(seconds)
+    return samples
+
+
+async def corrections(bot: Bot, void_at: int, last: int) -> tuple[float, float]:
+    """Seconds to void (then restore, then void again) an old match; milliseconds to void
+    recent ones. Each is a correction re-deriving everything after the match."""
+    old = await old_corrections(bot, void_at)
     recent = []
     for match in (last - 5, last - 300, last - 900):
         seconds, reply = await timed(lambda m=match: bot.one("mod", f"/mod void {m} bench",

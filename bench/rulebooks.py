@@ -7,6 +7,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+from bench.measures import Bot, median_of, old_corrections
 from core.batch import fold_rows
 from core.collector import paused
 from core.events import PlayerJoined
@@ -15,10 +16,6 @@ from core.state import replay
 from storage.sqlite import LONGEST_BATCH, SqliteStore
 
 T0 = 1767607200  # 2026-01-05 10:00 UTC
-
-
-def _median(samples: list[float]) -> float:
-    return sorted(samples)[len(samples) // 2]
 
 
 def replay_per_s(name: str, players: int, played: list[tuple[int, int]],
@@ -40,7 +37,7 @@ def replay_per_s(name: str, players: int, played: list[tuple[int, int]],
                 fold_rows(state, run)
                 elapsed += time.perf_counter() - started
         samples.append(len(played) / elapsed)
-    return _median(samples)
+    return median_of(samples)
 
 
 def library_per_s(players: int, played: list[tuple[int, int]], ranked: bool = True
@@ -59,25 +56,16 @@ def library_per_s(players: int, played: list[tuple[int, int]], ranked: bool = Tr
                 [[ratings[a]], [ratings[b]]] = model.rate([[ratings[a]], [ratings[b]]],
                                                           ranks=[1.0, 2.0] if ranked else None)
         samples.append(len(played) / (time.perf_counter() - started))
-    return _median(samples)
+    return median_of(samples)
 
 
 async def glicko2_old_correction(folder: Path, players: int,
                                  played: list[tuple[int, int]]) -> float:
     """Seconds to void the middle game of a Glicko-2 ladder (then restore it, then void it
     again): everything after it re-derived, through the store (median of the three)."""
-    from bench.measures import Bot, timed
-
     async with SqliteStore(folder / "glicko2.db") as store:
         bot = Bot(store)
         await bot.one("mod", "/ladder create main preset=glicko2 confirm=false", True)
         await bot.many((f"p{i}", "/join") for i in range(players))
         await bot.many(((f"p{a}", f"/report win @p{b} again") for a, b in played), step=60)
-        middle = len(played) // 2
-        samples = []
-        for text in (f"/mod void {middle} bench", f"/mod set {middle} draw bench",
-                     f"/mod void {middle} bench again"):
-            seconds, reply = await timed(lambda t=text: bot.one("mod", t, moderator=True))
-            assert not reply.error, reply.text
-            samples.append(seconds)
-        return _median(samples)
+        return median_of(await old_corrections(bot, len(played) // 2))

@@ -142,10 +142,7 @@ class Glicko2(rated.Rated):
         return Applied("match", players=(a, b), changes=changes,
                        match=MatchEffect(match.id, True, "", changes))
 
-    @staticmethod
-    def lean(settings: Settings) -> bool:
-        """Never: `apply_duel` knows only Elo."""
-        return False
+    lean = staticmethod(rated.never_lean)  # (`apply_duel` knows only Elo)
 
     @staticmethod
     def fold(state: LadderState, rows: Sequence[Row], outcomes: list[Outcome] | None
