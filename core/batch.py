@@ -21,6 +21,7 @@ import numpy as np
 from core.calendar import month_label
 from core.events import MatchConfirmed
 from core.model import Match, PlayerId, Result, Timestamp
+from core.rulebooks.rated import EloBook
 from core.settings import RATING_LIMIT, Settings
 from core.standing import Applied
 from core.state import (
@@ -57,7 +58,9 @@ def fold_duels(state: LadderState, at: Sequence[Timestamp], a: Sequence[PlayerId
     ids, are for the other rulebooks' folds.)
     """
     settings = state.settings
-    if state.undo is not None or not state.lean or not _whole_formula(settings):
+    book = state.rulebook
+    if state.undo is not None or not state.lean or not isinstance(book, EloBook) \
+            or not book.whole_points(settings):
         return 0
     table = _points(settings)
     if table is None:
@@ -228,15 +231,6 @@ def _fold_run(state: LadderState, table: list[int], at: Sequence[Timestamp],
     _ratings(state, a, b, draw, kept, touched, table)
     _counts(state, first, second, draw, kept, times, high + 1, touched)
     return count
-
-
-def _whole_formula(settings: Settings) -> bool:
-    """Whether one-on-one ratings move by whole points here (so a gap says it all)."""
-    if settings.formula == "zero_sum":
-        return settings.start.is_integer() and (settings.floor is None
-                                                or settings.floor.is_integer())
-    return (settings.formula == "classic" and settings.whole and settings.start.is_integer()
-            and (settings.floor is None or settings.floor.is_integer()))
 
 
 @lru_cache(maxsize=16)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from core.rulebooks import rulebook_summary
 from core.settings import PROPERTIES, SETTING_GROUPS, SETTING_SPECS, Policy
-from core.summary import rulebook_summary
 
 USAGE: dict[str, str] = {
     "ladder": "/ladder create NAME preset=PRESET [key=value ...] | /ladder set key=value ... | "

@@ -36,6 +36,7 @@ from core.model import PlayerId, Result
 from core.ports import Repo
 from core.records import Context, LadderInfo, MatchRecord, Reply
 from core.reporting import confirm_match, reopen_challenge
+from core.rulebooks import rulebook_summary
 from core.session import Session, noun, rating_text, signed
 from core.settings import (
     COUNTED_RIGHT,
@@ -50,7 +51,6 @@ from core.settings import (
     validate,
 )
 from core.state import Applied, LadderState, SeasonEffect, pair_rule
-from core.summary import rulebook_summary
 from core.tables import HallEntry, TableRow
 
 

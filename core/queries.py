@@ -24,11 +24,10 @@ from core.records import (
     PlayerInfo,
     Reply,
 )
-from core.rulebooks import choose
+from core.rulebooks import choose, rulebook_summary
 from core.session import Session, plural, rating_text, signed, span
 from core.settings import Settings, describe
 from core.state import PlayerState
-from core.summary import rulebook_summary
 from core.tables import calibrating, league
 
 TOP = 20  # rows of a table a page

@@ -1,43 +1,23 @@
-"""A rulebook described from the settings in force, for /ladder info, /help presets and
-the web: a custom preset (`base="duel"`, `floor="none"`) reads as what it is."""
+"""The words a rulebook describes itself with (`Rulebook.summary`, for /ladder info, /help
+presets and the web), from the settings in force: a custom preset (`base="duel"`,
+`floor="none"`) reads as what it is."""
 
 from __future__ import annotations
 
-from core.rulebooks import choose
 from core.settings import Settings, fmt_number
 
-_FORMULAS = {
-    "classic": "classic Elo",
-    "fame": "pairwise Elo",
-    "zero_sum": "zero-sum Elo",
-    "banded": "Elo",
-}
 
-
-def rulebook_summary(settings: Settings) -> str:
-    """`zero-sum Elo from 1000 with K 32, minimum gain 1, floor 800, ...`."""
-    if settings.is_position:
-        head = "position ladder: " + ("challenges, " if settings.challenges else "")
-        return head + "rungs moved by case and margin of victory"
-    own = choose(settings).summary(settings)
-    if own:  # a rating system that describes itself; the ladder's own limits after it
-        return ", ".join([own] + [text for wanted, text in _traits(settings) if wanted])
-    parts = [f"{_FORMULAS.get(settings.formula, 'Elo')} from {fmt_number(settings.start)} "
-             f"with {_k_text(settings)}"]
-    parts += [text for wanted, text in _elo_traits(settings) + _traits(settings) if wanted]
-    if len(parts) > 2 and settings.tables:
+def described(head: str, settings: Settings, traits: list[tuple[bool, str]]) -> str:
+    """`head` and the traits wanted, then the ladder's own limits; the last with "and"
+    when the list is long (`zero-sum Elo from 1000 with K 32, ..., and rating table`)."""
+    parts = [head] + [text for wanted, text in traits + ladder_traits(settings) if wanted]
+    if traits and len(parts) > 2 and settings.tables:
         parts[-1] = "and " + parts[-1]
     return ", ".join(parts)
 
 
-def _k_text(settings: Settings) -> str:
-    if settings.formula == "fame":
-        return "multipliers for sides, experience and game length"
-    bands = "/".join(fmt_number(k) for _, k in settings.k_bands)
-    return f"K {fmt_number(settings.k)}" + (f"/{bands} by rating" if bands else "")
-
-
-def _elo_traits(s: Settings) -> list[tuple[bool, str]]:
+def elo_traits(s: Settings) -> list[tuple[bool, str]]:
+    """What an Elo ladder's settings add to its formula."""
     return [
         (not s.whole, "real-number ratings"),
         (bool(s.min_gain), f"minimum gain {s.min_gain}"),
@@ -50,7 +30,14 @@ def _elo_traits(s: Settings) -> list[tuple[bool, str]]:
     ]
 
 
-def _traits(s: Settings) -> list[tuple[bool, str]]:
+def k_text(settings: Settings) -> str:
+    """`K 32`, or `K 40/32/24 by rating` with bands."""
+    bands = "/".join(fmt_number(k) for _, k in settings.k_bands)
+    return f"K {fmt_number(settings.k)}" + (f"/{bands} by rating" if bands else "")
+
+
+def ladder_traits(s: Settings) -> list[tuple[bool, str]]:
+    """What any rating ladder's settings add: games, calibration, tables and the rest."""
     tables = list(s.tables)
     table_text = (", ".join(tables[:-1]) + " and " + tables[-1] if len(tables) > 1
                   else "".join(tables)) + (" tables" if len(tables) > 1 else " table")

@@ -15,7 +15,7 @@ from core.model import PlayerId, Timestamp
 from core.ports import Repo
 from core.queries import main_table
 from core.records import ChartData, LadderInfo, MatchRecord
-from core.summary import rulebook_summary
+from core.rulebooks import rulebook_summary
 from core.tables import calibrating, league
 
 TABLE_TITLES = {"rating": "All players", "rung": "Rungs", "ladder": "Ladder",

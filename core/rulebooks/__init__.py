@@ -85,7 +85,8 @@ class Rulebook(Protocol):
         ...
 
     def summary(self, settings: Settings) -> str:
-        """The rating system in words, for /ladder info ('' for the Elo family's words)."""
+        """The rating system and the ladder's own limits in words, for /ladder info,
+        /help presets and the web (`core.summary` holds the shared words)."""
         ...
 
 
@@ -108,3 +109,8 @@ BY_FORMULA: dict[str, Rulebook] = {
 def choose(settings: Settings) -> Rulebook:
     """The rulebook of a ladder's settings."""
     return position.RULEBOOK if settings.is_position else BY_FORMULA[settings.formula]
+
+
+def rulebook_summary(settings: Settings) -> str:
+    """`zero-sum Elo from 1000 with K 32, minimum gain 1, floor 800, ...`."""
+    return choose(settings).summary(settings)

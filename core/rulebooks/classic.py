@@ -3,14 +3,21 @@
 from __future__ import annotations
 
 from core.rulebooks import rated
+from core.settings import Settings
 
 
 class Classic(rated.EloBook):
     """Classic Elo: K·(S − E) for each side."""
 
     name = "classic"
+    title = "classic Elo"
     rate = staticmethod(rated.duel_or_elo)
     lean = staticmethod(rated.lean)
+
+    @staticmethod
+    def whole_points(settings: Settings) -> bool:
+        """With whole ratings from a whole start (and floor)."""
+        return settings.whole and rated.whole_start(settings)
 
 
 RULEBOOK = Classic()

@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 from core.rulebooks import rated
+from core.settings import Settings
 
 
 class Fame(rated.EloBook):
     """Every pair of sides as its own game, each change multiplied (`elo.game_changes`)."""
 
     name = "fame"
+    title = "pairwise Elo"
+
+    @staticmethod
+    def k_text(settings: Settings) -> str:
+        """The multipliers in place of one K."""
+        return "multipliers for sides, experience and game length"
     rate = staticmethod(rated.series_or_elo)
     lean = staticmethod(rated.never_lean)
 

@@ -23,6 +23,7 @@ from core.rulebooks import rated
 from core.rulebooks.glicko_math import Values, grown, grown_one, one_game, period
 from core.settings import Settings, fmt_number
 from core.standing import Applied, Change, MatchEffect, PlayerState
+from core.summary import described
 
 if TYPE_CHECKING:
     from core.batch import Outcome, Row
@@ -211,10 +212,11 @@ class Glicko2(rated.Rated):
         periods = {"game": "each game rated at once",
                    "day": "the games of each day rated together at 00:00",
                    "week": "the games of each week rated together on Monday at 00:00"}
-        return (f"Glicko-2 from {fmt_number(settings.start)} (RD {fmt_number(settings.rd)}, "
-                f"volatility {fmt_number(settings.volatility)}, tau "
-                f"{fmt_number(settings.tau)}), {periods[settings.period]}, provisional while "
-                f"RD is above {fmt_number(settings.provisional_rd)}")
+        return described(
+            f"Glicko-2 from {fmt_number(settings.start)} (RD {fmt_number(settings.rd)}, "
+            f"volatility {fmt_number(settings.volatility)}, tau {fmt_number(settings.tau)}), "
+            f"{periods[settings.period]}, provisional while RD is above "
+            f"{fmt_number(settings.provisional_rd)}", settings, [])
 
 
 def _wait(state: LadderState, match: Match) -> Applied:

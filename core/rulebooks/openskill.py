@@ -18,6 +18,7 @@ from core.model import Match, PlayerId, Result, Timestamp
 from core.rulebooks import rated
 from core.settings import Settings, fmt_number
 from core.standing import Applied, MatchEffect, PlayerState
+from core.summary import described
 
 if TYPE_CHECKING:
     from core.batch import Outcome, Row
@@ -160,10 +161,11 @@ class OpenSkill(rated.Rated):
     @staticmethod
     def summary(settings: Settings) -> str:
         """`OpenSkill (Plackett-Luce, mu 25, sigma 8.33), shown as 40·(mu − 3σ) + 1000`."""
-        return (f"OpenSkill (Plackett-Luce, mu {fmt_number(settings.mu)}, sigma "
-                f"{settings.sigma:.2f}) for duels, free-for-alls and teams, shown as "
-                f"{fmt_number(settings.display_scale)} x (mu - 3 sigma) + "
-                f"{fmt_number(settings.display_base)}")
+        return described(
+            f"OpenSkill (Plackett-Luce, mu {fmt_number(settings.mu)}, sigma "
+            f"{settings.sigma:.2f}) for duels, free-for-alls and teams, shown as "
+            f"{fmt_number(settings.display_scale)} x (mu - 3 sigma) + "
+            f"{fmt_number(settings.display_base)}", settings, [])
 
 
 def _rate_run(state: LadderState, a: list[PlayerId], b: list[PlayerId], draw: list[bool],

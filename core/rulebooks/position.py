@@ -83,6 +83,12 @@ class Position(rated.EloBook):
         return Applied("leave", players=(player, *below), changes=changes)
 
     @staticmethod
+    def summary(settings: Settings) -> str:
+        """`position ladder: challenges, rungs moved by case and margin of victory`."""
+        head = "position ladder: " + ("challenges, " if settings.challenges else "")
+        return head + "rungs moved by case and margin of victory"
+
+    @staticmethod
     def journals(settings: Settings) -> bool:
         """Never: a match moves every rung between its players' (no undo holds them)."""
         return False

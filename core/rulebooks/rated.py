@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from core import elo
+from core import elo, summary
 from core.calendar import HOUR
 from core.model import Match, PlayerId, Result, pair_key
-from core.settings import Settings
+from core.settings import Settings, fmt_number
 from core.standing import Applied, Change, MatchEffect, PlayerState, SeriesState
 from core.tables import calibrating
 
@@ -107,10 +107,24 @@ class EloBook(Rated):
         """Nothing closes (decay is the fold's own: `LadderState._decay`)."""
         return Applied("decay")
 
+    title = "Elo"  # the formula's name in its description
+
     @staticmethod
-    def summary(settings: Settings) -> str:
-        """The Elo family is described by core.summary from its settings."""
-        return ""
+    def whole_points(settings: Settings) -> bool:
+        """Whether one-on-one ratings move by whole points (so a rating gap says what a
+        game does, and `core.batch.fold_duels` may fold runs by it)."""
+        return False
+
+    @staticmethod
+    def k_text(settings: Settings) -> str:
+        """How much a game moves: `K 32`."""
+        return summary.k_text(settings)
+
+    @classmethod
+    def summary(cls, settings: Settings) -> str:
+        """`zero-sum Elo from 1000 with K 32, minimum gain 1, floor 800, ...`."""
+        head = f"{cls.title} from {fmt_number(settings.start)} with {cls.k_text(settings)}"
+        return summary.described(head, settings, summary.elo_traits(settings))
 
 
 def duel_or_elo(state: LadderState, match: Match, note: str) -> Applied:
@@ -133,6 +147,12 @@ def series_or_elo(state: LadderState, match: Match, note: str) -> Applied:
     if match.result.is_duel and state.settings.series_hours is not None:
         return series_match(state, match, note)
     return elo_match(state, match, note)
+
+
+def whole_start(settings: Settings) -> bool:
+    """Whether the start and the floor are whole numbers (whole ratings stay whole)."""
+    return settings.start.is_integer() and (settings.floor is None
+                                            or settings.floor.is_integer())
 
 
 def never_lean(settings: Settings) -> bool:

@@ -3,14 +3,21 @@
 from __future__ import annotations
 
 from core.rulebooks import rated
+from core.settings import Settings
 
 
 class ZeroSum(rated.EloBook):
     """What one player gains, the other loses (above the floor)."""
 
     name = "zero_sum"
+    title = "zero-sum Elo"
     rate = staticmethod(rated.duel_or_elo)
     lean = staticmethod(rated.lean)
+
+    @staticmethod
+    def whole_points(settings: Settings) -> bool:
+        """Always whole exchanges: from a whole start (and floor) ratings stay whole."""
+        return rated.whole_start(settings)
 
 
 RULEBOOK = ZeroSum()
