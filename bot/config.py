@@ -9,8 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from core.errors import SettingError
+from core.i18n import LANGUAGES
 from core.numerals import is_digits
-from core.settings import Policy, Settings, parse_settings, preset, validate
+from core.settings import Language, Policy, Settings, parse_settings, preset, validate
 
 
 class ConfigError(Exception):
@@ -103,6 +104,15 @@ def _section(data: dict[str, Any], name: str) -> dict[str, Any]:
     return value
 
 
+def _language(bot: dict[str, Any]) -> Language:
+    """[bot] language: what new ladders speak, and what the bot says where no ladder is."""
+    language = str(bot.get("language", "en"))
+    if language not in LANGUAGES:
+        raise ConfigError(f"[bot] language is one of {', '.join(LANGUAGES)} "
+                          f"(not {language!r})")
+    return language  # type: ignore[return-value]
+
+
 def load(path: str | Path | None, env: dict[str, str] | None = None) -> Config:
     """Read a config file (None: defaults only) and the token environment variables."""
     env = dict(os.environ) if env is None else env
@@ -151,12 +161,16 @@ def load(path: str | Path | None, env: dict[str, str] | None = None) -> Config:
         raise ConfigError("[backup] keep is how many daily backups to keep: a whole number, "
                           "at least 1")
     log = _section(data, "log")
+    language = _language(_section(data, "bot"))
+    if language != "en":  # new ladders speak it unless [ladder] says otherwise
+        defaults.setdefault("language", language)
     return Config(
         database_path=str(database.get("path", "ladder.db")),
         database_url=env.get("LADDERBOT_DATABASE_URL") or str(database.get("url", "")),
         policy=Policy(tuple(defaults.items()), tuple(presets),
                       str(web.get("url", "")) or (f"http://{web['listen']}"
-                                                   if web.get("listen") else "")),
+                                                   if web.get("listen") else ""),
+                      language),
         telegram=TelegramConfig(
             token=env.get("LADDERBOT_TELEGRAM_TOKEN") or str(telegram.get("token", "")),
             base_url=str(telegram.get("base_url", "")),

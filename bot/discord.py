@@ -208,7 +208,8 @@ class DiscordPlatform:
 
         return Asker(chat_key(interaction.guild_id), user_ref(interaction.user), moderator,
                      message_id=f"i{interaction.id}",
-                     channel=str(interaction.channel_id) if interaction.channel_id else None)
+                     channel=str(interaction.channel_id) if interaction.channel_id else None,
+                     locale=interaction.locale.value)
 
     def admit(self, interaction: discord.Interaction[Any]) -> Reply | None:
         """The refusal of an interaction the database need not see: outside a server, or
@@ -242,7 +243,8 @@ class DiscordPlatform:
         queue, a correction's re-derivation or a chart may outlast Discord's 3 seconds,
         which no timing here can promise."""
         reply = self.admit(interaction) or (
-            storeless(command, self.config.policy) if command is not None else None)
+            storeless(command, self.config.policy, interaction.locale.value)
+            if command is not None else None)
         if reply is None:
             await interaction.response.defer(thinking=True)
             reply = await self.run(interaction, command, ladder, text)

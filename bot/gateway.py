@@ -15,7 +15,7 @@ from bot.limits import Limiter
 from core.commands import Command, ConfirmResult, DisputeResult, Parsed, WithdrawReport
 from core.errors import LadderError
 from core.records import Context, LadderInfo, Reply, UserRef
-from core.service import execute, handle, refused
+from core.service import execute, handle, refused, spoken
 from core.settings import Policy
 from storage.sqlite import SqliteRepo, SqliteStore
 
@@ -44,6 +44,8 @@ class Asker:
     message_id: str | None = None
     channel: str | None = None
     reply_to: UserRef | None = None
+    locale: str | None = None  # the asker's own language, as their client says it
+    alone: bool = False  # a private chat: only the asker reads the replies
 
 
 @dataclass(frozen=True)
@@ -76,7 +78,7 @@ class Gateway:
                 asker.moderator(repo.ladder(asker.chat, ladder))
             ctx = Context(asker.chat, asker.user, int(self.clock()), moderator=moderator,
                           message_id=asker.message_id, channel=asker.channel,
-                          reply_to=asker.reply_to)
+                          reply_to=asker.reply_to, locale=asker.locale, alone=asker.alone)
             if not isinstance(what, Said):
                 return execute(repo, ctx, Parsed(what, ladder), self.policy)
             text = what.text if ladder is None else f"{what.text} ladder={ladder}"
@@ -90,6 +92,6 @@ class Gateway:
             try:
                 return handle(repo, ctx, text, resolve, self.policy)
             except LadderError as error:  # pragma: no cover - handle() answers refusals
-                return refused(error)
+                return spoken(refused(error), ctx, self.policy.language)
 
         return await self.store.run(work)

@@ -316,7 +316,9 @@ class TelegramPlatform:
         # disagree with the scheduler's, and a late delivery would be stamped before jobs
         # already run.
         asker = Asker(chat_key(chat.id), author, moderator,
-                      message_id=f"{chat.id}:{message.message_id}", reply_to=reply_to)
+                      message_id=f"{chat.id}:{message.message_id}", reply_to=reply_to,
+                      locale=message.from_user.language_code,
+                      alone=chat.type == ChatType.PRIVATE)
         said = Said(text, known, handles=PLATFORM)
         if chat.type == ChatType.PRIVATE:
             reply = await self._private(asker, word, said)
@@ -354,7 +356,8 @@ class TelegramPlatform:
             return Reply("You play on several ladders: " + ", ".join(
                 sorted({lad.name for lad in ladders})) + ". Add ladder=NAME.", error=True)
         ladder = ladders[0]
-        group = Asker(ladder.chat, asker.user, reply_to=asker.reply_to)
+        group = Asker(ladder.chat, asker.user, reply_to=asker.reply_to, locale=asker.locale,
+                      alone=True)
         return await self.gateway.run(group, said, None if named else ladder.name)
 
     async def on_button(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -367,7 +370,8 @@ class TelegramPlatform:
         if action not in BUTTON_ACTIONS or not is_digits(match) or not ladder:
             await query.answer("This button is no longer valid.", show_alert=True)
             return
-        asker = Asker(chat_key(query.message.chat.id), user_ref(query.from_user))
+        asker = Asker(chat_key(query.message.chat.id), user_ref(query.from_user),
+                      locale=query.from_user.language_code)
         allowed, note = self.gateway.admit(asker)
         if not allowed:
             await query.answer(note or "Slow down a little, please.", show_alert=True)

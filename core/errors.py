@@ -1,27 +1,31 @@
 """Domain errors: refusals a user can read, each saying what to do instead.
 
-Every adapter renders `str(error)` as the reply; nothing here is a stack trace.
+The reason is a message (`core.i18n`), said in the reader's language where the reply
+leaves the core; nothing here is a stack trace.
 """
 
 from __future__ import annotations
+
+from core.i18n import Message
 
 
 class LadderError(Exception):
     """A command was refused for a reason the user can fix or understand."""
 
-    def __init__(self, reason: str) -> None:
+    def __init__(self, reason: Message) -> None:
         super().__init__(reason)
         self.reason = reason
 
     def __str__(self) -> str:
-        return self.reason
+        """The reason in English (logs, and what still reads it as text)."""
+        return str(self.reason)
 
 
 class UsageError(LadderError):
     """The command was malformed; the reason includes its usage line. `stray` is the
     word it did not expect, when that was the trouble."""
 
-    def __init__(self, reason: str, stray: str = "") -> None:
+    def __init__(self, reason: Message, stray: str = "") -> None:
         super().__init__(reason)
         self.stray = stray
 

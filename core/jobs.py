@@ -15,6 +15,7 @@ from datetime import date, timedelta
 
 from core.calendar import DAY
 from core.events import DecayDay, MatchConfirmed, SeasonClosed
+from core.i18n import Message, render
 from core.ledger import Rederived
 from core.model import Margin, Result, Timestamp
 from core.moderation import season_text
@@ -38,7 +39,7 @@ def catch_up(repo: Repo, ladder: LadderInfo, now: Timestamp) -> list[Announcemen
     """
     if now <= ladder.clock or ladder.next_due is None or now < ladder.next_due:
         return []
-    texts: list[str] = []
+    texts: list[Message] = []
     quiet: list[tuple[Session, SeasonEffect]] = []  # seasons no one qualified in, in turn
     for job in plan(repo, ladder, now):
         session = Session(repo, Context(ladder.chat, SYSTEM, job.at), ladder)
@@ -55,8 +56,10 @@ def catch_up(repo: Repo, ladder: LadderInfo, now: Timestamp) -> list[Announcemen
         repo.update_ladder(ladder.id, clock=job.at)
         ladder = _reload(repo, ladder)
     texts += _quiet_text(quiet)
-    announcements = [Announcement(ladder.chat, ladder.name, text, ladder.channel)
-                     for text in texts]
+    # Announcements leave the core here, in words: the ladder's language.
+    language = ladder.settings.language
+    announcements = [Announcement(ladder.chat, ladder.name, render(text, language),
+                                  ladder.channel) for text in texts]
     repo.update_ladder(ladder.id, clock=now)
     schedule(repo, ladder.chat, ladder.name)
     return announcements

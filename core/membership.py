@@ -9,9 +9,15 @@ from __future__ import annotations
 from core.commands import AddPlayer, BanPlayer, RemovePlayer, UnbanPlayer
 from core.errors import NotAllowed, RuleViolation
 from core.events import PlayerJoined, PlayerLeft
+from core.i18n import N_, Message, joined, t
 from core.ledger import Rederived
 from core.records import PlayerInfo, Reply, UserRef
 from core.session import Session, rating_text
+
+# How a user comes onto the ladder, on a rung (position ladders) or at a rating.
+_ENTERED = {"joined": (N_("member.joined_rung"), N_("member.joined_at")),
+            "back": (N_("member.back_rung"), N_("member.back_at")),
+            "added": (N_("member.added_rung"), N_("member.added_at"))}
 
 
 def join(s: Session) -> Reply:
@@ -19,17 +25,16 @@ def join(s: Session) -> Reply:
     user = s.ctx.user
     player = s.player(user)
     if player is not None and player.member:
-        return Reply(f"You are on {s.ladder.name} already.")
+        return Reply(t("join.already", ladder=s.ladder.name))
     if player is not None and player.banned:
-        raise NotAllowed(f"You are banned from {s.ladder.name}{s.off_reason(player)}. A "
-                         "moderator can lift it with /mod unban.")
-    verb = "is back on" if player is not None else "joined"
-    return Reply(_enter(s, user, player, verb)[0])
+        raise NotAllowed(t("join.banned", ladder=s.ladder.name, why=s.off_reason(player)))
+    return Reply(_enter(s, user, player, "back" if player is not None else "joined")[0])
 
 
-def _enter(s: Session, user: UserRef, player: PlayerInfo | None, verb: str,
-           who: str = "you") -> tuple[str, PlayerInfo]:
-    """Put a user on the ladder (their old record, if any); say where they stand."""
+def _enter(s: Session, user: UserRef, player: PlayerInfo | None, how: str,
+           who: str | None = None) -> tuple[Message, PlayerInfo]:
+    """Put a user on the ladder (their old record, if any); say where they stand (to
+    them, or of `who` when a moderator put them on)."""
     if player is None:
         player = s.repo.add_player(s.ladder.id, user)
     elif player.name != user.name:
@@ -39,16 +44,16 @@ def _enter(s: Session, user: UserRef, player: PlayerInfo | None, verb: str,
     s.append(PlayerJoined(s.now, player.id))
     state = s.repo.player_state(s.ladder.id, player.id)
     assert state is not None
+    on_rung, at_rating = _ENTERED[how]
     if s.settings.is_position:
         rung = s.repo.rank(s.ladder.id, "rung", player.id, s.now)
-        return f"{user.name} {verb} {s.ladder.name} on rung {rung}, the bottom.", player
-    text = f"{user.name} {verb} {s.ladder.name} at {rating_text(state.rating)}."
+        return t(on_rung, name=user.name, ladder=s.ladder.name, rung=rung or 0), player
+    text = t(at_rating, name=user.name, ladder=s.ladder.name, rating=rating_text(state.rating))
     calibration = s.settings.calibration
-    if calibration == 1 and state.rated_games < 1:
-        text += f" The first rated game calibrates: tables list {who} after it."
-    elif calibration and state.rated_games < calibration:
-        text += (f" The first {calibration} rated games calibrate: tables list {who} after "
-                 "them.")
+    if calibration and state.rated_games < calibration:
+        told = t("member.calibrates_you", count=calibration) if who is None else \
+            t("member.calibrates_them", count=calibration, name=who)
+        return joined(text, told), player
     return text, player
 
 
@@ -57,46 +62,38 @@ def leave(s: Session) -> Reply:
     me = s.me()
     reports, challenges = s.waiting_on(me.id)
     if reports:
-        raise RuleViolation("You have a report waiting (pending or disputed): settle it before "
-                            "leaving.")
+        raise RuleViolation(t("leave.report_waiting"))
     if challenges:
-        raise RuleViolation(f"You have an unfinished challenge (#{challenges[0].id}): play or "
-                            "decline it before leaving (your own unanswered one: /challenge "
-                            "cancel).")
+        raise RuleViolation(t("leave.challenge_open", id=challenges[0].id))
     s.append(PlayerLeft(s.now, me.id))
-    return Reply(f"{me.name} left {s.ladder.name}. The record stays: {s.join} to come back.")
+    return Reply(t("leave.left", name=me.name, ladder=s.ladder.name, join=s.join))
 
 
 def add(s: Session, cmd: AddPlayer) -> Reply:
     """A moderator puts someone on the ladder, as their own /join would."""
     player = s.player(cmd.user)
     if player is not None and player.member:
-        raise RuleViolation(f"{cmd.user.name} is on {s.ladder.name} already.")
+        raise RuleViolation(t("add.already", name=cmd.user.name, ladder=s.ladder.name))
     if player is not None and player.banned:
-        raise RuleViolation(f"{cmd.user.name} is banned from {s.ladder.name}: /mod unban "
-                            f"@{cmd.user.name} reason first.")
-    text, added = _enter(s, cmd.user, player, "was added to" if player is None else
-                         "is back on", cmd.user.name)
+        raise RuleViolation(t("add.banned", name=cmd.user.name, ladder=s.ladder.name))
+    text, added = _enter(s, cmd.user, player, "added" if player is None else "back",
+                         cmd.user.name)
     s.audit("add", cmd.reason or "added by a moderator", player=added.id)
-    return Reply(f"{s.ctx.user.name}: {text}")
+    return Reply(t("by_moderator", mod=s.ctx.user.name, text=text))
 
 
-def _take_off(s: Session, player: PlayerInfo) -> str:
+def _take_off(s: Session, player: PlayerInfo) -> Message:
     """Take a member off the ladder once nothing of theirs is open; what moved."""
     reports, challenges = s.waiting_on(player.id)
     if reports:
-        first = reports[0].id
-        raise RuleViolation(f"{player.name} has report #{first} waiting (pending or disputed): "
-                            f"settle it first, or /mod void {first} reason.")
+        raise RuleViolation(t("off.report_waiting", name=player.name, id=reports[0].id))
     if challenges:
-        first = challenges[0].id
-        raise RuleViolation(f"{player.name} has challenge #{first} unfinished: it is played, "
-                            f"declined or forfeited first, or /mod cancel {first} reason.")
+        raise RuleViolation(t("off.challenge_open", name=player.name, id=challenges[0].id))
     applied = s.append(PlayerLeft(s.now, player.id))[0]
     assert not isinstance(applied, Rederived)
     s.repo.update_player(s.ladder.id, player.id, removed=True)
     moved = s.describe_changes(applied.changes)
-    return f"{moved}. " if moved else ""
+    return t("off.moved", changes=moved) if moved else ""
 
 
 def remove(s: Session, cmd: RemovePlayer) -> Reply:
@@ -105,31 +102,33 @@ def remove(s: Session, cmd: RemovePlayer) -> Reply:
     player = s.member(cmd.user)
     moved = _take_off(s, player)
     s.audit("remove", cmd.reason, player=player.id)
-    return Reply(f"{s.ctx.user.name} took {player.name} off {s.ladder.name}: {cmd.reason}. "
-                 f"{moved}The record stays: {player.name} can {s.join} again.")
+    return Reply(joined(t("remove.done", mod=s.ctx.user.name, name=player.name,
+                          ladder=s.ladder.name, reason=cmd.reason), moved,
+                        t("remove.record", name=player.name, join=s.join)))
 
 
 def ban(s: Session, cmd: BanPlayer) -> Reply:
     """Take a player off the ladder and keep them off until unbanned (the record stays)."""
     player = s.player(cmd.user)
     if player is not None and player.banned:
-        raise RuleViolation(f"{cmd.user.name} is banned from {s.ladder.name} already.")
+        raise RuleViolation(t("ban.already", name=cmd.user.name, ladder=s.ladder.name))
     if player is None:  # banned before ever joining: a record to hold the ban
         player = s.repo.add_player(s.ladder.id, cmd.user)
     moved = _take_off(s, player) if player.member else ""
     s.repo.update_player(s.ladder.id, player.id, banned=True, removed=True)
     s.audit("ban", cmd.reason, player=player.id)
-    return Reply(f"{s.ctx.user.name} banned {player.name} from {s.ladder.name}: {cmd.reason}. "
-                 f"{moved}The record stays; {player.name} cannot {s.join} until /mod unban.")
+    return Reply(joined(t("ban.done", mod=s.ctx.user.name, name=player.name,
+                          ladder=s.ladder.name, reason=cmd.reason), moved,
+                        t("ban.record", name=player.name, join=s.join)))
 
 
 def unban(s: Session, cmd: UnbanPlayer) -> Reply:
     """Lift a ban: the player may /join again (they are not put back on by it)."""
     player = s.player(cmd.user)
     if player is None or not player.banned:
-        raise RuleViolation(f"{cmd.user.name} is not banned from {s.ladder.name}.")
+        raise RuleViolation(t("unban.not_banned", name=cmd.user.name, ladder=s.ladder.name))
     s.repo.update_player(s.ladder.id, player.id, banned=False)
     s.audit("unban", cmd.reason, player=player.id)
-    return Reply(f"{s.ctx.user.name} lifted the ban of {player.name} on {s.ladder.name}: "
-                 f"{cmd.reason}. {player.name} may {s.join} again (or a moderator /mod add "
-                 f"@{player.name}).")
+    return Reply(joined(t("unban.done", mod=s.ctx.user.name, name=player.name,
+                          ladder=s.ladder.name, reason=cmd.reason),
+                        t("unban.may_join", name=player.name, join=s.join)))

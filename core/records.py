@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from core.i18n import Message
 from core.model import Match, PlayerId, Result, Timestamp
 from core.settings import Settings
 
@@ -32,6 +33,9 @@ class Context:
     message_id: str | None = None  # lets a redelivered message be answered, not redone
     reply_to: UserRef | None = None  # the author of the message this one replies to
     channel: str | None = None  # where in the chat it was said (Discord channel id)
+    locale: str | None = None  # the sender's own language (Discord's locale, Telegram's
+    # language_code), for what only they see
+    alone: bool = False  # only the sender reads the replies here (a private chat)
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,7 +193,7 @@ class ChartData:
 class Reply:
     """What the bot answers: text, plus anything posted elsewhere and any buttons."""
 
-    text: str
+    text: Message  # words once rendered (core.service does, in the reader's language)
     error: bool = False
     private: bool = False  # shown only to the asker where the chat can (Discord ephemeral)
     announce: bool = False  # also post it in the ladder's announcement channel

@@ -52,6 +52,7 @@ from core.commands import (
 )
 from core.errors import LadderError, NoLadder, NotAllowed, RuleViolation, UsageError
 from core.helptext import help_text
+from core.i18n import language_of, render
 from core.jobs import catch_up
 from core.parsing import parse
 from core.planning import schedule
@@ -66,7 +67,7 @@ DEFAULT_POLICY = Policy()
 
 def handle(repo: Repo, ctx: Context, text: str, resolve: Resolver,
            policy: Policy = DEFAULT_POLICY) -> Reply | None:
-    """Answer one chat message; None when it is not a command at all."""
+    """Answer one chat message, in words; None when it is not a command at all."""
     if ctx.message_id is not None:
         earlier = repo.seen(ctx.chat, ctx.message_id)
         if earlier is not None:
@@ -74,15 +75,22 @@ def handle(repo: Repo, ctx: Context, text: str, resolve: Resolver,
     try:
         parsed = parse(text, ctx.user, resolve, ctx.reply_to)
     except UsageError as error:
-        return refused(_ladder_named(repo, ctx.chat, text, error))
+        return spoken(refused(_ladder_named(repo, ctx.chat, text, error)), ctx, policy.language)
     except LadderError as error:
-        return refused(error)
+        return spoken(refused(error), ctx, policy.language)
     if parsed is None:
         return None
     reply = execute(repo, ctx, parsed, policy)
     if ctx.message_id is not None and not reply.error:
-        repo.remember(ctx.chat, ctx.message_id, reply.text, ctx.at)
+        repo.remember(ctx.chat, ctx.message_id, str(reply.text), ctx.at)
     return reply
+
+
+def spoken(reply: Reply, ctx: Context, language: str) -> Reply:
+    """The reply in words: what only its asker sees (a private reply, or any in a private
+    chat) in their own language where we speak it, the rest in `language` (the ladder's)."""
+    reader = language_of(ctx.locale, language) if reply.private or ctx.alone else language
+    return dataclasses.replace(reply, text=render(reply.text, reader))
 
 
 def _ladder_named(repo: Repo, chat: str, text: str, error: UsageError) -> UsageError:
@@ -99,31 +107,42 @@ def _ladder_named(repo: Repo, chat: str, text: str, error: UsageError) -> UsageE
 
 def refused(error: LadderError) -> Reply:
     """The reply to a refused command."""
-    return Reply(str(error), error=True, private=True)
+    return Reply(error.reason, error=True, private=True)
 
 
-def storeless(cmd: Command, policy: Policy = DEFAULT_POLICY) -> Reply | None:
-    """The reply to a command that reads nothing stored (help), or None: an adapter may
-    answer it at once, never behind the database's queue."""
+def storeless(cmd: Command, policy: Policy = DEFAULT_POLICY, locale: str | None = None
+              ) -> Reply | None:
+    """The reply to a command that reads nothing stored (help), in words (the asker's
+    `locale` where we speak it), or None: an adapter may answer it at once, never behind
+    the database's queue."""
     if isinstance(cmd, Help):
-        return Reply(help_text(cmd.topic, policy), private=True)
+        return Reply(render(help_text(cmd.topic, policy), language_of(locale, policy.language)),
+                     private=True)
     return None
 
 
 def execute(repo: Repo, ctx: Context, parsed: Parsed, policy: Policy = DEFAULT_POLICY) -> Reply:
-    """Run a parsed command (adapters with typed options, like Discord, start here)."""
+    """Run a parsed command and answer in words (adapters with typed options, like
+    Discord, start here)."""
+    reply, language = _execute(repo, ctx, parsed, policy)
+    return spoken(reply, ctx, language)
+
+
+def _execute(repo: Repo, ctx: Context, parsed: Parsed, policy: Policy) -> tuple[Reply, str]:
+    """The reply, and the language of the ladder it concerns (the bot's, if none)."""
     cmd = parsed.command
+    bots = policy.language
     if isinstance(cmd, MODERATOR_COMMANDS) and not ctx.moderator:
         return refused(NotAllowed(
             "Only moderators can do that (chat administrators, or the ladder's moderator role)."
-        ))
+        )), bots
     try:
         check(cmd)  # typed options (Discord's) come here without the parser's checks
     except UsageError as error:
-        return refused(error)
-    known = storeless(cmd, policy)
+        return refused(error), bots
+    known = storeless(cmd, policy, ctx.locale)
     if known is not None:
-        return known
+        return known, bots
     chat_level: dict[type, Callable[[], Reply]] = {
         CreateLadder: lambda: moderation.create_ladder(repo, ctx, cmd, policy),  # type: ignore
         ListLadders: lambda: queries.list_ladders(repo, ctx),
@@ -134,14 +153,16 @@ def execute(repo: Repo, ctx: Context, parsed: Parsed, policy: Policy = DEFAULT_P
         reply = _guarded(repo, chat_level[type(cmd)])
         if isinstance(cmd, CreateLadder) and not reply.error:
             schedule(repo, ctx.chat, cmd.name)
-        return reply
+            created = repo.ladder(ctx.chat, cmd.name)
+            return reply, created.settings.language if created is not None else bots
+        return reply, bots
     ladder = repo.ladder(ctx.chat, parsed.ladder)
     if ladder is None:
         if parsed.ladder is not None:
             return refused(NoLadder(f"This chat has no ladder called {parsed.ladder}; "
-                                    "/ladder list shows them."))
+                                    "/ladder list shows them.")), bots
         return refused(NoLadder("There is no ladder here yet. A moderator creates one: "
-                                "/ladder create main preset=duel"))
+                                "/ladder create main preset=duel")), bots
     announcements = catch_up(repo, ladder, ctx.at)
     if announcements:
         ladder = repo.ladder(ctx.chat, ladder.name) or ladder
@@ -149,10 +170,12 @@ def execute(repo: Repo, ctx: Context, parsed: Parsed, policy: Policy = DEFAULT_P
     reply = _guarded(repo, lambda: _ladder_command(session, cmd))
     if not reply.error and isinstance(cmd, ChangeSettings):  # time zone, windows, decay...
         schedule(repo, ladder.chat, ladder.name)
+        ladder = repo.ladder(ladder.chat, ladder.name) or ladder  # (its language, too)
     if reply.ladder == ladder.name and not announcements:
-        return reply
+        return reply, ladder.settings.language
     return dataclasses.replace(reply, ladder=ladder.name,
-                               announcements=(*announcements, *reply.announcements))
+                               announcements=(*announcements, *reply.announcements)
+                               ), ladder.settings.language
 
 
 def _guarded(repo: Repo, run: Callable[[], Reply]) -> Reply:

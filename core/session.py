@@ -9,6 +9,7 @@ from core.calendar import local, month_label
 from core.elo import round_half_away
 from core.errors import NotAllowed, UnknownPlayer
 from core.events import Event
+from core.i18n import Message, t
 from core.ledger import Rederived
 from core.model import PlayerId, Result, Timestamp
 from core.ports import Repo
@@ -108,11 +109,11 @@ class Session:
                                 f"{self.join} again first.")
         return player
 
-    def off_reason(self, player: PlayerInfo) -> str:
+    def off_reason(self, player: PlayerInfo) -> Message:
         """` (by mod: cheating)`: who took a player off or banned them, and why."""
         for entry in self.repo.audit(self.ladder.id, player=player.id, limit=20):
             if entry.action in ("remove", "ban"):
-                return f" (by {entry.by}: {entry.reason})"
+                return t("member.off_reason", by=entry.by, reason=entry.reason)
         return ""
 
     def audit(self, action: str, reason: str, *, match: int | None = None,

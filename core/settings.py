@@ -14,12 +14,14 @@ from typing import Any, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from core.errors import SettingError
+from core.i18n import LANGUAGES
 from core.numerals import is_digits, parse_int, parse_number
 
 Family = Literal["rating", "position"]
 Formula = Literal["classic", "fame", "zero_sum", "banded", "glicko2", "openskill"]
 FfaMode = Literal["winner_takes_all", "placement"]
 Period = Literal["game", "day", "week"]
+Language = Literal["en", "ru", "nl"]  # core.i18n.LANGUAGES
 
 # (threshold, value) pairs: the value of the last threshold at or below x applies;
 # below the first threshold the setting's base value applies.
@@ -127,6 +129,8 @@ class Settings:
     confirm: bool = True
     confirm_hours: float = 24.0
     timezone: str = "UTC"
+    # --- words ---
+    language: Language = "en"  # what every reply, announcement and page is said in
 
     def with_changes(self, changes: Mapping[str, Any]) -> Settings:
         """A copy with the given fields replaced."""
@@ -361,6 +365,9 @@ _SPECS: tuple[SettingSpec, ...] = (
             "hours after which a pending report is confirmed automatically"),
     SettingSpec("timezone", _parse_timezone,
                 "time zone of the ladder's day and month (daily jobs run at 00:00 in it)"),
+    SettingSpec("language", _choice(*LANGUAGES),
+                f"the language the ladder speaks: its replies, announcements, help and web "
+                f"pages ({'|'.join(LANGUAGES)})"),
     SettingSpec("ffa", _choice("winner_takes_all", "placement"),
                 "free-for-all rating mode: winner_takes_all or placement"),
     _number("start", _RATING, "rating of a new player"),
@@ -451,6 +458,7 @@ SETTING_SPECS: dict[str, SettingSpec] = {spec.key: spec for spec in _SPECS}
 # on a ladder of another (`validate`).
 SETTING_GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("reports", "Reports and time", ("confirm", "confirm_hours", "timezone")),
+    ("words", "Language", ("language",)),
     ("games", "Games", ("max_sides", "teams", "min_moves", "series_hours")),
     ("elo", "Ratings (start: every rulebook of ratings; the others: Elo's)",
      ("start", "k", "k_bands", "whole", "min_gain", "floor", "max_gap", "no_change_gap",
@@ -603,6 +611,7 @@ class Policy:
     defaults: tuple[tuple[str, Any], ...] = ()
     presets: tuple[tuple[str, Settings], ...] = ()
     web_url: str = ""  # where the public pages are served, for links in replies
+    language: Language = "en"  # new ladders' language, and replies where no ladder is
 
     def settings_for(self, name: str) -> Settings:
         """The settings a new ladder of preset `name` starts from, defaults applied."""

@@ -397,7 +397,7 @@ class LadderState:
             try:
                 elo.check_gap(settings, result, ratings)
             except RatingGapTooLarge as error:
-                return f"unrated: {error.reason.split(';')[0]}"
+                return f"unrated: {str(error).split(';')[0]}"
         return ""
 
     def rate_duel(self, match: Match, note: str) -> Applied:

@@ -75,7 +75,7 @@ def standings_view(repo: Repo, ladder_id: int, table: str | None,
     if ladder is None:
         return None
     head = _ladder_head(ladder)
-    keys: list[str] = [t["key"] for t in head["tables"]]
+    keys: list[str] = [entry["key"] for entry in head["tables"]]
     shown = table if table is not None and table in keys else keys[0]
     rows, total = repo.standings(ladder.id, shown, at, LISTED)
     players = [r.player for r in rows]

@@ -92,7 +92,9 @@ def test_environment_tokens_override_the_file(tmp_path: Path) -> None:
      ("[web]\nlisten = 'localhost:80800'", r"\[web\] listen is HOST:PORT"),
      ("[discord]\nmoderator_role = '١٢٣'", "moderator_role is a role id"),
      ("[ladder]\ncalibration = 99999999999999999999", "expected a whole number from 0 to 1,000"),
-     ("[backup]\nkeep = 0", "at least 1")],
+     ("[backup]\nkeep = 0", "at least 1"),
+     ("[bot]\nlanguage = 'de'", r"\[bot\] language is one of en, ru, nl \(not 'de'\)"),
+     ("[ladder]\nlanguage = 'de'", r"language=de: expected one of en, ru, nl")],
 )
 def test_bad_configuration_is_explained(tmp_path: Path, text: str, message: str) -> None:
     path = tmp_path / "c.toml"
@@ -104,3 +106,16 @@ def test_bad_configuration_is_explained(tmp_path: Path, text: str, message: str)
 def test_missing_file_is_explained(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="There is no config file"):
         load(tmp_path / "nope.toml", env={})
+
+
+def test_the_bots_language_is_new_ladders_unless_the_ladder_section_says(
+        tmp_path: Path) -> None:
+    path = tmp_path / "c.toml"
+    path.write_text("[bot]\nlanguage = 'ru'\n")
+    config = load(path, env={})
+    assert config.policy.language == "ru"
+    assert config.policy.settings_for("duel").language == "ru"
+    path.write_text("[bot]\nlanguage = 'ru'\n[ladder]\nlanguage = 'nl'\n")
+    config = load(path, env={})
+    assert (config.policy.language, config.policy.settings_for("dutch").language) == ("ru", "nl")
+    assert load(None, env={}).policy.settings_for("duel").language == "en"

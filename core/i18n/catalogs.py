@@ -1,0 +1,43 @@
+"""The message catalogs, read once per language from the gettext files installed with
+the package (Babel reads them as they are and compiles them in memory, so a checkout
+and an install behave alike, with no build step)."""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib.resources import files
+from io import BytesIO
+
+from babel.messages.catalog import Catalog
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.support import Translations
+
+LANGUAGES = ("en", "ru", "nl")
+SOURCE = "en"  # the catalog every other one falls back to
+PSEUDO = "pseudo"  # a test language: English, every message wrapped in ⟦…⟧
+DOMAIN = "ladderbot"
+
+
+def catalog(language: str) -> Catalog:
+    """A language's catalog as Babel reads it (the tests check it against the code)."""
+    path = files("core.i18n") / "locale" / language / "LC_MESSAGES" / f"{DOMAIN}.po"
+    with path.open("rb") as source:
+        return read_po(source, locale=language, domain=DOMAIN)
+
+
+@cache
+def translations(language: str) -> Translations:
+    """A language's compiled catalog, falling back to English for what it lacks (a
+    test makes sure nothing is lacking)."""
+    if language == PSEUDO:
+        return translations(SOURCE)
+    if language not in LANGUAGES:
+        raise ValueError(f"no catalog for {language!r}")
+    compiled = BytesIO()
+    write_mo(compiled, catalog(language))
+    compiled.seek(0)
+    words = Translations(compiled, domain=DOMAIN)
+    if language != SOURCE:
+        words.add_fallback(translations(SOURCE))
+    return words

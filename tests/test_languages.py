@@ -1,0 +1,79 @@
+"""A ladder speaks its language (`language=en|ru|nl`); what only its asker reads follows
+the asker's own language where we speak it. The lines are checked as a user reads them,
+through the console and through the command layer."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from core.records import Context
+from core.service import handle
+from tests.chat import T0, user
+from tests.test_console import console
+
+RUSSIAN = """\
+!time 2026-01-05T10:00:00+00:00
+@mod: /ladder create main preset=duel language=ru
+@alice: /join
+@alice: /join
+@alice: /leave
+@alice: /join
+"""
+
+
+def said(out: str) -> list[str]:
+    return [line.removeprefix("bot: ") for line in out.splitlines()]
+
+
+def test_a_russian_duel_ladder_on_the_console(tmp_path: Path) -> None:
+    lines = said(console(tmp_path / "l.db", RUSSIAN))
+    assert lines[3:] == [
+        "alice вступает в main с рейтингом 1000. Калибровка: 5 рейтинговых игр, после них "
+        "вы появитесь в таблицах.",
+        "Вы уже играете в main.",
+        "alice покидает main. Результаты сохраняются: /join, чтобы вернуться.",
+        "alice возвращается в main с рейтингом 1000. Калибровка: 5 рейтинговых игр, после "
+        "них вы появитесь в таблицах.",
+    ]
+
+
+def test_a_dutch_ladder_on_the_console_and_its_language_changed(tmp_path: Path) -> None:
+    lines = said(console(tmp_path / "l.db", "!time 2026-01-05T10:00:00+00:00\n"
+                         "@mod: /ladder create main preset=dutch language=nl\n"
+                         "@bob: /join\n@bob: /leave\n@mod: /ladder set language=en\n"
+                         "@bob: /join\n"))
+    assert lines[-4:] == [
+        "bob doet mee aan main met rating 0.",
+        "bob stopt met main. De gegevens blijven bewaard: /join om terug te komen.",
+        "main: language=en (was nl).",
+        "bob is back on main at 0.",
+    ]
+
+
+async def ask(store: Any, name: str, text: str, locale: str | None = None,
+              alone: bool = False, moderator: bool = False) -> Any:
+    ctx = Context("console", user(name), T0, moderator=moderator, locale=locale, alone=alone)
+    return await store.run(lambda repo: handle(repo, ctx, text, user))
+
+
+async def test_a_refusal_follows_the_askers_language_the_rest_the_ladders(store: Any) -> None:
+    await ask(store, "mod", "/ladder create main preset=duel language=nl", moderator=True)
+    joined = await ask(store, "alice", "/join", locale="ru")
+    assert joined.text.startswith("alice doet mee aan main met rating 1000.")  # the chat's
+    again = await ask(store, "alice", "/join", locale="ru")
+    assert (again.text, again.private) == ("Je doet al mee aan main.", False)
+    banned = await ask(store, "mod", "/mod ban @alice cheating", moderator=True)
+    assert banned.text.startswith("mod blokkeert alice op main: cheating.")
+    back = await ask(store, "alice", "/join", locale="ru-RU")
+    assert back.error and back.private
+    assert back.text == ("Вы заблокированы в main (модератор mod: cheating). Снять "
+                         "блокировку может модератор: /mod unban.")
+    unknown = await ask(store, "alice", "/join", locale="pt-BR")
+    assert unknown.text.startswith("Je bent geblokkeerd op main (door mod: cheating).")
+
+
+async def test_in_a_private_chat_every_reply_is_the_askers_language(store: Any) -> None:
+    await ask(store, "mod", "/ladder create main preset=duel", moderator=True)
+    reply = await ask(store, "alice", "/join", locale="nl", alone=True)
+    assert reply.text.startswith("alice doet mee aan main met rating 1000.")
