@@ -15,10 +15,11 @@ from core.commands import (
 )
 from core.errors import Duplicate, RuleViolation, UsageError
 from core.events import ChallengeAccepted
+from core.i18n import plural
 from core.model import PlayerId
 from core.planning import challenge_times, expect
 from core.records import ChallengeRecord, Reply
-from core.session import Session, plural, rating_text
+from core.session import Session, rating_text
 
 DECLINE_RULE = ("A challenge may be declined only by a player already engaged in an unfinished "
                 "challenge or marked unavailable (/unavailable).")

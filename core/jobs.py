@@ -15,7 +15,7 @@ from datetime import date, timedelta
 
 from core.calendar import DAY
 from core.events import DecayDay, MatchConfirmed, SeasonClosed
-from core.i18n import Message, render
+from core.i18n import N_, Message, joined, plural, render, span, t
 from core.ledger import Rederived
 from core.model import Margin, Result, Timestamp
 from core.moderation import season_text
@@ -24,7 +24,7 @@ from core.ports import Repo
 from core.queries import main_table
 from core.records import Announcement, ChallengeRecord, Context, LadderInfo, MatchRecord, UserRef
 from core.reporting import confirm_match, effect_text
-from core.session import Session, plural, signed, span
+from core.session import Session, signed
 from core.state import Applied, SeasonEffect
 
 SYSTEM = UserRef("system:scheduler", "scheduler")
@@ -71,7 +71,7 @@ def _reload(repo: Repo, ladder: LadderInfo) -> LadderInfo:
     return found
 
 
-def _run(s: Session, job: Job) -> str:
+def _run(s: Session, job: Job) -> Message:
     if job.kind == "confirm":
         return _auto_confirm(s, job)
     if job.kind == "forfeit":
@@ -88,17 +88,16 @@ def _run(s: Session, job: Job) -> str:
     return _summary(s, job)
 
 
-def _period_text(s: Session, day: str, applied: Applied | Rederived) -> str:
+def _period_text(s: Session, day: str, applied: Applied | Rederived) -> Message:
     """A rating period's close at the start of `day`, where its games moved ratings (a
     decay day says nothing: everyone's rating moves by one rule, which /profile states)."""
     if isinstance(applied, Rederived) or applied.kind != "period" or not applied.changes:
         return ""
     last = (date.fromisoformat(day) - timedelta(days=1)).isoformat()
-    which = f"the games of {last}" if s.settings.period == "day" else \
-        f"the games of the week to {last}"
-    return (f"Rating period closed on {s.ladder.name}: {which} are rated, "
-            f"{plural(len(applied.changes), 'player')} moved: "
-            f"{s.describe_changes(applied.changes, limit=10)}.")
+    which = N_("period.closed_day") if s.settings.period == "day" else N_("period.closed_week")
+    return t(which, ladder=s.ladder.name, day=last,
+             moved=plural(len(applied.changes), "player"),
+             changes=s.describe_changes(applied.changes, limit=10))
 
 
 def _close_season(s: Session, job: Job) -> SeasonEffect:
@@ -107,25 +106,24 @@ def _close_season(s: Session, job: Job) -> SeasonEffect:
     return applied.season
 
 
-def _quiet_text(quiet: list[tuple[Session, SeasonEffect]]) -> list[str]:
+def _quiet_text(quiet: list[tuple[Session, SeasonEffect]]) -> list[Message]:
     """Seasons closed in a row with no one in the Hall of Fame (months of downtime caught
     up): one announcement for them all, not one a month."""
     if len(quiet) < 2:
         return [season_text(s, effect) for s, effect in quiet]
     s, first, last = quiet[-1][0], quiet[0][1], quiet[-1][1]
-    return [f"Seasons {first.season} to {last.season} of {s.ladder.name} are closed "
-            f"({len(quiet)} seasons): no one qualified for the Hall of Fame "
-            f"({s.settings.season_min_games}+ rated games and a gain). Season "
-            f"{last.following} starts now; everyone starts at 0."]
+    return [t("season.quiet_many", first=first.season, last=last.season,
+              ladder=s.ladder.name, count=len(quiet), games=s.settings.season_min_games,
+              next=last.following)]
 
 
-def _auto_confirm(s: Session, job: Job) -> str:
+def _auto_confirm(s: Session, job: Job) -> Message:
     record = s.repo.match(s.ladder.id, job.ref)
     if record is None or record.status != "pending":
         return ""
     record, text = confirm_match(s, record, job.at)
-    return (f"Match #{record.id} ({s.describe_result(record.result)}) is confirmed: no answer "
-            f"within {span(s.settings.confirm_hours, 'hour')}. {text}")
+    return joined(t("confirm.automatic", id=record.id, result=s.describe_result(record.result),
+                    within=span(s.settings.confirm_hours, "hour")), text)
 
 
 def _challenge(s: Session, challenge_id: int) -> ChallengeRecord | None:
@@ -135,7 +133,7 @@ def _challenge(s: Session, challenge_id: int) -> ChallengeRecord | None:
     return None
 
 
-def _forfeit(s: Session, job: Job) -> str:
+def _forfeit(s: Session, job: Job) -> Message:
     challenge = _challenge(s, job.ref)
     if challenge is None or challenge.status != "open":
         return ""
@@ -155,13 +153,13 @@ def _forfeit(s: Session, job: Job) -> str:
     s.repo.save_match(dataclasses.replace(record, rated=effect.rated, note=effect.note))
     s.repo.save_challenge(dataclasses.replace(challenge, status="forfeited", match=record.id,
                                               answered_at=job.at))
-    return (f"{s.name(challenge.challenged)} did not answer {s.name(challenge.challenger)}'s "
-            f"challenge #{challenge.id} within {span(s.settings.challenge_hours, 'hour')}: a "
-            f"forfeit (minor defeat), match #{record.id}. "
-            + effect_text(s, effect.rated, effect.note, effect.changes))
+    return joined(t("challenge.forfeit", challenged=s.name(challenge.challenged),
+                    challenger=s.name(challenge.challenger), id=challenge.id,
+                    within=span(s.settings.challenge_hours, "hour"), match=record.id),
+                  effect_text(s, effect.rated, effect.note, effect.changes))
 
 
-def _remind(s: Session, job: Job) -> str:
+def _remind(s: Session, job: Job) -> Message:
     challenge = _challenge(s, job.ref)
     times = challenge_times(s.settings, challenge) if challenge is not None else []
     if challenge is None or len(times) < 2:  # answered, played, or reminded already
@@ -169,43 +167,39 @@ def _remind(s: Session, job: Job) -> str:
     s.repo.save_challenge(dataclasses.replace(challenge, reminded=True))
     due = s.when(times[0][0])
     if challenge.status == "accepted":
-        return (f"@{s.name(challenge.challenger)} @{s.name(challenge.challenged)}: challenge "
-                f"#{challenge.id} must be played and reported by {due}, or it lapses with "
-                "no result.")
-    return (f"@{s.name(challenge.challenged)}: {s.name(challenge.challenger)}'s challenge "
-            f"#{challenge.id} runs out at {due}. /accept or /decline before then, or it "
-            "counts as your minor defeat.")
+        return t("challenge.remind_play", challenger=s.name(challenge.challenger),
+                 challenged=s.name(challenge.challenged), id=challenge.id, due=due)
+    return t("challenge.remind_answer", challenger=s.name(challenge.challenger),
+             challenged=s.name(challenge.challenged), id=challenge.id, due=due)
 
 
-def _lapse(s: Session, job: Job) -> str:
+def _lapse(s: Session, job: Job) -> Message:
     """An accepted challenge not played in time: no result, nobody moves, both free."""
     challenge = _challenge(s, job.ref)
     if challenge is None or challenge.status != "accepted" or challenge.match is not None:
         return ""
     s.repo.save_challenge(dataclasses.replace(challenge, status="lapsed"))
-    return (f"Challenge #{challenge.id} between {s.name(challenge.challenger)} and "
-            f"{s.name(challenge.challenged)} lapsed: not played within "
-            f"{span(s.settings.play_hours, 'hour')} of its acceptance. No result, nobody "
-            "moves; both are free.")
+    return t("challenge.lapsed", id=challenge.id, challenger=s.name(challenge.challenger),
+             challenged=s.name(challenge.challenged), within=span(s.settings.play_hours, "hour"))
 
 
-def _summary(s: Session, job: Job) -> str:
+def _summary(s: Session, job: Job) -> Message:
     settings = s.settings
     since = job.at - round(settings.week_days * DAY)
     sums = s.repo.week_sums(s.ladder.id, since, job.at)
     movers = sorted(sums.items(), key=lambda kv: (-abs(kv[1][0]), kv[0]))[:5]
     movers = [m for m in movers if m[1][0] != 0]
     if not movers:
-        what = "rung" if settings.is_position else "rating"
-        return f"{s.ladder.name}: a quiet week, no {what} moved."
+        return t("summary.quiet_rungs" if settings.is_position else "summary.quiet",
+                 ladder=s.ladder.name)
     s.names(p for p, _ in movers)
     if settings.is_position:  # rungs count down to the top; the displaced played no game
-        moved = [f"{s.name(p)} {'up' if delta < 0 else 'down'} {abs(delta):g}"
-                 for p, (delta, _) in movers]
+        moved = [t("summary.up" if delta < 0 else "summary.down", name=s.name(p),
+                   by=f"{abs(delta):g}") for p, (delta, _) in movers]
     else:
-        moved = [f"{s.name(p)} {signed(gain)} ({plural(games, 'game')})"
-                 for p, (gain, games) in movers]
-    return f"{s.ladder.name}: top movers of the week: " + ", ".join(moved) + "."
+        moved = [t("summary.gain", name=s.name(p), gain=signed(gain),
+                   games=plural(games, "game")) for p, (gain, games) in movers]
+    return t("summary.movers", ladder=s.ladder.name, movers=joined(*moved, sep=", "))
 
 
 def catch_up_due(repo: Repo, now: Timestamp) -> list[Announcement]:

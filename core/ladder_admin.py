@@ -8,10 +8,11 @@ import json
 from core.commands import DeleteLadder, RenameLadder
 from core.errors import NoLadder, RuleViolation, SettingError
 from core.export import export_ladder
+from core.i18n import plural
 from core.ports import Repo
 from core.queries import member_count
 from core.records import Context, Reply
-from core.session import Session, plural
+from core.session import Session
 
 
 def rename(s: Session, cmd: RenameLadder) -> Reply:

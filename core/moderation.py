@@ -31,6 +31,7 @@ from core.events import (
     SeasonClosed,
     SettingsChanged,
 )
+from core.i18n import Message, joined, t
 from core.ledger import Rederived
 from core.model import PlayerId, Result
 from core.ports import Repo
@@ -39,7 +40,6 @@ from core.reporting import confirm_match, reopen_challenge
 from core.rulebooks import rulebook_summary
 from core.session import Session, noun, rating_text, signed
 from core.settings import (
-    COUNTED_RIGHT,
     LATEST_CONFIRMATION_DAYS,
     PRESETS,
     RATING_LIMIT,
@@ -50,7 +50,7 @@ from core.settings import (
     split_properties,
     validate,
 )
-from core.state import Applied, LadderState, SeasonEffect, pair_rule
+from core.state import PAIR_RULES, Applied, LadderState, SeasonEffect, pair_rule
 from core.tables import HallEntry, TableRow
 
 
@@ -158,39 +158,35 @@ def _seasons_text(s: Session, frozen: dict[str, tuple[TableRow, ...]],
 
 
 def _correction_reply(s: Session, frozen: dict[str, tuple[TableRow, ...]],
-                      results: list[Applied | Rederived], headline: str) -> Reply:
+                      results: list[Applied | Rederived], headline: Message) -> Reply:
     """The reply to a correction: who moved (the re-derivation reports it) and which
     frozen season tables changed."""
     state = s.repo.state(s.ladder.id)
     moved = [c for r in results if isinstance(r, Rederived) for c in r.moved]
     left = {c.player for c in moved
             if (player := state.players.get(c.player)) is None or not player.member}
-    lines = [headline]
-    lines.append(("Standings re-derived: " + s.describe_changes(moved, left=left) + ".")
-                 if moved else "No standing changes.")
-    seasons = _seasons_text(s, frozen, state)
-    if seasons:
-        lines.append(seasons)
-    return Reply("\n".join(lines))
+    changed = t("correction.moved", changes=s.describe_changes(moved, left=left)) if moved \
+        else t("correction.none")
+    return Reply(joined(headline, changed, _seasons_text(s, frozen, state), sep="\n"))
 
 
 def void(s: Session, cmd: VoidMatch) -> Reply:
     """Void a match: the history continues as if it had never been played."""
     record = _match(s, cmd.match_id)
     if record.status == "voided":
-        raise RuleViolation(f"Match #{record.id} is void already.")
+        raise RuleViolation(t("match.void_already", id=record.id))
     what = s.describe_result(record.result)
-    s.audit("void", cmd.reason, match=record.id, detail=what)
+    s.audit("void", cmd.reason, match=record.id, detail=str(what))
     if record.confirmed_at is None:  # pending or disputed: it never entered the ladder
         s.repo.save_match(dataclasses.replace(record, status="voided", voided_at=s.now))
         reopen_challenge(s, record)
-        return Reply(f"Match #{record.id} ({what}) voided by {s.ctx.user.name}: {cmd.reason}. "
-                     "It had not counted yet, so nothing changes.")
+        return Reply(t("void.not_counted", id=record.id, result=what, mod=s.ctx.user.name,
+                       reason=cmd.reason))
     frozen = dict(s.repo.state(s.ladder.id).frozen)
     results = s.append(MatchVoided(s.now, record.id, s.ctx.user.name, cmd.reason))
     s.repo.save_match(dataclasses.replace(record, status="voided", voided_at=s.now, rated=False))
-    return _correction_reply(s, frozen, results, f"Match #{record.id} ({what}) voided by "
-                                                 f"{s.ctx.user.name}: {cmd.reason}.")
+    return _correction_reply(s, frozen, results, t("void.done", id=record.id, result=what,
+                                                   mod=s.ctx.user.name, reason=cmd.reason))
 
 
 def spec_result(s: Session, record: MatchRecord, spec: ResultSpec) -> Result:
@@ -200,17 +196,17 @@ def spec_result(s: Session, record: MatchRecord, spec: ResultSpec) -> Result:
     for user in spec.order:
         player = s.repo.player_for(s.ladder.id, user.key)
         if player is None or player.id not in original.players:
-            raise UsageError(f"{user.name} did not play in match #{record.id}.")
+            raise UsageError(t("spec.not_played", name=user.name, id=record.id))
         named.append(player.id)
     sides: tuple[tuple[PlayerId, ...], ...]
     if spec.draw:
         if len(original.sides) != 2:
-            raise UsageError("Only a game of two sides can be a draw.")
+            raise UsageError(t("spec.draw_two"))
         sides = original.sides
     else:
         first = [original.side_of(p) for p in named]
         if len(set(first)) != len(first):
-            raise UsageError("Name one player of each side, in finishing order.")
+            raise UsageError(t("spec.one_each"))
         rest = [i for i in range(len(original.sides)) if i not in first]
         sides = tuple(original.sides[i] for i in first + rest)
     margin = None if spec.draw else spec.margin or (None if original.draw else original.margin)
@@ -219,7 +215,7 @@ def spec_result(s: Session, record: MatchRecord, spec: ResultSpec) -> Result:
                     else original.moves, rated)
     if s.settings.is_position and s.settings.margin_required and not result.draw \
             and result.margin is None and result.rated:
-        raise UsageError("Say the margin: minor, major or overwhelming.")
+        raise UsageError(t("spec.margin"))
     return result
 
 
@@ -227,26 +223,28 @@ def set_result(s: Session, cmd: SetResult) -> Reply:
     """Change a match's result, or decide a pending or disputed one."""
     record = _match(s, cmd.match_id)
     result = spec_result(s, record, cmd.result)
-    was = s.describe_result(record.result) + (" (voided)" if record.status == "voided" else "")
+    was = s.describe_result(record.result)
+    if record.status == "voided":
+        was = t("set.was_voided", result=was)
     now = s.describe_result(result)
     if record.status == "confirmed" and result == record.result:
-        raise RuleViolation(f"Match #{record.id} stands as {now} already; nothing to change.")
+        raise RuleViolation(t("set.stands", id=record.id, result=now))
     entering = record.confirmed_at is None  # never entered the ladder: it enters now
     if entering:
         _check_not_too_late(s, record, result)
     s.audit("set", cmd.reason, match=record.id, detail=f"was: {was}; now: {now}")
-    who = f"{s.ctx.user.name}: {cmd.reason}"
+    mod, why = s.ctx.user.name, cmd.reason
     if entering:
         record, text = confirm_match(s, dataclasses.replace(record, voided_at=None), s.now, result)
-        return Reply(f"Match #{record.id} decided by {who}. {now}. {text}")
+        return Reply(joined(t("set.decided", id=record.id, result=now, mod=mod, reason=why), text))
     frozen = dict(s.repo.state(s.ladder.id).frozen)
     # Saved first: the re-derivation then writes the match's rated flag and note, which
     # the record read above no longer knows.
     s.repo.save_match(dataclasses.replace(record, result=result, status="confirmed",
                                           voided_at=None))
     results = s.append(ResultChanged(s.now, record.id, result, s.ctx.user.name, cmd.reason))
-    return _correction_reply(s, frozen, results, f"Match #{record.id} changed by {who}. "
-                                                 f"Was: {was}. Now: {now}.")
+    return _correction_reply(s, frozen, results, t("set.changed", id=record.id, was=was,
+                                                   now=now, mod=mod, reason=why))
 
 
 def _check_not_too_late(s: Session, record: MatchRecord, result: Result) -> None:
@@ -254,11 +252,8 @@ def _check_not_too_late(s: Session, record: MatchRecord, result: Result) -> None
     rule counting it by its pair's earlier games no longer sees them."""
     rule = pair_rule(s.settings, result)
     if rule and s.now - record.reported_at > LATEST_CONFIRMATION_DAYS * DAY:
-        raise RuleViolation(
-            f"Match #{record.id} was played more than {LATEST_CONFIRMATION_DAYS} days ago, too "
-            f"long ago to be rated: {rule} {COUNTED_RIGHT}. Decide it unrated (/mod set "
-            f"{record.id} RESULT unrated reason), or void it (/mod void {record.id} reason) "
-            "and have the players report it again.")
+        raise RuleViolation(t("set.too_late", id=record.id, days=LATEST_CONFIRMATION_DAYS,
+                              rule=t(PAIR_RULES[rule])))
 
 
 def adjust(s: Session, cmd: AdjustRating) -> Reply:

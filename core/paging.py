@@ -3,7 +3,7 @@ the next."""
 
 from __future__ import annotations
 
-from core.session import plural
+from core.i18n import plural
 
 
 def pages(total: int, size: int) -> int:

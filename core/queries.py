@@ -12,6 +12,7 @@ from core.charts import chart_for
 from core.commands import ShowHistory, ShowProfile, ShowStandings
 from core.elo import decay_amount
 from core.errors import RuleViolation
+from core.i18n import Message, decode, joined, plural, span, t
 from core.model import PlayerId, Timestamp
 from core.paging import more_hint, pages, past_the_end
 from core.ports import Repo
@@ -25,7 +26,7 @@ from core.records import (
     Reply,
 )
 from core.rulebooks import choose, rulebook_summary
-from core.session import Session, plural, rating_text, signed, span
+from core.session import Session, rating_text, signed
 from core.settings import Settings, describe
 from core.state import PlayerState
 from core.tables import calibrating, league
@@ -297,34 +298,39 @@ def _audit_text(s: Session, entry: AuditEntry) -> str:
     return f"{s.when(entry.at)} {entry.by} {what}{target}: {entry.reason}"
 
 
-def _match_text(s: Session, record: MatchRecord) -> str:
-    text = f"#{record.id} {s.when(record.reported_at)} {s.describe_result(record.result)}"
+def _match_text(s: Session, record: MatchRecord) -> Message:
+    line = t("history.match", id=record.id, at=s.when(record.reported_at),
+             result=s.describe_result(record.result))
+    note = decode(record.note) if record.note else ""
     if record.status == "confirmed":
-        if record.rated:
-            order = record.result.players
-            changes = sorted((c for c in s.repo.match_changes(s.ladder.id, record.id)
-                              if c.player in order), key=lambda c: order.index(c.player))
-            moved = ", ".join(
-                f"{s.name(c.player)} {_move(s, c.before, c.after)}" for c in changes
-            )
-            if changes and record.note and all(c.before == c.after for c in changes):
-                return f"{text}: {record.note}"  # why nothing moved, as the reply said
-            note = f" ({record.note})" if record.note else ""  # "game 2 of a series"
-            return f"{text}: {moved}{note}" if moved else text
-        return f"{text}: {record.unrated_text()}"
+        if not record.rated:
+            return t("history.with", line=line, what=record.unrated_text())
+        order = record.result.players
+        changes = sorted((c for c in s.repo.match_changes(s.ladder.id, record.id)
+                          if c.player in order), key=lambda c: order.index(c.player))
+        if changes and note and all(c.before == c.after for c in changes):
+            return t("history.with", line=line, what=note)  # why nothing moved, as said
+        moved = joined(*(t("history.move", name=s.name(c.player), move=_move(s, c.before,
+                                                                                c.after))
+                         for c in changes), sep=", ")
+        if not changes:
+            return line
+        if note:  # "game 2 of a series"
+            return t("history.moved_note", line=line, moved=moved, note=note)
+        return t("history.with", line=line, what=moved)
     if record.status == "pending":
-        return f"{text}: pending confirmation"
+        return t("history.pending", line=line)
     if record.status == "disputed":
-        return f"{text}: disputed ({record.note}), waiting for a moderator"
-    if record.confirmed_at is None and record.disputed_at is None and record.note:
-        return f"{text}: voided ({record.note})"  # "withdrawn by alice"
-    return f"{text}: voided"
+        return t("history.disputed", line=line, note=note)
+    if record.confirmed_at is None and record.disputed_at is None and note:
+        return t("history.voided_note", line=line, note=note)  # "withdrawn by alice"
+    return t("history.voided", line=line)
 
 
-def _move(s: Session, before: float, after: float) -> str:
+def _move(s: Session, before: float, after: float) -> Message:
     if s.settings.is_position:
         if after == before:
-            return f"stays on {int(after)}"
+            return t("history.stays", rung=int(after))
         return f"{int(before)} -> {int(after)}"
     return signed(after - before)
 
@@ -335,25 +341,27 @@ def history(s: Session, cmd: ShowHistory) -> Reply:
     if cmd.user is not None:
         player = s.repo.player_for(s.ladder.id, cmd.user.key)
         if player is None:
-            return Reply(f"{cmd.user.name} has never played on {s.ladder.name}.")
+            return Reply(t("history.never_played", name=cmd.user.name, ladder=s.ladder.name))
         who = player.id
     skip = (cmd.page - 1) * HISTORY_PAGE
     matches = s.repo.matches(s.ladder.id, player=who, limit=skip + HISTORY_PAGE + 1)
     more = len(matches) > skip + HISTORY_PAGE
     matches = matches[skip:skip + HISTORY_PAGE]
     if cmd.page > 1 and not matches:
-        raise RuleViolation(f"There is no page {cmd.page} of this history: it ends before.")
+        raise RuleViolation(t("history.no_page", page=cmd.page))
     audit = s.repo.audit(s.ladder.id, player=who, limit=5) if cmd.page == 1 else []
-    title = s.ladder.name if who is None else f"{s.name(who)} on {s.ladder.name}"
-    lines = [f"{title}: recent matches" + (f", page {cmd.page}" if cmd.page > 1 else "")]
-    lines += [_match_text(s, m) for m in matches] or ["No matches yet."]
+    title: Message = s.ladder.name if who is None else \
+        t("history.of_player", name=s.name(who), ladder=s.ladder.name)
+    lines: list[Message] = [t("history.title_page", title=title, page=cmd.page)
+                            if cmd.page > 1 else t("history.title", title=title)]
+    lines += [_match_text(s, m) for m in matches] or [t("history.none")]
     if more:
         mention = f" @{s.name(who)}" if who is not None else ""
-        lines.append(f"… older matches: {s.said(f'/history{mention} page={cmd.page + 1}')}")
+        lines.append(t("history.older", command=s.said(f"/history{mention} page={cmd.page + 1}")))
     if audit:
-        lines.append("Moderator actions:")
+        lines.append(t("history.moderators"))
         lines += [_audit_text(s, a) for a in audit]
-    return Reply("\n".join(lines))
+    return Reply(joined(*lines, sep="\n"))
 
 
 def hall_of_fame(s: Session) -> Reply:

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from core.i18n import Message
+from core.i18n import Message, Text, decode, t
 from core.model import Match, PlayerId, Result, Timestamp
 from core.settings import Settings
 
+# The notes that say a match is unrated in their own words.
+SAYS_UNRATED = frozenset({"note.marked_unrated", "note.farmed", "note.too_short", "note.gap",
+                          "note.glicko2_duels"})
 MatchStatus = str  # "pending" | "confirmed" | "disputed" | "voided"
 # "open" | "accepted" | "declined" | "played" | "forfeited" | "lapsed" | "cancelled"
 ChallengeStatus = str
@@ -89,12 +92,15 @@ class MatchRecord:
     note: str = ""  # dispute reason, or why the match was unrated
     rated: bool | None = None  # as derived when confirmed; None while pending
 
-    def unrated_text(self) -> str:
-        """How a confirmed unrated match reads: its reason, which says it is unrated
-        ("marked unrated", "..., so unrated"), else plainly "unrated"."""
+    def unrated_text(self) -> Message:
+        """How a confirmed unrated match reads: its reason where that says it is
+        unrated ("marked unrated", "..., so unrated"), else "unrated (its reason)"."""
         if not self.note:
-            return "unrated"
-        return self.note if "unrated" in self.note else f"unrated ({self.note})"
+            return t("result.unrated")
+        said = decode(self.note)
+        if said.code in SAYS_UNRATED if isinstance(said, Text) else "unrated" in str(said):
+            return said
+        return t("result.unrated_because", note=said)
 
     def as_match(self) -> Match:
         """The value the rules fold."""

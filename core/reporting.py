@@ -19,11 +19,12 @@ from core.calendar import HOUR
 from core.commands import ConfirmResult, DisputeResult, ReportResult, WithdrawReport
 from core.errors import Duplicate, NotAllowed, RuleViolation, UsageError
 from core.events import MatchConfirmed
+from core.i18n import N_, Message, decode, encode, joined, listed, span, t
 from core.model import Match, PlayerId, Result, Timestamp
 from core.planning import expect
 from core.records import MatchRecord, Reply
 from core.rulebooks import choose
-from core.session import Session, participants_text, span
+from core.session import Session, participants_text
 from core.state import Applied, Change
 
 # Pending reports are found whenever they were made; this reaches back for the rest.
@@ -36,7 +37,7 @@ def report(s: Session, cmd: ReportResult) -> Reply:
     sides = tuple(tuple(s.member(u).id for u in side) for side in cmd.sides)
     result = Result(sides, cmd.draw, cmd.margin, cmd.moves, cmd.rated)
     if me.id not in result.players:
-        raise NotAllowed("Only a player in the game can report it.")
+        raise NotAllowed(t("report.not_player"))
     check_shape(s, result)
     # A game reported already is answered first: its challenge is spent on that report.
     duplicate = _same_game(s, me.id, result, cmd.again)
@@ -55,17 +56,16 @@ def report(s: Session, cmd: ReportResult) -> Reply:
     what = s.describe_result(result)
     if not s.settings.confirm:
         record, text = confirm_match(s, record, s.now)
-        return Reply(f"Match #{record.id}: {what}. {text}", ladder=s.ladder.name)
+        return Reply(joined(t("report.counted", id=record.id, result=what), text),
+                     ladder=s.ladder.name)
     s.repo.save_match(record)
     expect(s.repo, s.ladder, record.reported_at + round(s.settings.confirm_hours * HOUR))
     if challenge is not None:
         _set_challenge(s, challenge, status="accepted", match=record.id)
     others = [p for p in result.players if result.side_of(p) != result.side_of(me.id)]
-    return Reply(
-        f"Match #{record.id} reported: {what}. {participants_text(s, others)}: /confirm or "
-        f"/dispute within {span(s.settings.confirm_hours, 'hour')}, or it counts as reported.",
-        confirm_match=record.id,
-    )
+    return Reply(t("report.pending", id=record.id, result=what,
+                   others=participants_text(s, others),
+                   within=span(s.settings.confirm_hours, "hour")), confirm_match=record.id)
 
 
 def check_shape(s: Session, result: Result) -> None:
@@ -74,17 +74,16 @@ def check_shape(s: Session, result: Result) -> None:
     name = s.ladder.name
     refusal = choose(settings).refusal(settings, result)
     if refusal:
-        raise RuleViolation(f"{name}: {refusal}")
+        raise RuleViolation(t("shape.refused", ladder=name, why=refusal))
     if (settings.is_position or settings.max_sides == 2) and not result.is_duel:
-        raise RuleViolation(f"{name} rates one-on-one games only.")
+        raise RuleViolation(t("shape.duels_only", ladder=name))
     if result.is_team_game and not settings.teams:
-        raise RuleViolation(f"{name} does not rate team games.")
+        raise RuleViolation(t("shape.no_teams", ladder=name))
     if settings.max_sides is not None and len(result.sides) > settings.max_sides:
-        raise RuleViolation(f"{name} rates games of at most {settings.max_sides} sides.")
+        raise RuleViolation(t("shape.max_sides", count=settings.max_sides, ladder=name))
     if settings.is_position and settings.margin_required and not result.draw \
             and result.margin is None and result.rated:
-        raise UsageError("Say how clearly the game was won: minor, major or overwhelming "
-                         "(for example /report win @bob major).")
+        raise UsageError(t("shape.margin"))
 
 
 def _rating(s: Session, player: PlayerId) -> float:
@@ -99,10 +98,7 @@ def _accepted_challenge(s: Session, result: Result) -> int:
         if pair == {a, b} and challenge.status == "accepted" and challenge.match is None:
             return challenge.id
     other = b if a == s.me().id else a
-    raise RuleViolation(
-        f"There is no accepted challenge between you and {s.name(other)}: "
-        f"/challenge @{s.name(other)} first, and play once it is accepted."
-    )
+    raise RuleViolation(t("report.no_challenge", name=s.name(other)))
 
 
 def _set_challenge(s: Session, challenge_id: int, **changes: object) -> None:
@@ -129,34 +125,29 @@ def _same_game(s: Session, me: PlayerId, result: Result, again: bool) -> Reply |
             continue
         mine = record.result.side_of(me) == record.result.side_of(record.reporter)
         if record.status == "disputed":
-            raise Duplicate(f"Match #{record.id} between you is disputed and waits for a "
-                            "moderator (/mod set or /mod void).")
+            raise Duplicate(t("duplicate.disputed", id=record.id))
         if mine:
-            raise Duplicate(f"This game is already reported as #{record.id} "
-                            f"({s.describe_result(record.result)}), waiting for /confirm.")
+            raise Duplicate(t("duplicate.mine", id=record.id,
+                              result=s.describe_result(record.result)))
         if _same_outcome(record.result, result):
             record, text = confirm_match(s, record, s.now)
-            return Reply(f"That matches #{record.id}, which is now confirmed. {text}")
-        raise Duplicate(
-            f"There is already a report of this game: #{record.id} "
-            f"({s.describe_result(record.result)}). If it is wrong, /dispute {record.id} and a "
-            "moderator decides."
-        )
+            return Reply(joined(t("duplicate.confirms", id=record.id), text))
+        raise Duplicate(t("duplicate.other", id=record.id,
+                          result=s.describe_result(record.result)))
     if not s.settings.confirm and not again:
         for record in reversed(earlier):
             if record.status != "confirmed" \
                     or record.result.side_of(me) == record.result.side_of(record.reporter):
                 continue
             if _same_outcome(record.result, result):
-                raise Duplicate(f"{s.name(record.reporter)} already reported this game as "
-                                f"#{record.id} ({s.describe_result(record.result)}) at "
-                                f"{s.when(record.reported_at)}; it counts once. If you played "
-                                "another game since, add `again` to the report.")
+                raise Duplicate(t("duplicate.counted", name=s.name(record.reporter),
+                                  id=record.id, result=s.describe_result(record.result),
+                                  at=s.when(record.reported_at)))
     return None
 
 
 def confirm_match(s: Session, record: MatchRecord, at: Timestamp,
-                  result: Result | None = None) -> tuple[MatchRecord, str]:
+                  result: Result | None = None) -> tuple[MatchRecord, Message]:
     """Put a reported match into the ladder; return the stored record and what changed."""
     result = result or record.result
     applied = s.append(MatchConfirmed(at, Match(record.id, record.reported_at, result,
@@ -173,65 +164,81 @@ def confirm_match(s: Session, record: MatchRecord, at: Timestamp,
     return record, effect_text(s, effect.rated, effect.note, effect.changes)
 
 
-def effect_text(s: Session, rated: bool, note: str, changes: tuple[Change, ...]) -> str:
+def effect_text(s: Session, rated: bool, note: str, changes: tuple[Change, ...]) -> Message:
     """`alice 1000 -> 1016 (+16), bob 1000 -> 984 (-16).` or why nothing moved."""
     if not rated:
-        return f"Nothing moves: {note}." if note else "Nothing moves."
+        return t("effect.nothing_because", note=decode(note)) if note else t("effect.nothing")
     if all(c.delta == 0 for c in changes) and note:
-        return f"Nothing moves: {note}."
+        return t("effect.nothing_because", note=decode(note))
     text = s.describe_changes(changes)
-    return text + "." + (f" ({note})" if note else "")
+    return t("effect.changes_note", changes=text, note=decode(note)) if note \
+        else t("effect.changes", changes=text)
+
+
+# What answering a pending report says, by the answer: confirm or dispute.
+_ANSWER = {"confirm": {"not_pending": N_("answer.not_pending.confirm"),
+                       "not_player": N_("answer.not_player.confirm"),
+                       "own_side": N_("answer.own_side.confirm"),
+                       "none": N_("answer.none.confirm")},
+           "dispute": {"not_pending": N_("answer.not_pending.dispute"),
+                       "not_player": N_("answer.not_player.dispute"),
+                       "own_side": N_("answer.own_side.dispute"),
+                       "none": N_("answer.none.dispute")}}
+# A match's status in words.
+STATUS = {"pending": N_("status.pending"), "confirmed": N_("status.confirmed"),
+          "disputed": N_("status.disputed"), "voided": N_("status.voided")}
 
 
 def _waiting_for(s: Session, me: PlayerId, match_id: int | None, verb: str) -> MatchRecord:
-    """The pending match `me` may confirm or dispute."""
+    """The pending match `me` may confirm or dispute (`verb`)."""
+    says = _ANSWER[verb]
     if match_id is not None:
         record = s.repo.match(s.ladder.id, match_id)
         if record is None:
-            raise UsageError(f"There is no match #{match_id} on {s.ladder.name}.")
+            raise UsageError(t("match.unknown", id=match_id, ladder=s.ladder.name))
         if record.status != "pending":
-            raise RuleViolation(f"Match #{match_id} is {record.status}; only a pending report "
-                                f"can be {verb.removesuffix('e')}ed.")
+            raise RuleViolation(t(says["not_pending"], id=match_id,
+                                  status=t(STATUS[record.status])))
         if me not in record.result.players:
-            raise NotAllowed(f"Only the players of match #{match_id} can {verb} it.")
+            raise NotAllowed(t(says["not_player"], id=match_id))
         if record.result.side_of(me) == record.result.side_of(record.reporter):
-            raise NotAllowed(f"Your side reported #{match_id}; your opponent {verb}s it.")
+            raise NotAllowed(t(says["own_side"], id=match_id))
         return record
     waiting = [record for record in s.repo.open_matches(s.ladder.id)
                if record.status == "pending" and me in record.result.players
                and record.result.side_of(me) != record.result.side_of(record.reporter)]
     if not waiting:
-        raise RuleViolation(f"You have no report waiting for you to {verb}.")
+        raise RuleViolation(t(says["none"]))
     # guessing could settle a game the player meant to question
-    return _only(s, waiting, "wait for you", verb)
+    return _only(s, waiting, N_("answer.which"), verb)
 
 
-def _only(s: Session, records: list[MatchRecord], wait: str, verb: str) -> MatchRecord:
-    """The one report of `records`, or a refusal listing them and asking which."""
+def _only(s: Session, records: list[MatchRecord], which: str, verb: str) -> MatchRecord:
+    """The one report of `records`, or a refusal listing them and asking which (the
+    message `which`)."""
     if len(records) > 1:
-        listed = [f"#{r.id} ({s.describe_result(r.result)})" for r in records]
-        raise UsageError(f"{len(records)} reports {wait}: {', '.join(listed[:-1])} and "
-                         f"{listed[-1]}. Say which: /{verb} {records[0].id}, for example.")
+        shown = [t("answer.item", id=r.id, result=s.describe_result(r.result))
+                 for r in records]
+        raise UsageError(t(which, count=len(records), reports=listed(shown), verb=verb,
+                           id=records[0].id))
     return records[0]
 
 
 def _counting_at_once(s: Session) -> None:
     """Refuse answering reports where they count at once (and none waits from before)."""
     if not s.settings.confirm and not s.repo.open_matches(s.ladder.id):
-        raise RuleViolation(
-            f"Reports on {s.ladder.name} count at once. If one is wrong, ask a moderator: "
-            "/mod set MATCH_ID RESULT reason, or /mod void MATCH_ID reason."
-        )
+        raise RuleViolation(t("answer.at_once", ladder=s.ladder.name))
 
 
 def confirm(s: Session, cmd: ConfirmResult) -> Reply:
     """The opponent confirms a pending report."""
     me = s.me()
     if not s.settings.confirm and not s.repo.open_matches(s.ladder.id):
-        return Reply(f"Reports on {s.ladder.name} count at once; there is nothing to confirm.")
+        return Reply(t("confirm.at_once", ladder=s.ladder.name))
     record = _waiting_for(s, me.id, cmd.match_id, "confirm")
     record, text = confirm_match(s, record, s.now)
-    return Reply(f"Match #{record.id} confirmed: {s.describe_result(record.result)}. {text}")
+    return Reply(joined(t("confirm.done", id=record.id, result=s.describe_result(record.result)),
+                        text))
 
 
 def dispute(s: Session, cmd: DisputeResult) -> Reply:
@@ -239,15 +246,12 @@ def dispute(s: Session, cmd: DisputeResult) -> Reply:
     me = s.me()
     _counting_at_once(s)
     record = _waiting_for(s, me.id, cmd.match_id, "dispute")
-    reason = cmd.reason or "no reason given"
+    # The reason as typed (decode tells a stored message from typed words), or ours.
+    reason = cmd.reason or encode(t("dispute.no_reason"))
     s.repo.save_match(dataclasses.replace(record, status="disputed", disputed_at=s.now,
                                           note=reason))
-    return Reply(
-        f"Match #{record.id} ({s.describe_result(record.result)}) is disputed: {reason}. "
-        f"A moderator decides: /mod set {record.id} RESULT reason, or "
-        f"/mod void {record.id} reason.",
-        announce=True,
-    )
+    return Reply(t("dispute.done", id=record.id, result=s.describe_result(record.result),
+                   reason=decode(reason)), announce=True)
 
 
 def withdraw(s: Session, cmd: WithdrawReport) -> Reply:
@@ -257,10 +261,10 @@ def withdraw(s: Session, cmd: WithdrawReport) -> Reply:
     _counting_at_once(s)
     record = _reported_by(s, me.id, cmd.match_id)
     s.repo.save_match(dataclasses.replace(record, status="voided", voided_at=s.now,
-                                          note=f"withdrawn by {me.name}"))
+                                          note=encode(t("note.withdrawn", name=me.name))))
     reopen_challenge(s, record)
-    return Reply(f"Match #{record.id} ({s.describe_result(record.result)}) withdrawn by "
-                 f"{me.name}: it never counted.")
+    return Reply(t("withdraw.done", id=record.id, result=s.describe_result(record.result),
+                   name=me.name))
 
 
 def _reported_by(s: Session, me: PlayerId, match_id: int | None) -> MatchRecord:
@@ -268,31 +272,24 @@ def _reported_by(s: Session, me: PlayerId, match_id: int | None) -> MatchRecord:
     if match_id is not None:
         record = s.repo.match(s.ladder.id, match_id)
         if record is None:
-            raise UsageError(f"There is no match #{match_id} on {s.ladder.name}.")
+            raise UsageError(t("match.unknown", id=match_id, ladder=s.ladder.name))
         if me not in record.result.players:
-            raise NotAllowed(f"Only the players of match #{match_id} can withdraw it.")
+            raise NotAllowed(t("withdraw.not_player", id=match_id))
         if record.status == "voided":
-            raise RuleViolation(f"Match #{match_id} is void already.")
+            raise RuleViolation(t("match.void_already", id=match_id))
         if record.status == "confirmed":
-            raise RuleViolation(f"Match #{match_id} counts already: if it is wrong, ask a "
-                                f"moderator (/mod set {match_id} RESULT reason, or "
-                                f"/mod void {match_id} reason).")
+            raise RuleViolation(t("withdraw.counts", id=match_id))
         if record.status == "disputed":
-            raise RuleViolation(f"Match #{match_id} is disputed: a moderator decides it now "
-                                f"(/mod set {match_id} RESULT reason, or /mod void "
-                                f"{match_id} reason).")
+            raise RuleViolation(t("withdraw.disputed", id=match_id))
         if record.result.side_of(me) != record.result.side_of(record.reporter):
-            raise NotAllowed(f"Only the side that reported a game can withdraw it; your "
-                             f"opponent reported #{match_id}: /dispute {match_id} if it is "
-                             "wrong.")
+            raise NotAllowed(t("withdraw.not_reporter", id=match_id))
         return record
     mine = [record for record in s.repo.open_matches(s.ladder.id)
             if record.status == "pending" and me in record.result.players
             and record.result.side_of(me) == record.result.side_of(record.reporter)]
     if not mine:
-        raise RuleViolation("You have no report waiting for your opponent's answer: nothing "
-                            "to withdraw.")
-    return _only(s, mine, "of yours wait", "withdraw")
+        raise RuleViolation(t("withdraw.none"))
+    return _only(s, mine, N_("withdraw.which"), "withdraw")
 
 
 def reopen_challenge(s: Session, record: MatchRecord) -> None:

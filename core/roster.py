@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from core.commands import ShowPlayers
 from core.errors import RuleViolation
+from core.i18n import plural
 from core.paging import more_hint, pages, past_the_end
 from core.queries import member_table
 from core.records import Reply
-from core.session import Session, plural, rating_text
+from core.session import Session, rating_text
 from core.tables import calibrating
 
 PAGE = 20

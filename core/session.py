@@ -9,7 +9,7 @@ from core.calendar import local, month_label
 from core.elo import round_half_away
 from core.errors import NotAllowed, UnknownPlayer
 from core.events import Event
-from core.i18n import Message, t
+from core.i18n import Message, joined, listed, plural, t
 from core.ledger import Rederived
 from core.model import PlayerId, Result, Timestamp
 from core.ports import Repo
@@ -162,27 +162,33 @@ class Session:
         zone = "" if self.settings.timezone == "UTC" else f" {moment.tzname()}"
         return moment.strftime("%Y-%m-%d %H:%M") + (zone or " UTC")
 
-    def describe_result(self, result: Result) -> str:
-        """`alice beat bob (major)`, `a, b and c: a won`, `a and b drew with c and d`."""
+    def describe_result(self, result: Result) -> Message:
+        """`alice beat bob (major)`, `finishing order: 1. a, 2. b`, `a and b drew with c
+        and d`."""
         self.names(result.players)
-        sides = [" and ".join(self.name(p) for p in side) for side in result.sides]
+        sides = [listed([self.name(p) for p in side]) for side in result.sides]
+        teams = any(len(side) > 1 for side in result.sides)
+        text: Message
         if result.draw:
-            text = f"{sides[0]} drew with {sides[1]}"
+            text = t("result.drew", a=sides[0], b=sides[1])
         elif len(sides) == 2:
-            text = f"{sides[0]} beat {sides[1]}"
+            text = t("result.beat_teams" if teams else "result.beat", a=sides[0], b=sides[1])
         else:
-            text = "finishing order: " + ", ".join(f"{i}. {s}" for i, s in enumerate(sides, 1))
-        extras = []
+            text = t("result.order", order=joined(
+                *(t("result.place", place=i, side=side) for i, side in enumerate(sides, 1)),
+                sep=", "))
+        extras: list[Message] = []
         if result.margin is not None and not result.draw:
-            extras.append(result.margin.value)
+            extras.append(result.margin.value)  # the word as the report gives it
         if result.moves is not None:
             extras.append(plural(result.moves, "move"))
         if not result.rated:
-            extras.append("unrated")
-        return text + (f" ({', '.join(extras)})" if extras else "")
+            extras.append(t("result.unrated"))
+        return t("result.with", result=text, extras=joined(*extras, sep=", ")) if extras \
+            else text
 
     def describe_changes(self, changes: Sequence[Change], limit: int = 12,
-                         left: Collection[PlayerId] = ()) -> str:
+                         left: Collection[PlayerId] = ()) -> Message:
         """`alice 1000 -> 1020 (+20), bob (left) 1100 -> 1080 (-20)`, largest first when
         cut; `left` are the players to mark as having left the ladder."""
         if not changes:
@@ -193,19 +199,20 @@ class Session:
         self.names(c.player for c in shown)
         parts = [self.change_text(c, c.player in left) for c in shown]
         more = len(changes) - len(shown)
-        return ", ".join(parts) + (f", and {more} more" if more else "")
+        return joined(*parts, t("changes.more", count=more) if more else "", sep=", ")
 
-    def change_text(self, change: Change, left: bool = False) -> str:
+    def change_text(self, change: Change, left: bool = False) -> Message:
         """One player's change, as ratings or rungs (`left`: marked as gone)."""
-        name = self.name(change.player) + (" (left)" if left else "")
+        name: Message = t("change.left", name=self.name(change.player)) if left \
+            else self.name(change.player)
         if self.settings.is_position:
             before, after = int(change.before), int(change.after)
             if after == before:
-                return f"{name} stays on rung {after}"
-            way = "up" if after < before else "down"
-            return f"{name} rung {before} -> {after} ({way} {abs(after - before)})"
-        return f"{name} {rating_text(change.before)} -> {rating_text(change.after)} " \
-               f"({signed(change.delta)})"
+                return t("change.stays", name=name, rung=after)
+            return t("change.up" if after < before else "change.down", name=name,
+                     before=before, after=after, by=abs(after - before))
+        return t("change.rating", name=name, before=rating_text(change.before),
+                 after=rating_text(change.after), delta=signed(change.delta))
 
 
 def rating_text(rating: float) -> str:
@@ -228,14 +235,6 @@ def noun(count: float, word: str) -> str:
     return f"{word}es" if word.endswith("s") else f"{word}s"
 
 
-def plural(count: int, word: str) -> str:
-    """`1 win`, `3 losses`, `0 draws`."""
-    return f"{count} {noun(count, word)}"
-
-
-def span(length: float, unit: str) -> str:
-    """A setting's length of time: `24 hours`, `1 day`, `1.5 days`."""
-    return f"{length:g} {noun(length, unit)}"
 
 
 def ensure(condition: bool, error: Exception) -> None:
@@ -244,11 +243,10 @@ def ensure(condition: bool, error: Exception) -> None:
         raise error
 
 
-def participants_text(session: Session, players: Sequence[PlayerId]) -> str:
+def participants_text(session: Session, players: Sequence[PlayerId]) -> Message:
     """`alice, bob and carol`."""
     session.names(players)
-    names = [session.name(p) for p in players]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return listed([session.name(p) for p in players])
 
 
 def mention(user: UserRef) -> str:

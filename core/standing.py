@@ -5,12 +5,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from core.i18n import encode, t
 from core.model import PlayerId, Timestamp
 from core.tables import HallEntry, TableRow
 
-# Why a match moves nothing when its result says unrated: the reporter's word or a
-# moderator's (/mod set ... unrated), which the fold cannot tell apart.
-UNRATED_NOTE = "marked unrated"
+# A match's note (`MatchEffect.note`) is a stored message (`core.i18n.encode`): the
+# database keeps its code and parameters, and a reply or a page says it in its reader's
+# language. Why a match moves nothing when its result says unrated: the reporter's word
+# or a moderator's (/mod set ... unrated), which the fold cannot tell apart.
+UNRATED_NOTE = encode(t("note.marked_unrated"))
 
 
 @dataclass(slots=True)

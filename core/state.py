@@ -40,6 +40,7 @@ from core.events import (
     SettingsChanged,
     collect_corrections,
 )
+from core.i18n import N_, encode, span, t
 from core.model import Correction, Match, PlayerId, Result, Timestamp, pair_key
 from core.rulebooks import Rulebook, choose
 from core.rulebooks.rated import duel_ratings
@@ -58,9 +59,23 @@ from core.standing import (
 from core.tables import HallEntry, TableRow, gain_table, hall_entries
 
 # (The value types live in core.standing; these names are read from here too.)
-__all__ = ["UNRATED_NOTE", "Applied", "Change", "LadderState", "MatchEffect", "PlayerState",
-           "SeasonEffect", "SeriesState", "duel_ratings", "pair_rule", "replay", "resume",
-           "standing_changes", "too_short"]
+__all__ = [
+    "PAIR_RULES",
+    "UNRATED_NOTE",
+    "Applied",
+    "Change",
+    "LadderState",
+    "MatchEffect",
+    "PlayerState",
+    "SeasonEffect",
+    "SeriesState",
+    "duel_ratings",
+    "pair_rule",
+    "replay",
+    "resume",
+    "standing_changes",
+    "too_short",
+]
 
 NO_CORRECTIONS: Mapping[int, Correction] = MappingProxyType({})
 
@@ -397,7 +412,7 @@ class LadderState:
             try:
                 elo.check_gap(settings, result, ratings)
             except RatingGapTooLarge as error:
-                return f"unrated: {str(error).split(';')[0]}"
+                return encode(t("note.gap", gap=round(error.gap)))
         return ""
 
     def rate_duel(self, match: Match, note: str) -> Applied:
@@ -485,9 +500,7 @@ class LadderState:
         recent = bisect.bisect_right(times, played_at) - bisect.bisect_right(times, since)
         if settings.farm_limit is None or recent < settings.farm_limit:
             return ""
-        games, days = ("game" if recent == 1 else "games"), settings.farm_days
-        return (f"this pair already has {recent} rated {games} in the last {days:g} "
-                f"{'day' if days == 1 else 'days'}, so unrated (anti-farming)")
+        return encode(t("note.farmed", count=recent, within=span(settings.farm_days, "day")))
 
     def _rated_duel(self, a: PlayerId, pa: PlayerState, b: PlayerId, pb: PlayerState,
                     draw: bool, played_at: Timestamp) -> tuple[float, float]:
@@ -578,13 +591,17 @@ def unrated_note(settings: Settings, rated: bool, moves: int | None) -> str:
     if not rated:
         return UNRATED_NOTE
     if too_short(settings, moves):
-        return f"shorter than {settings.min_moves} moves, so unrated"
+        return encode(t("note.too_short", count=settings.min_moves or 0))
     return ""
 
 
 def too_short(settings: Settings, moves: int | None) -> bool:
     """Whether a game of `moves` moves (None: not given) is too short to be rated."""
     return settings.min_moves is not None and moves is not None and moves < settings.min_moves
+
+
+# The rules `pair_rule` names, in words.
+PAIR_RULES = {"anti-farming": N_("rule.anti_farming"), "the series": N_("rule.series")}
 
 
 def pair_rule(settings: Settings, result: Result) -> str:

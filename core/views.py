@@ -11,6 +11,7 @@ from typing import Any
 
 from core.calendar import iso
 from core.charts import chart_for
+from core.i18n import decode, render
 from core.model import PlayerId, Timestamp
 from core.ports import Repo
 from core.queries import main_table
@@ -128,9 +129,9 @@ def _match(repo: Repo, ladder: LadderInfo, record: MatchRecord,
         "played_at": iso(record.reported_at),
         "status": record.status,
         "rated": bool(record.rated) if record.status == "confirmed" else False,
-        "note": record.note,
-        "unrated": record.unrated_text() if record.status == "confirmed" and not record.rated
-        else None,
+        "note": render(decode(record.note), ladder.settings.language) if record.note else "",
+        "unrated": render(record.unrated_text(), ladder.settings.language)
+        if record.status == "confirmed" and not record.rated else None,
         "draw": result.draw,
         "margin": result.margin.value if result.margin else None,
         "sides": [[{"id": p, "name": names.get(p, str(p)),

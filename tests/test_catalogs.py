@@ -18,17 +18,27 @@ from core.settings import Language
 
 ROOT = Path(__file__).resolve().parent.parent
 PLACEHOLDER = re.compile(r"\{(\w*)\}")
+KEYWORDS = {"t": None, "N_": None}
 
 
 def used_codes() -> set[str]:
-    """Every code `t("...")` and `N_("...")` name in the core and the adapters."""
-    codes = set()
+    """Every code `t("...")` and `N_("...")` name in the core and the adapters, as
+    Babel extracts them with our method (core/i18n/extract.py)."""
+    found = set()
     for package in ("core", "bot", "storage"):
         for _, _, message, _, _ in extract_from_dir(
-                ROOT / package, method_map=[("**.py", "python")],
-                keywords={"t": None, "N_": None}):
-            codes.add(message if isinstance(message, str) else message[0])
-    return codes
+                ROOT / package, method_map=[("**.py", "core.i18n.extract:codes")],
+                keywords=KEYWORDS):
+            found.add(message if isinstance(message, str) else message[0])
+    return found
+
+
+def test_the_extraction_sees_both_codes_of_a_choice_and_nested_ones(tmp_path: Path) -> None:
+    (tmp_path / "m.py").write_text('x = t("a" if y else "b", n=t("c", m=N_("d")))\n'
+                                   'z = t(code, q=1)\n')
+    found = {m for _, _, m, _, _ in extract_from_dir(
+        tmp_path, method_map=[("**.py", "core.i18n.extract:codes")], keywords=KEYWORDS)}
+    assert found == {"a", "b", "c", "d"}
 
 
 def words_of(language: str) -> dict[str, tuple[str, ...]]:

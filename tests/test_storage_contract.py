@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from core.calendar import DAY, HOUR
 from core.events import MatchConfirmed, PlayerJoined, collect_corrections
+from core.i18n import decode, render, span, t
 from core.model import Match, Result
 from core.records import AuditEntry, ChallengeRecord, MatchRecord, UserRef
 from core.settings import preset
@@ -84,7 +85,10 @@ async def test_a_rederivation_rewrites_stored_match_records(store: Any) -> None:
     for _ in range(5):
         await chat.ok("a", "/report win @b")
     fifth = await store.run(lambda repo: repo.match(1, 5))
-    assert fifth.rated is False and "anti-farming" in fifth.note
+    # The note is stored as its code and parameters, never as words (core.i18n).
+    assert fifth.rated is False
+    assert decode(fifth.note) == t("note.farmed", count=4, within=span(7, "day"))
+    assert render(decode(fifth.note), "ru").endswith("без рейтинга (защита от фарма)")
     await chat.ok("mod", "/mod void 1 test")
     fifth = await store.run(lambda repo: repo.match(1, 5))
     assert fifth.rated is True and fifth.note == ""

@@ -9,12 +9,15 @@ like the others, so a message's code is all the code holds.
 
 from __future__ import annotations
 
+import json
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from core.i18n.catalogs import LANGUAGES, PSEUDO, translations
+from core.i18n.catalogs import LANGUAGES, PSEUDO, knows, translations
 
-__all__ = ["LANGUAGES", "N_", "PSEUDO", "Joined", "Message", "Param", "Text", "joined",
-           "language_of", "render", "t"]
+__all__ = ["LANGUAGES", "N_", "PSEUDO", "Joined", "Message", "Param", "Text", "decode",
+           "encode", "joined", "language_of", "listed", "plural", "render", "span", "t"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +61,83 @@ def N_(code: str) -> str:
     """A message code named ahead of its use (`t(code, ...)` later): marked, so the
     catalogs' check finds it like every `t("code")`."""
     return code
+
+
+def encode(message: Text) -> str:
+    """A message as the database keeps it: its code and parameters, never its words
+    (`["note.farmed",{"count":4,"within":["n.day",{},7]}]`)."""
+    return json.dumps(_plain(message), ensure_ascii=False, separators=(",", ":"))
+
+
+def _plain(value: Param) -> Any:
+    if isinstance(value, Text):
+        params = {name: _plain(v) for name, v in value.params}
+        return [value.code, params] if value.count is None else [value.code, params, value.count]
+    if isinstance(value, Joined):
+        raise TypeError("joined messages are said, not stored")
+    return value
+
+
+def decode(stored: str) -> Message:
+    """What `encode` kept, as a message again. Anything else is words as they were
+    written: a reason a user typed, or a note stored before the catalogs (and kept until
+    the ladder's history is restated)."""
+    if not stored.startswith('["'):
+        return stored
+    try:
+        message = _message(json.loads(stored))
+    except (ValueError, TypeError, KeyError):
+        return stored
+    return message if message is not None else stored
+
+
+def _message(value: Any) -> Text | None:
+    """A stored message, if it is one whose words exist and whose parameters they name."""
+    if not isinstance(value, list) or len(value) not in (2, 3) or not isinstance(value[0], str) \
+            or not isinstance(value[1], dict):
+        return None
+    params: dict[str, Param] = {}
+    for name, v in value[1].items():
+        inner = _message(v) if isinstance(v, list) else v
+        if inner is None or not isinstance(inner, str | int | float | Text):
+            return None
+        params[name] = inner
+    count = value[2] if len(value) == 3 else None
+    if count is not None and not isinstance(count, int):
+        return None
+    if not knows(value[0], set(params) | ({"count"} if count is not None else set())):
+        return None
+    return Text(value[0], tuple(params.items()), count)
+
+
+# What is counted, and the message that says how many (`1 win`, `3 losses`, `5 игр`).
+_COUNTED = {"game": N_("n.game"), "rated game": N_("n.rated_game"), "move": N_("n.move"),
+            "win": N_("n.win"), "loss": N_("n.loss"), "draw": N_("n.draw"),
+            "player": N_("n.player"), "member": N_("n.member"), "page": N_("n.page"),
+            "challenge": N_("n.challenge")}
+# A length of time: whole units by their plural forms, a fraction by its own words.
+_SPANS = {"hour": (N_("n.hour"), N_("n.hours_fraction")),
+          "day": (N_("n.day"), N_("n.days_fraction"))}
+
+
+def plural(count: int, word: str) -> Text:
+    """`1 win`, `3 losses`, `0 draws`, in the reader's language."""
+    return t(_COUNTED[word], count=count)
+
+
+def span(length: float, unit: str) -> Text:
+    """A length of time: `24 hours`, `1 day`, `1.5 days`."""
+    whole, fraction = _SPANS[unit]
+    if float(length).is_integer():
+        return t(whole, count=int(length))
+    return t(fraction, length=f"{length:g}")
+
+
+def listed(items: Sequence[Message]) -> Message:
+    """`a`, `a and b`, `a, b and c`, in the reader's language."""
+    if len(items) < 2:
+        return items[0] if items else ""
+    return t("list.and", head=joined(*items[:-1], sep=", "), last=items[-1])
 
 
 def t(code: str, /, count: int | None = None, **params: Param) -> Text:

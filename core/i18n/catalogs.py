@@ -4,6 +4,7 @@ and an install behave alike, with no build step)."""
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from importlib.resources import files
 from io import BytesIO
@@ -17,6 +18,7 @@ LANGUAGES = ("en", "ru", "nl")
 SOURCE = "en"  # the catalog every other one falls back to
 PSEUDO = "pseudo"  # a test language: English, every message wrapped in ⟦…⟧
 DOMAIN = "ladderbot"
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 
 def catalog(language: str) -> Catalog:
@@ -24,6 +26,25 @@ def catalog(language: str) -> Catalog:
     path = files("core.i18n") / "locale" / language / "LC_MESSAGES" / f"{DOMAIN}.po"
     with path.open("rb") as source:
         return read_po(source, locale=language, domain=DOMAIN)
+
+
+@cache
+def _placeholders() -> dict[str, frozenset[str]]:
+    """Each English message's code, and the placeholders its words name."""
+    found = {}
+    for message in catalog(SOURCE):
+        if message.id:
+            code = message.id if isinstance(message.id, str) else message.id[0]
+            forms = (message.string,) if isinstance(message.string, str) \
+                else tuple(message.string or ())
+            found[code] = frozenset(p for form in forms for p in _PLACEHOLDER.findall(form))
+    return found
+
+
+def knows(code: str, params: set[str]) -> bool:
+    """Whether `code` is a message whose words these parameters can fill."""
+    wanted = _placeholders().get(code)
+    return wanted is not None and wanted <= params
 
 
 @cache

@@ -18,6 +18,7 @@ import numpy as np
 
 from core.calendar import local_day
 from core.elo import round_half_away
+from core.i18n import encode, t
 from core.model import Match, PlayerId, Result
 from core.rulebooks import rated
 from core.rulebooks.glicko_math import Values, grown, grown_one, one_game, period
@@ -124,7 +125,7 @@ class Glicko2(rated.Rated):
         """Both players rated at once from their values before the game."""
         result = match.result
         if not note and not result.is_duel:
-            note = "Glicko-2 rates one-on-one games only, so unrated"
+            note = encode(t("note.glicko2_duels"))
         if note:
             return state.unrated_effect(match, note)
         settings = state.settings

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from core import position
+from core.i18n import encode, t
 from core.model import Match, PlayerId
 from core.rulebooks import rated
 from core.settings import Settings
@@ -26,7 +27,7 @@ class Position(rated.EloBook):
         result = match.result
         a, b = result.sides[0][0], result.sides[1][0]
         if not note and (a not in state.order or b not in state.order):
-            note = "a player had left the ladder, so no rungs moved"
+            note = encode(t("note.player_left"))
         if note:
             return _unrated(state, match, note)
         logged = None

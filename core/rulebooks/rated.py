@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from core import elo, summary
 from core.calendar import HOUR
+from core.i18n import encode, t
 from core.model import Match, PlayerId, Result, pair_key
 from core.settings import Settings, fmt_number
 from core.standing import Applied, Change, MatchEffect, PlayerState, SeriesState
@@ -223,7 +224,7 @@ def series_match(state: LadderState, match: Match, note: str) -> Applied:
         setattr(series, attr, applied + (new_rating - s.rating))
         s.rating = new_rating
     changes = state.record_rated(match, before)
-    note = f"game {n} of a series" if n > 1 else ""
+    note = encode(t("note.series_game", n=n)) if n > 1 else ""
     if elo.no_change(settings, series.base_low, series.base_high, series.score_low / n):
         note = beyond_gap(settings, series.base_low, series.base_high)
     return Applied("match", players=(a, b), changes=changes,
@@ -232,8 +233,8 @@ def series_match(state: LadderState, match: Match, note: str) -> Applied:
 
 def beyond_gap(settings: Settings, a: float, b: float) -> str:
     """Why a win by the stronger player moved nothing."""
-    return (f"{abs(a - b):.0f} points apart, a win by the stronger player moves nothing "
-            f"(more than {settings.no_change_gap:g} apart)")
+    return encode(t("note.beyond_gap", gap=f"{abs(a - b):.0f}",
+                    limit=f"{settings.no_change_gap:g}"))
 
 
 def duel_ratings(settings: Settings, ra: float, rb: float, draw: bool) -> tuple[float, float]:
