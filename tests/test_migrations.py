@@ -6,10 +6,12 @@ import hashlib
 import json
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from core.calendar import parse_instant
+from core.i18n import decode, span, t
 from core.settings import preset
 from storage.codec import settings_to_json
 from storage.sqlite import SchemaTooNew, SqliteStore, migrations
@@ -93,3 +95,43 @@ async def test_a_database_made_by_the_first_release_keeps_every_standing(tmp_pat
         assert triggers == {"rating_counts_insert", "rating_counts_update",
                             "rating_counts_delete"}
     conn.close()
+
+
+async def test_schema_14_keeps_notes_as_messages_not_words(tmp_path: Path) -> None:
+    db = tmp_path / "l.db"
+    async with SqliteStore(db) as store:
+        chat = Chat(store)
+        await chat.ladder("duel", "confirm=false")
+        await chat.join("a", "b", "c")
+        for _ in range(5):  # the fifth game of the pair is farmed: unrated
+            await chat.ok("a", "/report win @b")
+        await chat.ok("mod", "/ladder set confirm=true")
+        await chat.ok("a", "/report win @c")  # 6, withdrawn
+        await chat.ok("a", "/withdraw")
+        await chat.ok("c", "/report win @a")  # 7, disputed without a reason
+        await chat.ok("a", "/dispute")
+    # The notes as schema 13 wrote them: English words.
+    with sqlite3.connect(db) as conn:
+        for match, words in ((5, "this pair already has 4 rated games in the last 7 days, so "
+                                 "unrated (anti-farming)"), (6, "withdrawn by a"),
+                             (7, "no reason given")):
+            conn.execute("UPDATE matches SET note=? WHERE id=?", (words, match))
+        conn.execute("UPDATE ladders SET restate_from=NULL, restate_to=NULL")
+        conn.execute("PRAGMA user_version = 13")
+    conn.close()
+
+    async with SqliteStore(db) as store:
+        def notes(repo: Any) -> dict[int, str]:
+            return {m: repo.match(1, m).note for m in (5, 6, 7)}
+
+        before = await store.run(notes)
+        assert decode(before[6]) == t("note.withdrawn", name="a")
+        assert decode(before[7]) == t("dispute.no_reason")
+        assert decode(before[5]) == before[5]  # the fold's words, until restated
+        await store.restate_pending()
+        after = await store.run(notes)
+        assert decode(after[5]) == t("note.farmed", count=4, within=span(7, "day"))
+        assert (after[6], after[7]) == (before[6], before[7])
+        history = await Chat(store).ok("a", "/history")
+        assert "#6 " in history and "voided (withdrawn by a)" in history
+        assert "so unrated (anti-farming)" in history
