@@ -12,6 +12,8 @@ from core.service import handle
 from tests.chat import T0, user
 from tests.test_console import console
 
+ROOT = Path(__file__).resolve().parent.parent
+
 RUSSIAN = """\
 !time 2026-01-05T10:00:00+00:00
 @mod: /ladder create main preset=duel language=ru
@@ -77,3 +79,16 @@ async def test_in_a_private_chat_every_reply_is_the_askers_language(store: Any) 
     await ask(store, "mod", "/ladder create main preset=duel", moderator=True)
     reply = await ask(store, "alice", "/join", locale="nl", alone=True)
     assert reply.text.startswith("alice doet mee aan main met rating 1000.")
+
+
+def test_the_readme_examples_in_russian_and_dutch_run_as_shown(tmp_path: Path) -> None:
+    readme = (ROOT / "README.md").read_text()
+    blocks = readme.split("## Languages")[1].split("The words live in")[0].split("\n\n")
+    examples = [b for b in blocks if b.startswith("    !time")]
+    assert len(examples) == 2
+    for n, block in enumerate(examples):
+        lines = [line.strip() for line in block.splitlines()]
+        script = "".join(f"{line}\n" for line in lines if not line.startswith("bot:"))
+        said = console(tmp_path / f"{n}.db", script).splitlines()
+        shown = [line for line in lines if line.startswith("bot:")]
+        assert [line for line in said if line in shown] == shown, "\n".join(said)
