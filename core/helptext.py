@@ -112,7 +112,7 @@ def help_text(topic: str | None, policy: Policy | None = None) -> str:
         custom = {name for name, _ in policy.presets}
         return "Rulebooks (preset=NAME):\n" + "\n".join(
             f"{name}: " + (f"this community's own, based on {settings.preset}: "
-                           if name in custom else "") + rulebook_summary(settings)
+                           if name in custom else "") + str(rulebook_summary(settings))
             for name in policy.preset_names
             for settings in [policy.settings_for(name)])
     word = "halloffame" if topic in ("hall", "hof") else topic

@@ -31,7 +31,7 @@ from core.events import (
     SeasonClosed,
     SettingsChanged,
 )
-from core.i18n import Message, joined, t
+from core.i18n import N_, Message, joined, t
 from core.ledger import Rederived
 from core.model import PlayerId, Result
 from core.ports import Repo
@@ -70,7 +70,7 @@ def _sentences() -> Iterator[None]:
 def create_ladder(repo: Repo, ctx: Context, cmd: CreateLadder, policy: Policy) -> Reply:
     """Create a ladder in the chat from a preset and options."""
     if repo.ladder(ctx.chat, cmd.name) is not None:
-        raise SettingError(f"This chat already has a ladder called {cmd.name}.")
+        raise SettingError(t("ladder.exists", ladder=cmd.name))
     with _sentences():
         base = policy.settings_for(cmd.preset)
         rules, properties = split_properties(cmd.options)
@@ -82,27 +82,24 @@ def create_ladder(repo: Repo, ctx: Context, cmd: CreateLadder, policy: Policy) -
     summary = rulebook_summary(settings)
     changed = ", ".join([describe(settings), *(f"{k}={format_value(v) if v != '' else 'none'}"
                                                  for k, v in properties.items())]).strip(", ")
-    lines = [f"Ladder {ladder.name} created with the {cmd.preset} rulebook: {summary}."]
-    if cmd.preset not in PRESETS:
-        lines[0] = f"Ladder {ladder.name} created with the {cmd.preset} rulebook (based on " \
-                   f"{settings.preset}: {summary})."
+    created = N_("ladder.created") if cmd.preset in PRESETS else N_("ladder.created_custom")
+    lines: list[Message] = [t(created, ladder=ladder.name, preset=cmd.preset,
+                              base=settings.preset, summary=summary)]
     if changed:
-        lines.append(f"Settings changed from the preset: {changed}.")
-    if ladder.is_default:
-        lines.append("It is this chat's default ladder. Players: /join")
-    else:
-        lines.append(f"Players: /join ladder={ladder.name}")
-    return Reply("\n".join(lines), ladder=ladder.name)
+        lines.append(t("info.changed", changed=changed))
+    lines.append(t("ladder.default_join") if ladder.is_default
+                 else t("ladder.join", ladder=ladder.name))
+    return Reply(joined(*lines, sep="\n"), ladder=ladder.name)
 
 
 def make_default(repo: Repo, ctx: Context, cmd: MakeDefault) -> Reply:
     """Make another ladder of the chat its default."""
     target = repo.ladder(ctx.chat, cmd.name)
     if target is None:
-        raise NoLadder(f"This chat has no ladder called {cmd.name}.")
+        raise NoLadder(t("ladder.unknown", ladder=cmd.name))
     for ladder in repo.ladders(ctx.chat):
         repo.update_ladder(ladder.id, is_default=ladder.id == target.id)
-    return Reply(f"{target.name} is now this chat's default ladder.")
+    return Reply(t("ladder.now_default", ladder=target.name))
 
 
 def change_settings(s: Session, cmd: ChangeSettings) -> Reply:
@@ -123,19 +120,16 @@ def change_settings(s: Session, cmd: ChangeSettings) -> Reply:
             texts.append(f"{key}={format_value(value) if value != '' else 'none'} "
                          f"(was {format_value(was)})")
     if not texts:
-        return Reply(f"{s.ladder.name} already has those settings.")
+        return Reply(t("settings.same", ladder=s.ladder.name))
     if properties:
         s.repo.update_ladder(s.ladder.id, **properties)
     text = ", ".join(texts)
     s.audit("settings", text, detail=text)
     s.refresh()
-    link = ""
+    link: Message = ""
     if properties.get("public"):
-        link = f" Its public page: {s.page()}" if s.page() else (
-            " `ladderbot web` serves its public page (or `ladderbot run` with [web] listen); "
-            "set [web] url in config.toml to the address people reach it at, and this reply "
-            "and /ladder info give the link.")
-    return Reply(f"{s.ladder.name}: {text}.{link}")
+        link = t("settings.page", page=s.page()) if s.page() else t("settings.page_served")
+    return Reply(joined(t("settings.changed", ladder=s.ladder.name, changes=text), link))
 
 
 def _match(s: Session, match_id: int) -> MatchRecord:

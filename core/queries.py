@@ -12,7 +12,7 @@ from core.charts import chart_for
 from core.commands import ShowHistory, ShowProfile, ShowStandings
 from core.elo import decay_amount
 from core.errors import RuleViolation
-from core.i18n import Message, decode, joined, plural, span, t
+from core.i18n import N_, Message, decode, joined, plural, span, t
 from core.model import PlayerId, Timestamp
 from core.paging import more_hint, pages, past_the_end
 from core.ports import Repo
@@ -384,43 +384,42 @@ def hall_of_fame(s: Session) -> Reply:
 def ladder_info(s: Session) -> Reply:
     """The ladder's rulebook and settings."""
     settings = s.settings
-    summary = rulebook_summary(settings)
     members = member_count(s.repo, s.ladder, s.now)
-    lines = [f"{s.ladder.name}{' (default)' if s.ladder.is_default else ''}: the "
-             f"{settings.preset} rulebook, {summary}."]
-    lines.append(f"Settings changed from the preset: {describe(settings) or 'none'}.")
-    if settings.confirm:
-        lines.append(f"Reports wait up to {span(settings.confirm_hours, 'hour')} for the "
-                     "opponent's /confirm.")
-    else:
-        lines.append("Reports count at once.")
+    head = N_("info.head_default") if s.ladder.is_default else N_("info.head")
+    lines: list[Message] = [
+        t(head, ladder=s.ladder.name, preset=settings.preset,
+          summary=rulebook_summary(settings)),
+        t("info.changed", changed=describe(settings)) if describe(settings)
+        else t("info.unchanged"),
+        t("info.confirm", within=span(settings.confirm_hours, "hour")) if settings.confirm
+        else t("info.at_once")]
     shown = [f"{key}={value}" for key, value in (("public", "true" if s.ladder.public else ""),
                                                   ("channel", s.ladder.channel),
                                                   ("mod_role", s.ladder.mod_role)) if value]
     if shown:
-        lines.append(f"In this chat: {', '.join(shown)}.")
+        lines.append(t("info.chat", shown=", ".join(shown)))
     if s.page():
-        lines.append(f"Public page: {s.page()}")
+        lines.append(t("info.page", page=s.page()))
     lines.append(_moderators(s))
-    lines.append(f"Time zone {settings.timezone}. {plural(members, 'player')}."
-                 + (f" Season {s.season} under way." if "season" in settings.tables else ""))
-    return Reply("\n".join(lines))
+    lines.append(joined(t("info.zone", zone=settings.timezone, players=plural(members, "player")),
+                        t("info.season", season=s.season) if "season" in settings.tables
+                        else ""))
+    return Reply(joined(*lines, sep="\n"))
 
 
-def _moderators(s: Session) -> str:
+def _moderators(s: Session) -> Message:
     """Who moderates: the chat's administrators, the ladder's role, and who has acted."""
-    role = f", and the ladder's moderator role {s.ladder.mod_role}" if s.ladder.mod_role else ""
     acted = list(dict.fromkeys(e.by for e in s.repo.audit(s.ladder.id, limit=50)))
-    recent = f"; recent moderator actions by {', '.join(acted[:5])}" if acted else ""
-    return f"Moderated by the chat's administrators{role}{recent}."
+    role = t("info.role", role=s.ladder.mod_role) if s.ladder.mod_role else ""
+    recent = t("info.acted", names=", ".join(acted[:5])) if acted else ""
+    return t("info.moderators", role=role, recent=recent)
 
 
 def list_ladders(repo: Repo, ctx: Context) -> Reply:
     """The chat's ladders."""
     ladders = repo.ladders(ctx.chat)
     if not ladders:
-        return Reply("There is no ladder here yet. A moderator creates one: "
-                     "/ladder create main preset=duel")
-    return Reply("Ladders here: " + ", ".join(
-        f"{lad.name} ({lad.settings.preset}{', default' if lad.is_default else ''})"
-        for lad in ladders) + ".")
+        return Reply(t("ladder.none_here"))
+    return Reply(t("ladder.list", ladders=joined(
+        *(t("ladder.item_default" if lad.is_default else "ladder.item", ladder=lad.name,
+            preset=lad.settings.preset) for lad in ladders), sep=", ")))

@@ -52,7 +52,7 @@ from core.commands import (
 )
 from core.errors import LadderError, NoLadder, NotAllowed, RuleViolation, UsageError
 from core.helptext import help_text
-from core.i18n import language_of, render
+from core.i18n import language_of, render, t
 from core.jobs import catch_up
 from core.parsing import parse
 from core.planning import schedule
@@ -133,9 +133,7 @@ def _execute(repo: Repo, ctx: Context, parsed: Parsed, policy: Policy) -> tuple[
     cmd = parsed.command
     bots = policy.language
     if isinstance(cmd, MODERATOR_COMMANDS) and not ctx.moderator:
-        return refused(NotAllowed(
-            "Only moderators can do that (chat administrators, or the ladder's moderator role)."
-        )), bots
+        return refused(NotAllowed(t("moderators.only"))), bots
     try:
         check(cmd)  # typed options (Discord's) come here without the parser's checks
     except UsageError as error:
@@ -159,10 +157,8 @@ def _execute(repo: Repo, ctx: Context, parsed: Parsed, policy: Policy) -> tuple[
     ladder = repo.ladder(ctx.chat, parsed.ladder)
     if ladder is None:
         if parsed.ladder is not None:
-            return refused(NoLadder(f"This chat has no ladder called {parsed.ladder}; "
-                                    "/ladder list shows them.")), bots
-        return refused(NoLadder("There is no ladder here yet. A moderator creates one: "
-                                "/ladder create main preset=duel")), bots
+            return refused(NoLadder(t("ladder.unknown_list", ladder=parsed.ladder))), bots
+        return refused(NoLadder(t("ladder.none_here"))), bots
     announcements = catch_up(repo, ladder, ctx.at)
     if announcements:
         ladder = repo.ladder(ctx.chat, ladder.name) or ladder

@@ -52,7 +52,7 @@ def _ladder_head(ladder: LadderInfo) -> dict[str, Any]:
         "id": ladder.id,
         "name": ladder.name,
         "preset": settings.preset,
-        "summary": rulebook_summary(settings),
+        "summary": render(rulebook_summary(settings), settings.language),
         "season": ladder.season if "season" in settings.tables else None,
         "tables": [{"key": t, "title": TABLE_TITLES[t]} for t in tables],
     }

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
+from core.i18n import Message
 from core.model import Match, PlayerId, Result
 from core.settings import Settings
 from core.standing import Applied, PlayerState
@@ -84,7 +85,7 @@ class Rulebook(Protocol):
         """A local day ended (`day` begins): close what the rulebook closes then."""
         ...
 
-    def summary(self, settings: Settings) -> str:
+    def summary(self, settings: Settings) -> Message:
         """The rating system and the ladder's own limits in words, for /ladder info,
         /help presets and the web (`core.summary` holds the shared words)."""
         ...
@@ -111,6 +112,6 @@ def choose(settings: Settings) -> Rulebook:
     return position.RULEBOOK if settings.is_position else BY_FORMULA[settings.formula]
 
 
-def rulebook_summary(settings: Settings) -> str:
+def rulebook_summary(settings: Settings) -> Message:
     """`zero-sum Elo from 1000 with K 32, minimum gain 1, floor 800, ...`."""
     return choose(settings).summary(settings)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from core.i18n import N_
 from core.rulebooks import rated
 from core.settings import Settings
 
@@ -10,7 +11,7 @@ class Classic(rated.EloBook):
     """Classic Elo: K·(S − E) for each side."""
 
     name = "classic"
-    title = "classic Elo"
+    title = N_("summary.classic_elo")
     rate = staticmethod(rated.duel_or_elo)
     lean = staticmethod(rated.lean)
 

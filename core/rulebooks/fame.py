@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from core.i18n import N_, Message, t
 from core.rulebooks import rated
 from core.settings import Settings
 
@@ -10,12 +11,12 @@ class Fame(rated.EloBook):
     """Every pair of sides as its own game, each change multiplied (`elo.game_changes`)."""
 
     name = "fame"
-    title = "pairwise Elo"
+    title = N_("summary.pairwise_elo")
 
     @staticmethod
-    def k_text(settings: Settings) -> str:
+    def k_text(settings: Settings) -> Message:
         """The multipliers in place of one K."""
-        return "multipliers for sides, experience and game length"
+        return t("summary.fame_k")
     rate = staticmethod(rated.series_or_elo)
     lean = staticmethod(rated.never_lean)
 

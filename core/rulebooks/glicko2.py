@@ -18,7 +18,7 @@ import numpy as np
 
 from core.calendar import local_day
 from core.elo import round_half_away
-from core.i18n import encode, t
+from core.i18n import N_, Message, encode, t
 from core.model import Match, PlayerId, Result
 from core.rulebooks import rated
 from core.rulebooks.glicko_math import Values, grown, grown_one, one_game, period
@@ -208,16 +208,14 @@ class Glicko2(rated.Rated):
         return {"rd": player.extra[0], "volatility": player.extra[1]} if player.extra else {}
 
     @staticmethod
-    def summary(settings: Settings) -> str:
+    def summary(settings: Settings) -> Message:
         """`Glicko-2 from 1500 (RD 350, volatility 0.06, τ 0.5), each game rated at once`."""
-        periods = {"game": "each game rated at once",
-                   "day": "the games of each day rated together at 00:00",
-                   "week": "the games of each week rated together on Monday at 00:00"}
-        return described(
-            f"Glicko-2 from {fmt_number(settings.start)} (RD {fmt_number(settings.rd)}, "
-            f"volatility {fmt_number(settings.volatility)}, tau {fmt_number(settings.tau)}), "
-            f"{periods[settings.period]}, provisional while RD is above "
-            f"{fmt_number(settings.provisional_rd)}", settings, [])
+        periods = {"game": N_("summary.period_game"), "day": N_("summary.period_day"),
+                   "week": N_("summary.period_week")}
+        return described(t("summary.glicko2", start=fmt_number(settings.start),
+                           rd=fmt_number(settings.rd), volatility=fmt_number(settings.volatility),
+                           tau=fmt_number(settings.tau), period=t(periods[settings.period]),
+                           provisional=fmt_number(settings.provisional_rd)), settings, [])
 
 
 def _wait(state: LadderState, match: Match) -> Applied:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from openskill.models import PlackettLuce
 
 from core.elo import round_half_away
+from core.i18n import Message, t
 from core.model import Match, PlayerId, Result, Timestamp
 from core.rulebooks import rated
 from core.settings import Settings, fmt_number
@@ -159,13 +160,11 @@ class OpenSkill(rated.Rated):
         return Applied("decay")
 
     @staticmethod
-    def summary(settings: Settings) -> str:
+    def summary(settings: Settings) -> Message:
         """`OpenSkill (Plackett-Luce, mu 25, sigma 8.33), shown as 40·(mu − 3σ) + 1000`."""
-        return described(
-            f"OpenSkill (Plackett-Luce, mu {fmt_number(settings.mu)}, sigma "
-            f"{settings.sigma:.2f}) for duels, free-for-alls and teams, shown as "
-            f"{fmt_number(settings.display_scale)} x (mu - 3 sigma) + "
-            f"{fmt_number(settings.display_base)}", settings, [])
+        return described(t("summary.openskill", mu=fmt_number(settings.mu),
+                           sigma=f"{settings.sigma:.2f}", scale=fmt_number(settings.display_scale),
+                           base=fmt_number(settings.display_base)), settings, [])
 
 
 def _rate_run(state: LadderState, a: list[PlayerId], b: list[PlayerId], draw: list[bool],

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from core import position
-from core.i18n import encode, t
+from core.i18n import Message, encode, t
 from core.model import Match, PlayerId
 from core.rulebooks import rated
 from core.settings import Settings
@@ -84,10 +84,10 @@ class Position(rated.EloBook):
         return Applied("leave", players=(player, *below), changes=changes)
 
     @staticmethod
-    def summary(settings: Settings) -> str:
+    def summary(settings: Settings) -> Message:
         """`position ladder: challenges, rungs moved by case and margin of victory`."""
-        head = "position ladder: " + ("challenges, " if settings.challenges else "")
-        return head + "rungs moved by case and margin of victory"
+        return t("summary.position_challenges" if settings.challenges
+                 else "summary.position")
 
     @staticmethod
     def journals(settings: Settings) -> bool:

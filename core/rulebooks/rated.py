@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from core import elo, summary
 from core.calendar import HOUR
-from core.i18n import encode, t
+from core.i18n import N_, Message, encode, t
 from core.model import Match, PlayerId, Result, pair_key
 from core.settings import Settings, fmt_number
 from core.standing import Applied, Change, MatchEffect, PlayerState, SeriesState
@@ -108,7 +108,7 @@ class EloBook(Rated):
         """Nothing closes (decay is the fold's own: `LadderState._decay`)."""
         return Applied("decay")
 
-    title = "Elo"  # the formula's name in its description
+    title = N_("summary.elo")  # the formula's name in its description
 
     @staticmethod
     def whole_points(settings: Settings) -> bool:
@@ -117,14 +117,15 @@ class EloBook(Rated):
         return False
 
     @staticmethod
-    def k_text(settings: Settings) -> str:
+    def k_text(settings: Settings) -> Message:
         """How much a game moves: `K 32`."""
         return summary.k_text(settings)
 
     @classmethod
-    def summary(cls, settings: Settings) -> str:
+    def summary(cls, settings: Settings) -> Message:
         """`zero-sum Elo from 1000 with K 32, minimum gain 1, floor 800, ...`."""
-        head = f"{cls.title} from {fmt_number(settings.start)} with {cls.k_text(settings)}"
+        head = t("summary.head", title=t(cls.title), start=fmt_number(settings.start),
+                 k=cls.k_text(settings))
         return summary.described(head, settings, summary.elo_traits(settings))
 
 

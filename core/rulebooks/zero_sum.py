@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from core.i18n import N_
 from core.rulebooks import rated
 from core.settings import Settings
 
@@ -10,7 +11,7 @@ class ZeroSum(rated.EloBook):
     """What one player gains, the other loses (above the floor)."""
 
     name = "zero_sum"
-    title = "zero-sum Elo"
+    title = N_("summary.zero_sum_elo")
     rate = staticmethod(rated.duel_or_elo)
     lean = staticmethod(rated.lean)
 
