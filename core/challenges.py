@@ -15,30 +15,30 @@ from core.commands import (
 )
 from core.errors import Duplicate, RuleViolation, UsageError
 from core.events import ChallengeAccepted
-from core.i18n import plural
+from core.i18n import N_, Message, either, encode, t
 from core.model import PlayerId
 from core.planning import challenge_times, expect
 from core.records import ChallengeRecord, Reply
 from core.session import Session, rating_text
 
-DECLINE_RULE = ("A challenge may be declined only by a player already engaged in an unfinished "
-                "challenge or marked unavailable (/unavailable).")
+# An unfinished challenge's status, in words.
+_STATUS = {"open": N_("challenge.status.open"), "accepted": N_("challenge.status.accepted")}
 
 
 def _require_challenges(s: Session) -> None:
     if not s.settings.challenges:
-        raise RuleViolation(f"{s.ladder.name} has no challenges: just play and /report.")
+        raise RuleViolation(t("challenge.none_here", ladder=s.ladder.name))
 
 
-def standing(s: Session, player: PlayerId, placed: bool = False) -> str:
+def standing(s: Session, player: PlayerId, placed: bool = False) -> Message:
     """A member's rung (`rung 3`; `on rung 3` when `placed`), or rating (`1016`, `at
     1016`) on a rating ladder with challenges."""
     if s.settings.is_position:
-        return ("on " if placed else "") + \
-            f"rung {s.repo.rank(s.ladder.id, 'rung', player, s.now)}"
+        rung = s.repo.rank(s.ladder.id, "rung", player, s.now) or 0
+        return t("challenge.on_rung" if placed else "challenge.rung", rung=rung)
     state = s.repo.player_state(s.ladder.id, player)
     rating = rating_text(state.rating if state is not None else s.settings.start)
-    return ("at " if placed else "") + rating
+    return t("challenge.at_rating", rating=rating) if placed else rating
 
 
 def deadline(s: Session, challenge: ChallengeRecord) -> int:
@@ -55,20 +55,18 @@ def issue(s: Session, cmd: IssueChallenge) -> Reply:
     me = s.me()
     them = s.member(cmd.opponent)
     if them.id == me.id:
-        raise RuleViolation("You cannot challenge yourself.")
+        raise RuleViolation(t("challenge.yourself"))
     for challenge in s.repo.unfinished_challenges(s.ladder.id):
         if {challenge.challenger, challenge.challenged} == {me.id, them.id}:
-            raise Duplicate(f"You and {them.name} already have challenge #{challenge.id} "
-                            f"({challenge.status}).")
+            raise Duplicate(t("challenge.already", name=them.name, id=challenge.id,
+                              status=t(_STATUS[challenge.status])))
     record = ChallengeRecord(s.ladder.id, s.repo.new_challenge_id(s.ladder.id), me.id, them.id,
                              "open", s.now)
     s.repo.save_challenge(record)
     _expect_jobs(s, record)
-    rungs = f" ({standing(s, me.id)} challenges {standing(s, them.id)})"
-    return Reply(
-        f"{me.name} challenges @{them.name}{rungs}. {them.name}: /accept or /decline by "
-        f"{s.when(deadline(s, record))}; unanswered, it counts as your minor defeat."
-    )
+    return Reply(t("challenge.issued", challenger=me.name, challenged=them.name,
+                   mine=standing(s, me.id), theirs=standing(s, them.id),
+                   due=s.when(deadline(s, record))))
 
 
 def _incoming(s: Session, me: PlayerId, challenger: PlayerId | None,
@@ -79,13 +77,12 @@ def _incoming(s: Session, me: PlayerId, challenger: PlayerId | None,
                if c.status == "open" and c.challenged == me
                and (challenger is None or c.challenger == challenger)]
     if not waiting:
-        who = f" from {s.name(challenger)}" if challenger is not None else ""
-        raise RuleViolation(f"You have no open challenge{who} to answer.")
+        raise RuleViolation(t("challenge.none_from", name=s.name(challenger))
+                            if challenger is not None else t("challenge.none_open"))
     if verb and challenger is None and len(waiting) > 1:
         s.names(c.challenger for c in waiting)
-        raise UsageError(f"{plural(len(waiting), 'challenge')} wait for you: say which, "
-                         + " or ".join(f"/{verb} @{s.name(c.challenger)}" for c in waiting)
-                         + ".")
+        raise UsageError(t("challenge.which", count=len(waiting), choices=either(
+            [f"/{verb} @{s.name(c.challenger)}" for c in waiting])))
     return waiting[0]
 
 
@@ -100,15 +97,12 @@ def accept(s: Session, cmd: AcceptChallenge) -> Reply:
                                    reminded=False)  # a reminder to play comes too
     s.repo.save_challenge(accepted)
     _expect_jobs(s, accepted)
-    them = s.name(challenge.challenger)
-    return Reply(
-        f"{me.name} accepts {them}'s challenge #{challenge.id}: {them} "
-        f"{standing(s, challenge.challenger, True)}, {me.name} {standing(s, me.id, True)}. "
-        "Play by "
-        f"{s.when(deadline(s, accepted))}, then /report win|loss|draw @opponent"
-        + (" minor|major|overwhelming" if s.settings.is_position else "")
-        + "; unplayed by then, the challenge lapses."
-    )
+    report = "/report win|loss|draw @opponent" + (
+        " minor|major|overwhelming" if s.settings.is_position else "")
+    return Reply(t("challenge.accepted", name=me.name, challenger=s.name(challenge.challenger),
+                   id=challenge.id, theirs=standing(s, challenge.challenger, True),
+                   mine=standing(s, me.id, True), due=s.when(deadline(s, accepted)),
+                   report=report))
 
 
 def _expect_jobs(s: Session, challenge: ChallengeRecord) -> None:
@@ -127,20 +121,17 @@ def decline(s: Session, cmd: DeclineChallenge) -> Reply:
     engaged = [c for c in s.repo.unfinished_challenges(s.ladder.id)
                if c.id != challenge.id and c.involves(me.id)]
     if engaged:
-        why = f"already engaged in challenge #{engaged[0].id}"
+        why = t("challenge.engaged", id=engaged[0].id)
     elif not me.available:
-        why = "marked unavailable"
+        why = t("challenge.unavailable")
     else:
-        raise RuleViolation(
-            f"{DECLINE_RULE} You are neither, so /accept the challenge; unanswered, it counts as "
-            f"your minor defeat at {s.when(deadline(s, challenge))}."
-        )
+        raise RuleViolation(t("challenge.no_decline", due=s.when(deadline(s, challenge))))
     s.repo.save_challenge(dataclasses.replace(
         challenge, status="declined", answered_at=s.now, reason=cmd.reason,
     ))
-    said = f" ({cmd.reason})" if cmd.reason else ""
-    return Reply(f"{me.name} declines {s.name(challenge.challenger)}'s challenge "
-                 f"#{challenge.id}{said}: {why}.")
+    declined = N_("challenge.declined_because") if cmd.reason else N_("challenge.declined")
+    return Reply(t(declined, name=me.name, challenger=s.name(challenge.challenger),
+                   id=challenge.id, reason=cmd.reason, why=why))
 
 
 def withdraw(s: Session, cmd: WithdrawChallenge) -> Reply:
@@ -153,39 +144,35 @@ def withdraw(s: Session, cmd: WithdrawChallenge) -> Reply:
     waiting = [c for c in mine if c.status == "open"]
     if not waiting:
         if mine:
-            raise RuleViolation(f"Challenge #{mine[0].id} is accepted already: play it, or ask "
-                                "a moderator to /mod cancel it.")
-        raise RuleViolation("You have no unanswered challenge to cancel.")
+            raise RuleViolation(t("challenge.accepted_already", id=mine[0].id))
+        raise RuleViolation(t("challenge.none_to_cancel"))
     if len(waiting) > 1:
         s.names(c.challenged for c in waiting)
-        raise UsageError("Say which challenge to cancel: " + " or ".join(
-            f"/challenge cancel @{s.name(c.challenged)}" for c in waiting) + ".")
+        raise UsageError(t("challenge.which_cancel", choices=either(
+            [f"/challenge cancel @{s.name(c.challenged)}" for c in waiting])))
     challenge = waiting[0]
     s.repo.save_challenge(dataclasses.replace(challenge, status="cancelled", answered_at=s.now,
-                                              reason="cancelled by the challenger"))
-    return Reply(f"{me.name} cancelled challenge #{challenge.id} to "
-                 f"{s.name(challenge.challenged)}: nobody moves.")
+                                              reason=encode(t("challenge.by_challenger"))))
+    return Reply(t("challenge.withdrawn", name=me.name, id=challenge.id,
+                   challenged=s.name(challenge.challenged)))
 
 
 def cancel(s: Session, cmd: CancelChallenge) -> Reply:
     """A moderator cancels any unfinished challenge (RULES.md, "Accepted challenges")."""
     found = [c for c in s.repo.unfinished_challenges(s.ladder.id) if c.id == cmd.challenge_id]
     if not found:
-        raise RuleViolation(f"{s.ladder.name} has no unfinished challenge #{cmd.challenge_id} "
-                            "(/profile @player lists a player's challenges).")
+        raise RuleViolation(t("challenge.unknown", ladder=s.ladder.name, id=cmd.challenge_id))
     challenge = found[0]
     if challenge.match is not None:
-        raise RuleViolation(f"Challenge #{challenge.id} was played: report #{challenge.match} "
-                            f"waits for an answer. Void it first (/mod void {challenge.match} "
-                            "reason), or let it be confirmed.")
+        raise RuleViolation(t("challenge.played", id=challenge.id, match=challenge.match))
     s.repo.save_challenge(dataclasses.replace(challenge, status="cancelled", answered_at=s.now,
                                               reason=cmd.reason))
     s.audit("cancel", cmd.reason, player=challenge.challenger,
             detail=f"#{challenge.id} between {s.name(challenge.challenger)} and "
                    f"{s.name(challenge.challenged)}")
-    return Reply(f"{s.ctx.user.name} cancelled challenge #{challenge.id} between "
-                 f"{s.name(challenge.challenger)} and {s.name(challenge.challenged)}: "
-                 f"{cmd.reason}. No result, nobody moves; both are free.")
+    return Reply(t("challenge.cancelled", mod=s.ctx.user.name, id=challenge.id,
+                   challenger=s.name(challenge.challenger),
+                   challenged=s.name(challenge.challenged), reason=cmd.reason))
 
 
 def availability(s: Session, cmd: SetAvailability) -> Reply:
@@ -194,5 +181,5 @@ def availability(s: Session, cmd: SetAvailability) -> Reply:
     me = s.me()
     s.repo.update_player(s.ladder.id, me.id, available=cmd.available)
     if cmd.available:
-        return Reply(f"{me.name} is available for challenges.")
-    return Reply(f"{me.name} is unavailable: challenges may be declined until /available.")
+        return Reply(t("challenge.available", name=me.name))
+    return Reply(t("challenge.not_available", name=me.name))

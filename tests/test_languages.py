@@ -92,3 +92,21 @@ def test_the_readme_examples_in_russian_and_dutch_run_as_shown(tmp_path: Path) -
         said = console(tmp_path / f"{n}.db", script).splitlines()
         shown = [line for line in lines if line.startswith("bot:")]
         assert [line for line in said if line in shown] == shown, "\n".join(said)
+
+
+def test_a_russian_position_ladder_challenges_and_moves_rungs(tmp_path: Path) -> None:
+    lines = said(console(tmp_path / "l.db", "!time 2026-01-05T10:00:00+00:00\n"
+                         "@mod: /ladder create cup preset=nhwc language=ru\n"
+                         "@ann: /join\n@bob: /join\n@cat: /join\n@cat: /challenge @bob\n"
+                         "@bob: /accept\n@cat: /report win @bob major\n@bob: /confirm\n"))
+    assert lines[-4:] == [
+        "cat вызывает @bob (ступень 3 вызывает ступень 2). bob: /accept или /decline до "
+        "2026-01-08 10:00 UTC; без ответа вам засчитают поражение (minor).",
+        "bob принимает вызов #1 от cat: cat на ступени 3, bob на ступени 2. Сыграйте до "
+        "2026-01-12 10:00 UTC, затем /report win|loss|draw @opponent "
+        "minor|major|overwhelming; если не сыграете к этому сроку, вызов сгорит.",
+        "Результат матча #1: cat побеждает bob (major). bob: /confirm или /dispute, на ответ "
+        "есть 24 часа; иначе результат засчитают как есть.",
+        "Матч #1 подтверждён: cat побеждает bob (major). cat: ступень 3 -> 1 (вверх на 2), "
+        "bob: ступень 2 -> 3 (вниз на 1).",
+    ]

@@ -17,7 +17,7 @@ from typing import Any
 from core.i18n.catalogs import LANGUAGES, PSEUDO, knows, translations
 
 __all__ = ["LANGUAGES", "N_", "PSEUDO", "Joined", "Message", "Param", "Text", "decode",
-           "encode", "joined", "language_of", "listed", "plural", "render", "span", "t"]
+           "either", "encode", "joined", "language_of", "listed", "plural", "render", "span", "t"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,6 +131,14 @@ def span(length: float, unit: str) -> Text:
     if float(length).is_integer():
         return t(whole, count=int(length))
     return t(fraction, length=f"{length:g}")
+
+
+def either(items: Sequence[Message]) -> Message:
+    """`a`, `a or b`, `a or b or c` (choices to pick one of), in the reader's language."""
+    said = items[0] if items else ""
+    for item in items[1:]:
+        said = t("list.or", head=said, last=item)
+    return said
 
 
 def listed(items: Sequence[Message]) -> Message:
