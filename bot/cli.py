@@ -286,17 +286,20 @@ async def _discord(args: argparse.Namespace) -> int:
     import discord
 
     from bot.discord import DiscordPlatform
+    from bot.discord_words import Words
 
     config = configuration.load(args.config)
     platform = DiscordPlatform(config, None)
-    if args.dry_run:
-        payloads = [c.to_dict(platform.tree) for c in platform.tree.get_commands()]
-        print(json.dumps(payloads, indent=2))
+    if args.dry_run:  # as sync sends them: in every language the menu speaks
+        payloads = [await c.get_translated_payload(platform.tree, Words())
+                    for c in platform.tree.get_commands()]
+        print(json.dumps(payloads, indent=2, ensure_ascii=False))
         return 0
     if not config.discord.token:
         print(NO_PLATFORM, file=sys.stderr)
         return 2
     platform.use_servers()
+    await platform.tree.set_translator(Words())
     try:
         await platform.client.login(config.discord.token)
         guild = discord.Object(id=args.guild) if args.guild else None

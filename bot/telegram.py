@@ -45,10 +45,11 @@ from telegram.request import BaseRequest
 from bot.config import Config, host_port
 from bot.gateway import BUTTON_ACTIONS, Asker, Gateway, Said, button_command
 from bot.limits import Limiter
+from bot.menu import MENU
 from bot.scheduler import Undeliverable
 from bot.telegram_render import alert, render, shown, split
 from bot.text import APOLOGY
-from core.helptext import HELP
+from core import i18n
 from core.numerals import is_digits
 from core.parsing import command_word
 from core.records import Announcement, Reply, UserRef
@@ -223,15 +224,22 @@ class TelegramPlatform:
         await self.app.shutdown()
 
     async def register_commands(self) -> None:
-        """setMyCommands, so clients suggest the commands (all in groups, reads in private)."""
-        def listed(words: Sequence[str]) -> list[BotCommand]:
-            return [BotCommand(w, HELP[w].split(". ")[0][:250]) for w in words if w in HELP]
+        """setMyCommands, so clients suggest the commands (all in groups, reads in
+        private): in English for everyone, and in Russian and Dutch for users whose
+        Telegram speaks those (the command words stay as they are)."""
+        def listed(words: Sequence[str], language: str) -> list[BotCommand]:
+            return [BotCommand(w, i18n.render(i18n.t(MENU[w]), language)) for w in words
+                    if w in MENU]
 
         try:
-            await self.app.bot.set_my_commands(listed(list(HELP)),
-                                               scope=BotCommandScopeAllGroupChats())
-            await self.app.bot.set_my_commands(listed(READ_ONLY_WORDS),
-                                               scope=BotCommandScopeAllPrivateChats())
+            for language in i18n.LANGUAGES:
+                code = None if language == "en" else language
+                await self.app.bot.set_my_commands(listed(list(MENU), language),
+                                                   scope=BotCommandScopeAllGroupChats(),
+                                                   language_code=code)
+                await self.app.bot.set_my_commands(listed(READ_ONLY_WORDS, language),
+                                                   scope=BotCommandScopeAllPrivateChats(),
+                                                   language_code=code)
         except Exception:
             log.exception("could not register the command list (the bot still works)")
 

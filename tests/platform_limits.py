@@ -12,6 +12,7 @@ import json
 import re
 from typing import Any
 
+import discord
 from telegram import constants as tg
 
 # ---- Discord (discord-api-docs: resources/message, components, application-commands)
@@ -103,6 +104,27 @@ def discord_choices(data: dict[str, Any]) -> list[str]:
     return problems
 
 
+# Discord's locales (its reference, "Locales"); a localization in any other is refused.
+DISCORD_LOCALES = {locale.value for locale in discord.Locale}
+
+
+def _localized(command: dict[str, Any], where: str) -> list[str]:
+    """What Discord refuses in a command's (or option's, or choice's) localizations."""
+    problems = []
+    for key, limit in (("description_localizations", DESCRIPTION),
+                       ("name_localizations", CHOICE_NAME)):
+        for locale, words in (command.get(key) or {}).items():
+            if locale not in DISCORD_LOCALES:
+                problems.append(f"{where}.{key}.{locale}: Invalid Form Body (locale)")
+            elif not 1 <= len(words) <= limit:
+                problems.append(f"{where}.{key}.{locale}: Must be between 1 and {limit} in "
+                                "length.")
+    for n, choice in enumerate(command.get("choices") or []):
+        problems += _localized({"name_localizations": choice.get("name_localizations")},
+                               f"{where}.choices.{n}")
+    return problems
+
+
 def discord_commands(commands: list[dict[str, Any]]) -> list[str]:
     """What Discord refuses in a bulk overwrite of application commands."""
     problems = []
@@ -118,6 +140,7 @@ def _command_problems(command: dict[str, Any], where: str) -> list[str]:
         problems.append(f"{where}.name: Command name is invalid")
     if command.get("type", 1) == 1 and not 1 <= len(description) <= DESCRIPTION:
         problems.append(f"{where}.description: Must be between 1 and {DESCRIPTION} in length.")
+    problems += _localized(command, where)
     options = command.get("options") or []
     if len(options) > COMMAND_OPTIONS:
         problems.append(f"{where}.options: Must be {COMMAND_OPTIONS} or fewer in length.")
@@ -173,6 +196,8 @@ def telegram_call(method: str, params: dict[str, Any]) -> str | None:
         return "Bad Request: MESSAGE_TOO_LONG"
     if method == "setMyCommands":
         commands = _loaded(params.get("commands")) or []
+        if not re.fullmatch(r"(?:[a-z]{2})?", params.get("language_code") or ""):
+            return "Bad Request: invalid language code specified"  # a two-letter ISO 639-1
         low, high = BOT_COMMAND_DESCRIPTION
         if len(commands) > BOT_COMMANDS or any(
                 not BOT_COMMAND.match(c.get("command", ""))

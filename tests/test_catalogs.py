@@ -18,7 +18,7 @@ from core.settings import Language
 
 ROOT = Path(__file__).resolve().parent.parent
 PLACEHOLDER = re.compile(r"\{(\w*)\}")
-KEYWORDS = {"t": None, "N_": None}
+KEYWORDS = {"t": None, "N_": None, "said": None}
 
 
 def used_codes() -> set[str]:

@@ -519,7 +519,7 @@ def test_discord_is_told_the_same_limits(tmp_path: Path) -> None:
 
 
 async def test_two_masked_links_in_one_line_are_both_shown_as_typed(dc: Harness) -> None:
-    """discord.py's escape_markdown escapes only a line's first "[": a second player's
+    """menu.py's escape_markdown escapes only a line's first "[": a second player's
     `[Free Nitro](https://e.vil)` stayed a live link. And a right-to-left override in a
     name turned the rest of the sentence around."""
     await dc.send(command("create", option("name", "main"), option("preset", "warlight"),
@@ -613,3 +613,34 @@ async def test_an_answer_after_fifteen_minutes_is_refused_by_the_stand_in(dc: Ha
                                           "/callback", {"type": 4, "data": {"content": "hi"}})
     assert (status, body["code"]) == (404, 10062)
     dc.fake.refused.clear()  # the harness checks that the bot itself was never refused
+
+
+def test_the_command_menu_speaks_russian_and_dutch_and_names_stay(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-m", "bot.cli", "discord", "sync", "--dry-run"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=120,
+                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    assert done.returncode == 0, done.stderr
+    payloads = json.loads(done.stdout)
+    assert platform_limits.discord_commands(payloads) == []  # localizations within limits
+    described: list[dict[str, Any]] = []
+
+    def walk(node: dict[str, Any]) -> None:
+        described.append(node)
+        for child in node.get("options") or []:
+            walk(child)
+
+    for payload in payloads:
+        walk(payload)
+    assert len(described) > 100
+    for node in described:  # every command, subcommand and option, in both languages
+        assert set(node.get("description_localizations") or {}) == {"ru", "nl"}, node["name"]
+        assert not node.get("name_localizations"), node["name"]  # /report is /report
+    report = next(p for p in payloads if p["name"] == "report")
+    assert report["description_localizations"] == {
+        "ru": "Сообщить результат сыгранной игры",
+        "nl": "De uitslag van een gespeelde partij doorgeven"}
+    teams = next(p for p in payloads if p["name"] == "report-teams")
+    result = next(o for o in teams["options"] if o["name"] == "result")
+    assert [c["name_localizations"]["ru"] for c in result["choices"]] == [
+        "победила team1", "победила team2", "ничья"]
+    assert [c["value"] for c in result["choices"]] == ["team1", "team2", "draw"]

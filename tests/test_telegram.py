@@ -51,7 +51,11 @@ async def ladder(tg: Harness, *options: str) -> None:
 
 async def test_commands_are_registered_for_groups_and_private_chats(tg: Harness) -> None:
     registered = [p for m, p in tg.api.calls if m == "setMyCommands"]
-    groups, private = registered
+    assert [(p["scope"]["type"], p.get("language_code")) for p in registered] == [
+        ("all_group_chats", None), ("all_private_chats", None),
+        ("all_group_chats", "ru"), ("all_private_chats", "ru"),
+        ("all_group_chats", "nl"), ("all_private_chats", "nl")]
+    groups, private = registered[:2]
     assert groups["scope"]["type"] == "all_group_chats"
     assert {c["command"] for c in groups["commands"]} >= {
         "ladder", "join", "leave", "challenge", "accept", "decline", "available", "unavailable",
@@ -60,6 +64,12 @@ async def test_commands_are_registered_for_groups_and_private_chats(tg: Harness)
     assert private["scope"]["type"] == "all_private_chats"
     assert {c["command"] for c in private["commands"]} == {
         "help", "standings", "profile", "history", "halloffame", "ladder", "players"}
+    # The menu in the user's own language; the command words stay as they are.
+    russian = {c["command"]: c["description"] for c in registered[2]["commands"]}
+    dutch = {c["command"]: c["description"] for c in registered[4]["commands"]}
+    assert russian["report"] == "Сообщить результат сыгранной игры"
+    assert dutch["join"] == "Meedoen aan de ladder"
+    assert set(russian) == {c["command"] for c in groups["commands"]}
 
 
 async def test_a_duel_from_create_to_confirm_button(tg: Harness) -> None:

@@ -12,7 +12,8 @@ import ast
 from collections.abc import Collection, Iterator, Mapping
 from typing import IO, Any
 
-MARKERS = ("t", "N_")  # the functions whose first argument is a message code
+# The functions whose first argument is a message code (`said`: Discord's menu).
+MARKERS = ("t", "N_", "said")
 
 
 def codes(source: IO[bytes], keywords: Mapping[str, Any] | Collection[str],
