@@ -3,7 +3,7 @@ the next."""
 
 from __future__ import annotations
 
-from core.i18n import plural
+from core.i18n import Message, t
 
 
 def pages(total: int, size: int) -> int:
@@ -11,12 +11,11 @@ def pages(total: int, size: int) -> int:
     return max(1, -(-total // size))
 
 
-def past_the_end(page: int, total: int, size: int) -> str:
+def past_the_end(page: int, total: int, size: int) -> Message:
     """The refusal of a page beyond the last."""
-    return f"There is no page {page}: there {'is' if pages(total, size) == 1 else 'are'} " \
-           f"{plural(pages(total, size), 'page')}."
+    return t("page.past_end", count=pages(total, size), page=page)
 
 
-def more_hint(left: int, command: str) -> list[str]:
+def more_hint(left: int, command: str) -> list[Message]:
     """`… and 12 more: /standings page=3`, when there are more."""
-    return [f"… and {left} more: {command}"] if left > 0 else []
+    return [t("page.more", left=left, command=command)] if left > 0 else []

@@ -12,7 +12,7 @@ from core.charts import chart_for
 from core.commands import ShowHistory, ShowProfile, ShowStandings
 from core.elo import decay_amount
 from core.errors import RuleViolation
-from core.i18n import N_, Message, decode, joined, plural, span, t
+from core.i18n import N_, Message, decode, either, joined, plural, span, t
 from core.model import PlayerId, Timestamp
 from core.paging import more_hint, pages, past_the_end
 from core.ports import Repo
@@ -29,7 +29,7 @@ from core.rulebooks import choose, rulebook_summary
 from core.session import Session, rating_text, signed
 from core.settings import Settings, describe
 from core.state import PlayerState
-from core.tables import calibrating, league
+from core.tables import calibrating, league, league_name
 
 TOP = 20  # rows of a table a page
 HISTORY_PAGE = 10  # matches of a history a page
@@ -52,52 +52,47 @@ def main_table(settings: Settings) -> str:
     return "ladder" if "ladder" in settings.tables else "rating"
 
 
-def _header(s: Session, table: str) -> str:
+def _header(s: Session, table: str) -> Message:
     settings, name = s.settings, s.ladder.name
     if table == "rung":
-        return f"{name}: rungs"
+        return t("table.rungs", ladder=name)
     if table == "rating":
-        return f"{name}: ratings"
+        return t("table.ratings", ladder=name)
     if table == "ladder":
-        return f"{name}: ladder (rating; calibrated players active in the last " \
-               f"{span(settings.active_days, 'day')})"
+        return t("table.ladder", ladder=name, within=span(settings.active_days, "day"))
     if table == "season":
-        return f"{name}: season {s.season} (gain this month; " \
-               f"{settings.season_min_games}+ rated games)"
-    return f"{name}: last {span(settings.week_days, 'day')} (gain; " \
-           f"{settings.week_min_games}+ rated games)"
+        return t("table.season", ladder=name, season=s.season, games=settings.season_min_games)
+    return t("table.week", ladder=name, within=span(settings.week_days, "day"),
+             games=settings.week_min_games)
 
 
-def _value(s: Session, table: str, value: float, rated_games: int, held: bool = False) -> str:
+def _value(s: Session, table: str, value: float, rated_games: int, held: bool = False
+           ) -> Message:
     if table == "rung":
         return ""
     if table in ("season", "week"):
-        return f" {signed(value)} ({plural(rated_games, 'rated game')})"
-    text = f" {rating_text(value)}"
+        return t("table.gain", gain=signed(value), games=plural(rated_games, "rated game"))
     named = league(s.settings, value, rated_games)
     if named is not None:
-        text += f" ({named})"
-    elif held or calibrating(s.settings, rated_games):
-        text += " (provisional)"
-    return text
+        return t("table.rating_league", rating=rating_text(value), league=league_name(named))
+    if held or calibrating(s.settings, rated_games):
+        return t("table.rating_provisional", rating=rating_text(value))
+    return t("table.rating", rating=rating_text(value))
 
 
-def _empty(s: Session, table: str) -> str:
+def _empty(s: Session, table: str) -> Message:
     """Why a table lists no one."""
     settings = s.settings
-    calibrated = (f"calibrated players ({plural(settings.calibration, 'rated game')})"
-                  if settings.calibration else "players")
+    calibrated = t("table.calibrated", games=plural(settings.calibration, "rated game")) \
+        if settings.calibration else t("table.players")
     if table == "season":
-        return (f"No one is listed now: the season table lists {calibrated} with "
-                f"{settings.season_min_games}+ rated games this month and a gain.")
+        return t("table.empty_season", who=calibrated, games=settings.season_min_games)
     if table == "week":
-        return (f"No one is listed now: the week table lists {calibrated} with "
-                f"{settings.week_min_games}+ rated games in the last "
-                f"{span(settings.week_days, 'day')} and a gain.")
+        return t("table.empty_week", who=calibrated, games=settings.week_min_games,
+                 within=span(settings.week_days, "day"))
     if table == "ladder":
-        return (f"No one is listed now: the ladder lists {calibrated} who played in the last "
-                f"{span(settings.active_days, 'day')}.")
-    return f"No one has joined yet: {s.join}"
+        return t("table.empty_ladder", who=calibrated, within=span(settings.active_days, "day"))
+    return t("table.empty", join=s.join)
 
 
 def _movement(s: Session, table: str, players: list[PlayerId]) -> Callable[[PlayerId, int], str]:
@@ -123,18 +118,18 @@ def standings(s: Session, cmd: ShowStandings) -> Reply:
     """Show a table of the ladder, a page of TOP rows."""
     table = cmd.table or main_table(s.settings)
     if table == "rating" and s.settings.is_position:
-        raise RuleViolation(f"{s.ladder.name} keeps rungs, not ratings: /standings shows them.")
+        raise RuleViolation(t("table.rungs_not_ratings", ladder=s.ladder.name))
     if cmd.table not in (None, "rating") and table not in s.settings.tables:
-        raise RuleViolation(f"{s.ladder.name} keeps no {table} table; /standings shows its "
-                            "ranking.")
+        raise RuleViolation(t("table.not_kept", ladder=s.ladder.name, table=table))
     skip = (cmd.page - 1) * TOP
     rows, total = s.repo.standings(s.ladder.id, table, s.now, skip + TOP)
     rows = rows[skip:]
     if cmd.page > 1 and not rows:
         raise RuleViolation(past_the_end(cmd.page, total, TOP))
     s.names(r.player for r in rows)
-    lines = [_header(s, table) + (f", page {cmd.page} of {pages(total, TOP)}"
-                                  if total > TOP else "")]
+    head = _header(s, table)
+    lines: list[Message] = [t("table.page", head=head, page=cmd.page, pages=pages(total, TOP))
+                            if total > TOP else head]
     if table == "rung":
         away = {p for p, info in s.repo.players(s.ladder.id, [r.player for r in rows]).items()
                 if not info.available}
@@ -142,20 +137,20 @@ def standings(s: Session, cmd: ShowStandings) -> Reply:
         away = set()
     moved = _movement(s, table, [r.player for r in rows])
     for place, row in enumerate(rows, skip + 1):
-        mark = " (unavailable)" if row.player in away else ""
-        lines.append(f"{place}. {s.name(row.player)}"
-                     f"{_value(s, table, row.value, row.rated_games, row.held)}"
-                     f"{mark}{moved(row.player, place)}")
+        lines.append(t("table.row", place=place, name=s.name(row.player),
+                       value=_value(s, table, row.value, row.rated_games, row.held),
+                       away=t("table.unavailable") if row.player in away else "",
+                       moved=moved(row.player, place)))
     if not rows:
         lines.append(_empty(s, table))
     elif total > skip + len(rows) or skip:
         me = s.repo.player_for(s.ladder.id, s.ctx.user.key)
         mine = s.repo.rank(s.ladder.id, table, me.id, s.now) if me is not None else None
         if me is not None and mine is not None and not skip < mine <= skip + len(rows):
-            lines.append(f"… {mine}. {me.name} (of {total})")
+            lines.append(t("table.mine", place=mine, name=me.name, total=total))
         lines += more_hint(total - skip - len(rows),
                            s.said(f"/standings {cmd.table or ''} page={cmd.page + 1}"))
-    return Reply("\n".join(lines))
+    return Reply(joined(*lines, sep="\n"))
 
 
 def profile(s: Session, cmd: ShowProfile) -> Reply:
@@ -169,113 +164,116 @@ def profile(s: Session, cmd: ShowProfile) -> Reply:
     state = s.repo.player_state(s.ladder.id, player.id)
     assert state is not None
     settings = s.settings
-    lines = [_standing(s, player, state) + "."]
-    if not state.games:
-        record = "No games yet."
-    else:
-        record = f"Games: {state.games}"
-        if state.games != state.rated_games:
-            record += f" ({state.rated_games} rated)"
-        record += f": {plural(state.wins, 'win')}, {plural(state.losses, 'loss')}, " \
-                  f"{plural(state.draws, 'draw')}."
-    if state.last_played is not None:
-        record += f" Last played {s.when(state.last_played)}."
-    lines.append(record)
+    lines: list[Message] = [t("profile.first", standing=_standing(s, player, state)),
+                            _record(s, state)]
     if settings.decays and player.member:
         amount = decay_amount(settings, state.rating)
         if amount:
-            lines.append(f"Decay: {signed(-amount)} a day at this rating (at 00:00 "
-                         f"{settings.timezone}).")
+            lines.append(t("profile.decay", amount=signed(-amount), zone=settings.timezone))
     if "season" in settings.tables:
-        lines.append(f"Season {s.season}: {signed(state.season_gain)} over "
-                     f"{plural(state.season_games, 'rated game')}.")
+        lines.append(t("profile.season", season=s.season, gain=signed(state.season_gain),
+                       games=plural(state.season_games, "rated game")))
     if choose(settings).waits(settings):
         lines.append(_period_text(s, player.id))
     reports, challenges = s.waiting_on(player.id)
     if reports:
-        lines.append("Open reports: " + "; ".join(_open_text(s, player, m) for m in reports)
-                     + ".")
+        lines.append(t("profile.reports", reports=joined(
+            *(_open_text(s, player, m) for m in reports), sep="; ")))
     if challenges:
-        lines.append("Challenges: " + "; ".join(_challenge_text(s, player.id, c)
-                                                for c in challenges) + ".")
+        lines.append(t("profile.challenges", challenges=joined(
+            *(_challenge_text(s, player.id, c) for c in challenges), sep="; ")))
     audit = s.repo.audit(s.ladder.id, player=player.id, limit=5)
     if audit:
-        lines.append("Corrections: " + "; ".join(_audit_text(s, a) for a in audit) + ".")
+        lines.append(t("profile.corrections", corrections=joined(
+            *(_audit_text(s, a) for a in audit), sep="; ")))
     chart = chart_for(s.repo, s.ladder, player.id, player.name, s.now)
-    return Reply("\n".join(lines), chart=chart)
+    return Reply(joined(*lines, sep="\n"), chart=chart)
 
 
-def _standing(s: Session, player: PlayerInfo, state: PlayerState) -> str:
+def _record(s: Session, state: PlayerState) -> Message:
+    """`Games: 5 (4 rated): 3 wins, 1 loss, 1 draw. Last played ...`."""
+    if not state.games:
+        record: Message = t("profile.no_games")
+    else:
+        games = t("profile.games_rated", games=state.games, rated=state.rated_games) \
+            if state.games != state.rated_games else t("profile.games", games=state.games)
+        record = t("profile.record", games=games, wins=plural(state.wins, "win"),
+                   losses=plural(state.losses, "loss"), draws=plural(state.draws, "draw"))
+    if state.last_played is not None:
+        return joined(record, t("profile.last_played", at=s.when(state.last_played)))
+    return record
+
+
+def _standing(s: Session, player: PlayerInfo, state: PlayerState) -> Message:
     """A profile's first line: rung or rating, league, and place in the main table."""
     settings = s.settings
     if not player.member:
-        where = "" if settings.is_position else f" at rating {rating_text(state.rating)}"
-        table = "on no rung" if settings.is_position else "in no table"
-        return f"{player.name} left {s.ladder.name}{where} and is {table} until they " \
-               f"{s.join} again"
+        if settings.is_position:
+            return t("profile.left_rungs", name=player.name, ladder=s.ladder.name, join=s.join)
+        return t("profile.left", name=player.name, ladder=s.ladder.name, join=s.join,
+                 rating=rating_text(state.rating))
     table = main_table(settings)
     place = s.repo.rank(s.ladder.id, table, player.id, s.now)
     _, total = s.repo.standings(s.ladder.id, table, s.now, 0)
     if settings.is_position:
-        head = f"{player.name} on {s.ladder.name}: rung {place} of {total}"
-        if not player.available:
-            head += " (unavailable for challenges)"
-    else:
-        book = choose(settings)
-        head = f"{player.name} on {s.ladder.name}: rating {book.shown(settings, state)}"
-        named = league(settings, state.rating, state.rated_games)
-        if named is not None:
-            head += f", league {named}"
-        if calibrating(settings, state.rated_games):
-            head += f" (calibrating: {state.rated_games} of {settings.calibration} rated games)"
-        elif book.provisional(settings, state):
-            head += " (provisional: its rating is not yet sure enough for the tables)"
-        elif place is not None:
-            head += f", {place} of {total} in the {table} table" if table == "ladder" else \
-                f", rank {place} of {total}"
-        elif table == "ladder":
-            head += (" (not in the ladder table: no game in the last "
-                     f"{span(settings.active_days, 'day')})")
-    return head
+        head = t("profile.rung", name=player.name, ladder=s.ladder.name, rung=place or 0,
+                 total=total)
+        return joined(head, t("profile.unavailable"), sep="") if not player.available else head
+    book = choose(settings)
+    parts: list[Message] = [t("profile.rating", name=player.name, ladder=s.ladder.name,
+                              rating=book.shown(settings, state))]
+    named = league(settings, state.rating, state.rated_games)
+    if named is not None:
+        parts.append(t("profile.league", league=league_name(named)))
+    if calibrating(settings, state.rated_games):
+        parts.append(t("profile.calibrating", games=state.rated_games,
+                       of=settings.calibration))
+    elif book.provisional(settings, state):
+        parts.append(t("profile.provisional"))
+    elif place is not None:
+        parts.append(t("profile.place_ladder", place=place, total=total) if table == "ladder"
+                     else t("profile.rank", place=place, total=total))
+    elif table == "ladder":
+        parts.append(t("profile.inactive", within=span(settings.active_days, "day")))
+    return joined(*parts, sep="")
 
 
-def _period_text(s: Session, player: PlayerId) -> str:
+def _period_text(s: Session, player: PlayerId) -> Message:
     """`Waiting for this day's close (00:00 UTC): #4, #7.`: games rated together later."""
     waiting = [m for m, a, b, _ in s.repo.state(s.ladder.id).pending if player in (a, b)]
-    when = "this day's" if s.settings.period == "day" else "this week's"
-    close = f"{when} close (00:00 {s.settings.timezone}"
-    close += ")" if s.settings.period == "day" else ", Monday)"
+    close = t("profile.close_day" if s.settings.period == "day" else "profile.close_week",
+              zone=s.settings.timezone)
     if not waiting:
-        return f"No game waits for {close}."
-    return f"Waiting for {close}: " + ", ".join(f"#{m}" for m in waiting) + "."
+        return t("profile.none_waits", close=close)
+    return t("profile.waiting", close=close, games=", ".join(f"#{m}" for m in waiting))
 
 
-def _open_text(s: Session, player: PlayerInfo, m: MatchRecord) -> str:
+def _open_text(s: Session, player: PlayerInfo, m: MatchRecord) -> Message:
     """`#2 carol beat alice: waiting for alice to /confirm 2 or /dispute 2`: who answers."""
-    text = f"#{m.id} {s.describe_result(m.result)}"
+    line = t("profile.open", id=m.id, result=s.describe_result(m.result))
     if m.status == "disputed":
-        return f"{text}: disputed, waiting for a moderator"
+        return t("profile.open_disputed", line=line)
     result = m.result
     reporters = result.side_of(m.reporter)
     if result.side_of(player.id) != reporters:
-        return f"{text}: waiting for {player.name} to /confirm {m.id} or /dispute {m.id}"
+        return t("profile.open_yours", line=line, name=player.name, id=m.id)
     answering = [p for p in result.players if result.side_of(p) != reporters]
     s.names(answering)
-    return (f"{text}: waiting for {' or '.join(s.name(p) for p in answering)} to answer (or "
-            f"{player.name} to /withdraw {m.id})")
+    return t("profile.open_theirs", line=line, others=either([s.name(p) for p in answering]),
+             name=player.name, id=m.id)
 
 
-def _challenge_text(s: Session, player: PlayerId, c: ChallengeRecord) -> str:
+def _challenge_text(s: Session, player: PlayerId, c: ChallengeRecord) -> Message:
     """`#3 from erin, to answer by ...`, `#2 to bob, ...` or `#4 with dave, accepted`."""
     by = s.when(deadline(s, c))
     if c.status == "accepted":
-        other = c.challenged if c.challenger == player else c.challenger
+        other = s.name(c.challenged if c.challenger == player else c.challenger)
         if c.match is not None:
-            return f"#{c.id} with {s.name(other)}, played: report #{c.match} waits"
-        return f"#{c.id} with {s.name(other)}, accepted: play it and /report by {by}"
+            return t("profile.challenge_played", id=c.id, name=other, match=c.match)
+        return t("profile.challenge_accepted", id=c.id, name=other, by=by)
     if c.challenged == player:
-        return f"#{c.id} from {s.name(c.challenger)}, to answer by {by}"
-    return f"#{c.id} to {s.name(c.challenged)}, unanswered (a forfeit at {by})"
+        return t("profile.challenge_from", id=c.id, name=s.name(c.challenger), by=by)
+    return t("profile.challenge_to", id=c.id, name=s.name(c.challenged), by=by)
 
 
 _ACTIONS = {"void": "voided", "set": "changed", "adjust": "adjusted", "season-close":

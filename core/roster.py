@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from core.commands import ShowPlayers
 from core.errors import RuleViolation
-from core.i18n import plural
+from core.i18n import Message, joined, plural, t
 from core.paging import more_hint, pages, past_the_end
 from core.queries import member_table
 from core.records import Reply
@@ -18,7 +18,7 @@ def players(s: Session, cmd: ShowPlayers) -> Reply:
     """Members by name: rating (calibrating marked) or rung, and games played."""
     rows, total = s.repo.standings(s.ladder.id, member_table(s.settings), s.now, None)
     if not rows:
-        return Reply(f"No one has joined {s.ladder.name} yet: {s.join}")
+        return Reply(t("players.none", ladder=s.ladder.name, join=s.join))
     s.names(r.player for r in rows)
     ordered = sorted(rows, key=lambda r: (s.name(r.player).casefold(), r.player))
     skip = (cmd.page - 1) * PAGE
@@ -26,19 +26,21 @@ def players(s: Session, cmd: ShowPlayers) -> Reply:
     if not shown:
         raise RuleViolation(past_the_end(cmd.page, total, PAGE))
     states = {r.player: s.repo.player_state(s.ladder.id, r.player) for r in shown}
-    lines = [f"{s.ladder.name}: {plural(total, 'member')}"
-             + (f", page {cmd.page} of {pages(total, PAGE)}" if total > PAGE else "")]
+    head = t("players.head", ladder=s.ladder.name, members=plural(total, "member"))
+    lines: list[Message] = [t("table.page", head=head, page=cmd.page, pages=pages(total, PAGE))
+                            if total > PAGE else head]
     for row in shown:
         state = states[row.player]
         games = plural(state.games, "game") if state is not None else ""
+        where: Message
         if s.settings.is_position:
-            where = f"rung {int(row.value)}"
+            where = t("challenge.rung", rung=int(row.value))
+        elif calibrating(s.settings, row.rated_games):
+            where = t("players.calibrating", rating=rating_text(row.value))
+        elif row.held:
+            where = t("players.provisional", rating=rating_text(row.value))
         else:
             where = rating_text(row.value)
-            if calibrating(s.settings, row.rated_games):
-                where += " (calibrating)"
-            elif row.held:
-                where += " (provisional)"
-        lines.append(f"{s.name(row.player)}: {where}, {games}")
+        lines.append(t("players.row", name=s.name(row.player), where=where, games=games))
     lines += more_hint(total - skip - len(shown), s.said(f"/players page={cmd.page + 1}"))
-    return Reply("\n".join(lines))
+    return Reply(joined(*lines, sep="\n"))

@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from core.calendar import DAY
+from core.i18n import N_, Message, t
 from core.model import PlayerId, Timestamp
 from core.settings import Settings
 
@@ -37,6 +38,20 @@ class HallEntry:
 def calibrating(settings: Settings, rated_games: int) -> bool:
     """True while a player is still playing their calibration games."""
     return rated_games < settings.calibration
+
+
+# The preset leagues' names (RULES.md: the export keeps them as they are), in words.
+LEAGUE_WORDS = {"Calibration": N_("league.calibration"),
+                "Challenge Accepted": N_("league.challenge_accepted"),
+                "Fighter": N_("league.fighter"), "Yard Terror": N_("league.yard_terror"),
+                "Duel Master": N_("league.duel_master"), "Grandmaster": N_("league.grandmaster")}
+
+
+def league_name(name: str) -> Message:
+    """A league's name as a reply says it: a preset's in the reader's language, a
+    community's own as it was written."""
+    code = LEAGUE_WORDS.get(name)
+    return t(code) if code is not None else name
 
 
 def league(settings: Settings, rating: float, rated_games: int) -> str | None:
