@@ -176,7 +176,7 @@ def register(p: DiscordPlatform) -> None:
                      ladder: str | None = None) -> None:
         me, them = (user(i.user),), (user(opponent),)
         if result == "draw" and margin is not None:
-            await p.respond(i, Reply(render(t("menu.draw_margin"), language_of(
+            await p.respond(i, Reply(render(t("result.draw_margin"), language_of(
                 i.locale.value, p.config.policy.language)), error=True))
             return
         sides = (them, me) if result == "loss" else (me, them)

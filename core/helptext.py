@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from core.i18n import Text, t
 from core.rulebooks import rulebook_summary
 from core.settings import PROPERTIES, SETTING_GROUPS, SETTING_SPECS, Policy
 
@@ -88,9 +89,9 @@ HELP: dict[str, str] = {
 }
 
 
-def usage(word: str) -> str:
-    """The usage line of a command word."""
-    return f"Usage: {USAGE.get(word, USAGE['help'])}"
+def usage(word: str) -> Text:
+    """The usage line of a command word (its words stay as they are in every language)."""
+    return t("usage.line", line=USAGE.get(word, USAGE["help"]))
 
 
 def help_text(topic: str | None, policy: Policy | None = None) -> str:

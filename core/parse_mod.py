@@ -22,6 +22,7 @@ from core.commands import (
     UnbanPlayer,
     VoidMatch,
 )
+from core.i18n import t
 from core.model import Margin
 from core.numerals import is_digits, parse_number
 from core.records import UserRef
@@ -44,21 +45,21 @@ def parse_ladder(args: Args) -> Command:
     sub = (args.pop().lower() if args.tokens else "info")
     if sub == "create":
         if not args.tokens:
-            raise args.error("Name the new ladder.")
+            raise args.error(t("mod.name_new"))
         name = args.pop()
         if not LADDER_NAME.match(name):
-            raise args.error("A ladder name is 1-32 letters, digits, - or _.")
+            raise args.error(t("mod.ladder_name"))
         options = read_options(args)
         presets = [v for k, v in options if k == "preset"]
         if not presets:
-            raise args.error("Say which rulebook: preset=warlight|fame|duel|nhwc|dutch.")
+            raise args.error(t("mod.which_preset"))
         if len(presets) > 1:
-            raise args.error("Give preset= once.")
+            raise args.error(t("mod.preset_once"))
         return CreateLadder(name, presets[0].lower(), tuple(p for p in options if p[0] != "preset"))
     if sub == "set":
         options = read_options(args)
         if not options:
-            raise args.error("Give at least one key=value; /help settings lists them.")
+            raise args.error(t("mod.set_what"))
         return ChangeSettings(options)
     if sub in ("info", "show", "settings"):
         args.done()
@@ -68,11 +69,11 @@ def parse_ladder(args: Args) -> Command:
         return ListLadders()
     if sub == "rename":
         if len(args.tokens) != 1 or not LADDER_NAME.match(args.tokens[0]):
-            raise args.error("Give the new name: 1-32 letters, digits, - or _.")
+            raise args.error(t("mod.new_name"))
         return RenameLadder(args.pop())
     if sub == "delete":
         if not args.tokens or not LADDER_NAME.match(args.tokens[0]):
-            raise args.error("Name the ladder to delete: /ladder delete NAME.")
+            raise args.error(t("mod.delete_which"))
         name = args.pop()
         confirmed = bool(args.tokens) and args.tokens[0].lower() == "confirm"
         if confirmed:
@@ -81,15 +82,15 @@ def parse_ladder(args: Args) -> Command:
         return DeleteLadder(name, confirmed)
     if sub == "default":
         if len(args.tokens) != 1 or not LADDER_NAME.match(args.tokens[0]):
-            raise args.error("Name the ladder to make the default.")
+            raise args.error(t("mod.default_which"))
         return MakeDefault(args.pop())
-    raise args.error(f"I don't know /ladder {clip(sub)}.")
+    raise args.error(t("mod.unknown_ladder_sub", sub=clip(sub)))
 
 
 def parse_mod(args: Args) -> Command:
     """/mod void|set|adjust|remove|add|ban|unban|cancel|season close."""
     if not args.tokens:
-        raise args.error("Say what to do.")
+        raise args.error(t("mod.what"))
     action = args.pop().lower()
     if action == "void":
         match_id = read_match_id(args, required=True)
@@ -102,18 +103,17 @@ def parse_mod(args: Args) -> Command:
     if action == "adjust":
         user = args.optional_mention()
         if user is None:
-            raise args.error("Name the player to adjust.")
+            raise args.error(t("mod.adjust_who"))
         token = args.pop() if args.tokens else ""
         amount = _adjustment(token)
         if amount is None:
-            raise args.error("Give the change as +N or -N, at most "
-                             f"{MAX_ADJUST:,} (points, or rungs on a position ladder).")
+            raise args.error(t("mod.adjust_amount", max=f"{MAX_ADJUST:,}"))
         return AdjustRating(user, amount, read_reason(args))
     if action in ("remove", "ban", "unban", "add"):
         user = args.optional_mention() or args.reply_to
         if user is None:
-            raise args.error(f"Name the player: /mod {action} @name"
-                             + (" [reason]." if action == "add" else " reason."))
+            raise args.error(t("mod.name_player_add" if action == "add" else "mod.name_player",
+                               action=action))
         if action == "add":
             return AddPlayer(user, args.rest())
         reason = read_reason(args)
@@ -123,15 +123,14 @@ def parse_mod(args: Args) -> Command:
     if action == "cancel":
         token = (args.peek() or "").lstrip("#")
         if not is_digits(token) or int(token) > 2**62:
-            raise args.error("Give the challenge's id (as /profile shows it): /mod cancel 3 "
-                             "reason.")
+            raise args.error(t("mod.cancel_id"))
         args.pop()
         return CancelChallenge(int(token), read_reason(args))
     if action == "season":
         if not args.tokens or args.pop().lower() != "close":
-            raise args.error("Did you mean /mod season close?")
+            raise args.error(t("mod.season_close"))
         return CloseSeason(args.rest())
-    raise args.error(f"I don't know /mod {clip(action)}.")
+    raise args.error(t("mod.unknown_action", action=clip(action)))
 
 
 def _adjustment(token: str) -> float | None:
@@ -173,8 +172,7 @@ def _result_spec(args: Args) -> ResultSpec:
         else:
             break  # the reason begins
     if not order and not draw:
-        raise args.error("Say the new result: the winner as @name (all players in order for a "
-                         "free-for-all), or draw.")
+        raise args.error(t("mod.new_result"))
     if draw and margin is not None:
-        raise args.error("A draw carries no margin.")
+        raise args.error(t("result.draw_margin"))
     return ResultSpec(tuple(order), draw, margin, moves, rated)

@@ -34,6 +34,7 @@ from core.commands import (
     WithdrawReport,
 )
 from core.errors import UsageError
+from core.i18n import joined, t
 from core.model import Margin
 from core.parse_mod import parse_ladder, parse_mod
 from core.records import UserRef
@@ -71,10 +72,7 @@ def parse(text: str, author: UserRef, resolve: Resolver,
           reply_to: UserRef | None = None) -> Parsed | None:
     """Parse a chat message; None when it is not a command at all."""
     if len(text) > MAX_TEXT:
-        raise UsageError(
-            f"That message is {len(text):,} characters long; commands are limited to "
-            f"{MAX_TEXT:,} characters."
-        )
+        raise UsageError(t("parse.too_long", length=f"{len(text):,}", max=f"{MAX_TEXT:,}"))
     word = command_word(text)
     if word is None:
         return None
@@ -85,7 +83,7 @@ def parse(text: str, author: UserRef, resolve: Resolver,
         if token.lower().startswith("ladder="):
             ladder = token.split("=", 1)[1]
             if not LADDER_NAME.match(ladder):
-                raise UsageError("ladder=NAME takes a ladder name (letters, digits, - and _).")
+                raise UsageError(t("parse.ladder_name"))
         else:
             kept.append(token)
     if word == "ladder" and ladder is not None and [t.lower() for t in kept] == ["default"]:
@@ -94,16 +92,14 @@ def parse(text: str, author: UserRef, resolve: Resolver,
     if parser is None:
         shown = word if len(word) <= 32 else word[:32] + "…"
         guess = _closest_command(word)
-        hint = f" Did you mean /{guess}?" if guess else ""
-        if word in ("challenges", "pending"):
-            hint += " It lists your open reports and challenges."
-        raise UsageError(f"I don't know the command /{shown}.{hint} /help lists the commands.")
+        hint = joined(t("parse.did_you_mean", guess=guess) if guess else "",
+                      t("parse.lists_open") if word in ("challenges", "pending") else "", sep="")
+        raise UsageError(t("parse.unknown_command", word=shown, hint=hint))
     args = Args(word, kept, author, resolve, reply_to)
     command = parser(args)
     if ladder is not None and isinstance(command, CHAT_LEVEL):
         # These name their ladder themselves (or none); ladder= would be silently ignored.
-        raise args.error("ladder=NAME picks the ladder of /ladder set and /ladder info; "
-                         "/ladder create NAME and /ladder default NAME take the name itself.")
+        raise args.error(t("parse.ladder_chat_level"))
     return Parsed(command, ladder)
 
 
@@ -165,7 +161,7 @@ def _challenge(args: Args) -> Command:
         return WithdrawChallenge(named)
     opponent = args.optional_mention() or args.reply_to
     if opponent is None:
-        raise args.error("Name the player to challenge.")
+        raise args.error(t("parse.challenge_who"))
     args.done()
     return IssueChallenge(opponent)
 
@@ -191,7 +187,7 @@ def _is_option(token: str) -> bool:
 
 def _report(args: Args) -> Command:
     if not args.tokens:
-        raise args.error("Say what happened.")
+        raise args.error(t("parse.report_what"))
     kind = args.pop().lower()
     me = (args.author,)
     margin: Margin | None = None
@@ -204,9 +200,9 @@ def _report(args: Args) -> Command:
         if opponent is None and args.tokens and not _is_option(args.tokens[0]):
             opponent = args.mention(args.tokens[0])  # refuses a name written without @
         if opponent is None:
-            raise args.error("Name your opponent: /report win @bob.")
+            raise args.error(t("parse.report_opponent"))
         if opponent.key == args.author.key:
-            raise args.error("You cannot report a game against yourself: name your opponent.")
+            raise args.error(t("parse.report_yourself"))
         sides = (me, (opponent,)) if kind != "loss" else ((opponent,), me)
         draw = kind == "draw"
     elif kind == "ffa":
@@ -214,7 +210,7 @@ def _report(args: Args) -> Command:
         while (user := args.optional_mention()) is not None:
             order.append(user)
         if len(order) < 2:
-            raise args.error("Name every player in finishing order, the winner first.")
+            raise args.error(t("parse.report_ffa"))
         sides = tuple((u,) for u in order)
     elif kind == "teams":
         teams: list[list[UserRef]] = [[]]
@@ -225,14 +221,13 @@ def _report(args: Args) -> Command:
             else:
                 teams[-1].append(args.mention(token))
         if len(teams) < 2 or any(not t for t in teams):
-            raise args.error("Name both teams: /report teams @a @b vs @c @d.")
+            raise args.error(t("parse.report_teams"))
         sides = tuple(tuple(t) for t in teams)
     else:
         guess = _REPORT_WORDS.get(kind) or next(
             iter(difflib.get_close_matches(kind[:32], _REPORT_KINDS, n=1)), None)
-        hint = f" Did you mean {guess}?" if guess else ""
-        raise args.error(f"{quote(kind)}: a report starts with win, loss, draw, ffa or teams."
-                         f"{hint}")
+        raise args.error(t("parse.report_kind", kind=quote(kind),
+                           hint=t("parse.did_you_mean_word", guess=guess) if guess else ""))
     while args.tokens:
         token = args.pop()
         low = token.lower()
@@ -247,18 +242,16 @@ def _report(args: Args) -> Command:
         elif low == "draw" and kind == "teams":
             draw = True
         elif read_margin(low) is not None and kind == "draw":
-            raise args.error("A draw carries no margin.")
+            raise args.error(t("result.draw_margin"))
         elif is_mention(token) and kind in ("win", "loss", "draw"):
-            raise args.error("A win, loss or draw names one opponent: a game of more players "
-                             "is /report ffa @first @second ... or /report teams @a @b vs "
-                             "@c @d.")
+            raise args.error(t("parse.one_opponent"))
         else:
             raise args.stray(token)
     everyone = [u.key for side in sides for u in side]
     if len(set(everyone)) != len(everyone):
-        raise args.error("Each player can appear only once in a game.")
+        raise args.error(t("parse.once"))
     if draw and len(sides) != 2:
-        raise args.error("Only a game of two sides can be a draw.")
+        raise args.error(t("spec.draw_two"))
     return ReportResult(sides, draw, margin, moves, rated, again)
 
 
@@ -288,8 +281,7 @@ def _standings(args: Args) -> Command:
     token = args.pop() if args.tokens else None
     table = token.lower() if token is not None else None
     if token is not None and table not in TABLES:
-        raise args.error(f"There is no table called {quote(token)}; tables: season, week, "
-                         "ladder, rating (everyone).", token)
+        raise args.error(t("parse.no_table", token=quote(token)), token)
     args.done()
     return ShowStandings(table, page)
 

@@ -61,9 +61,9 @@ def _header(s: Session, table: str) -> Message:
     if table == "ladder":
         return t("table.ladder", ladder=name, within=span(settings.active_days, "day"))
     if table == "season":
-        return t("table.season", ladder=name, season=s.season, games=settings.season_min_games)
+        return t("table.season", ladder=name, season=s.season, count=settings.season_min_games)
     return t("table.week", ladder=name, within=span(settings.week_days, "day"),
-             games=settings.week_min_games)
+             count=settings.week_min_games)
 
 
 def _value(s: Session, table: str, value: float, rated_games: int, held: bool = False
@@ -86,9 +86,9 @@ def _empty(s: Session, table: str) -> Message:
     calibrated = t("table.calibrated", games=plural(settings.calibration, "rated game")) \
         if settings.calibration else t("table.players")
     if table == "season":
-        return t("table.empty_season", who=calibrated, games=settings.season_min_games)
+        return t("table.empty_season", who=calibrated, count=settings.season_min_games)
     if table == "week":
-        return t("table.empty_week", who=calibrated, games=settings.week_min_games,
+        return t("table.empty_week", who=calibrated, count=settings.week_min_games,
                  within=span(settings.week_days, "day"))
     if table == "ladder":
         return t("table.empty_ladder", who=calibrated, within=span(settings.active_days, "day"))

@@ -52,7 +52,7 @@ from core.commands import (
 )
 from core.errors import LadderError, NoLadder, NotAllowed, RuleViolation, UsageError
 from core.helptext import help_text
-from core.i18n import language_of, render, t
+from core.i18n import joined, language_of, render, t
 from core.jobs import catch_up
 from core.parsing import parse
 from core.planning import schedule
@@ -75,15 +75,23 @@ def handle(repo: Repo, ctx: Context, text: str, resolve: Resolver,
     try:
         parsed = parse(text, ctx.user, resolve, ctx.reply_to)
     except UsageError as error:
-        return spoken(refused(_ladder_named(repo, ctx.chat, text, error)), ctx, policy.language)
+        return spoken(refused(_ladder_named(repo, ctx.chat, text, error)), ctx,
+                      _chat_language(repo, ctx.chat, policy))
     except LadderError as error:
-        return spoken(refused(error), ctx, policy.language)
+        return spoken(refused(error), ctx, _chat_language(repo, ctx.chat, policy))
     if parsed is None:
         return None
     reply = execute(repo, ctx, parsed, policy)
     if ctx.message_id is not None and not reply.error:
         repo.remember(ctx.chat, ctx.message_id, str(reply.text), ctx.at)
     return reply
+
+
+def _chat_language(repo: Repo, chat: str, policy: Policy) -> str:
+    """The language of a chat's default ladder (a refusal before any ladder was named),
+    else the bot's."""
+    ladder = repo.ladder(chat, None)
+    return ladder.settings.language if ladder is not None else policy.language
 
 
 def spoken(reply: Reply, ctx: Context, language: str) -> Reply:
@@ -102,7 +110,8 @@ def _ladder_named(repo: Repo, chat: str, text: str, error: UsageError) -> UsageE
     if error.stray not in words[1:]:
         return error
     words[words.index(error.stray, 1)] = f"ladder={error.stray}"
-    return UsageError(f"{error}\nDid you mean {' '.join(words)}?", error.stray)
+    return UsageError(joined(error.reason, t("parse.did_you_mean_line", command=" ".join(words)),
+                             sep="\n"), error.stray)
 
 
 def refused(error: LadderError) -> Reply:

@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 from core.errors import UnknownPlayer, UsageError
 from core.helptext import usage
+from core.i18n import Message, joined, t
 from core.model import Margin
 from core.numerals import is_digits
 from core.records import UserRef
@@ -21,9 +22,9 @@ MAX_PAGE = 100_000
 Resolver = Callable[[str], UserRef | None]
 
 
-def usage_error(word: str, problem: str, stray: str = "") -> UsageError:
+def usage_error(word: str, problem: Message, stray: str = "") -> UsageError:
     """A malformed command: the problem, then the command's usage line."""
-    return UsageError(f"{problem}\n{usage(word)}", stray)
+    return UsageError(joined(problem, usage(word), sep="\n"), stray)
 
 
 class Args:
@@ -37,12 +38,12 @@ class Args:
         self.resolve = resolve
         self.reply_to = reply_to
 
-    def error(self, problem: str, stray: str = "") -> UsageError:
+    def error(self, problem: Message, stray: str = "") -> UsageError:
         return usage_error(self.word, problem, stray)
 
     def stray(self, token: str) -> UsageError:
         """A word the command does not take."""
-        return self.error(f"I don't understand {quote(token)}.", token)
+        return self.error(t("parse.stray", token=quote(token)), token)
 
     def peek(self) -> str | None:
         return self.tokens[0] if self.tokens else None
@@ -54,7 +55,7 @@ class Args:
         text = " ".join(self.tokens)
         self.tokens = []
         if len(text) > MAX_REASON:
-            raise self.error(f"Keep the reason under {MAX_REASON} characters.")
+            raise self.error(t("parse.reason_long", max=MAX_REASON))
         return text
 
     def done(self) -> None:
@@ -63,14 +64,11 @@ class Args:
 
     def mention(self, token: str) -> UserRef:
         if not is_mention(token):
-            raise self.error(f"{quote(token)} is not a player; name players as @name.")
+            raise self.error(t("parse.not_player", token=quote(token)))
         name = token[1:].rstrip(",.;:!?)")
         user = self.resolve(name) if name else None
         if user is None:
-            raise UnknownPlayer(
-                f"I don't know @{clip(name)} yet: ask @{clip(name)} to /join first "
-                "(or to say something here so I can learn who they are)."
-            )
+            raise UnknownPlayer(t("parse.unknown_user", name=clip(name)))
         return user
 
     def optional_mention(self) -> UserRef | None:
@@ -98,7 +96,7 @@ def read_options(args: Args) -> tuple[tuple[str, str], ...]:
     for token in args.tokens:
         key, eq, value = token.partition("=")
         if not eq or not key or not value:
-            raise args.error(f"Settings are written key=value; {quote(token)} is not.")
+            raise args.error(t("parse.settings_form", token=quote(token)))
         pairs.append((key.lower(), value))
     args.tokens = []
     return tuple(pairs)
@@ -114,7 +112,7 @@ def read_margin(token: str) -> Margin | None:
 def read_moves(args: Args, token: str) -> int:
     raw = token.split("=", 1)[1]
     if not is_digits(raw) or int(raw) > MAX_MOVES:
-        raise args.error(f"moves=N takes a whole number of moves up to {MAX_MOVES:,}.")
+        raise args.error(t("parse.moves", max=f"{MAX_MOVES:,}"))
     return int(raw)
 
 
@@ -124,10 +122,10 @@ def read_match_id(args: Args, required: bool) -> int | None:
         args.pop()
         value = int(token.lstrip("#"))
         if value > 2**62:
-            raise args.error("That match id is out of range.")
+            raise args.error(t("parse.match_range"))
         return value
     if required:
-        raise args.error("Give the match id (as shown in /history).")
+        raise args.error(t("parse.match_id"))
     return None
 
 
@@ -137,7 +135,7 @@ def read_page(args: Args) -> int:
         if token.lower().startswith("page="):
             raw = token.split("=", 1)[1]
             if not is_digits(raw) or not 1 <= int(raw) <= MAX_PAGE:
-                raise args.error(f"page=N takes a page number from 1 to {MAX_PAGE:,}.")
+                raise args.error(t("parse.page", max=f"{MAX_PAGE:,}"))
             args.tokens.remove(token)
             return int(raw)
     return 1
@@ -146,5 +144,5 @@ def read_page(args: Args) -> int:
 def read_reason(args: Args) -> str:
     reason = args.rest()
     if not reason:
-        raise args.error("Moderator actions need a reason, for the history.")
+        raise args.error(t("parse.reason_needed"))
     return reason

@@ -110,3 +110,19 @@ def test_a_russian_position_ladder_challenges_and_moves_rungs(tmp_path: Path) ->
         "Матч #1 подтверждён: cat побеждает bob (major). cat: ступень 3 -> 1 (вверх на 2), "
         "bob: ступень 2 -> 3 (вниз на 1).",
     ]
+
+
+def test_a_malformed_command_is_refused_in_the_chats_language(tmp_path: Path) -> None:
+    lines = said(console(tmp_path / "l.db", "!time 2026-01-05T10:00:00+00:00\n"
+                         "@mod: /ladder create main preset=duel language=ru\n"
+                         "@alice: /join\n@alice: /report\n@alice: /repotr win @bob\n"
+                         "@alice: /standings page=0\n"))
+    assert lines[-5:] == [
+        "Скажите, чем закончилась игра.",
+        "Как писать: /report win|loss|draw @user [minor|major|overwhelming] [moves=N] "
+        "[unrated] [again] | /report ffa @first @second ... | /report teams @a @b vs @c @d "
+        "[draw]",
+        "Я не знаю команды /repotr. Может быть, /report? Список команд: /help.",
+        "page=N — номер страницы от 1 до 100,000.",
+        "Как писать: /standings [season|week|ladder|rating] [page=N]",
+    ]
