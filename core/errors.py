@@ -6,7 +6,7 @@ leaves the core; nothing here is a stack trace.
 
 from __future__ import annotations
 
-from core.i18n import Message
+from core.i18n import Message, t
 
 
 class LadderError(Exception):
@@ -50,10 +50,7 @@ class RatingGapTooLarge(LadderError):
     """A rated game between players too far apart (fame's 1000-point rule)."""
 
     def __init__(self, gap: float, limit: float) -> None:
-        super().__init__(
-            f"The ratings are {round(gap)} apart; this ladder rates games only up to "
-            f"{round(limit)} apart (report it with `unrated` to record it anyway)."
-        )
+        super().__init__(t("report.gap", gap=round(gap), limit=round(limit)))
         self.gap = gap
         self.limit = limit
 

@@ -8,7 +8,7 @@ import json
 from core.commands import DeleteLadder, RenameLadder
 from core.errors import NoLadder, RuleViolation, SettingError
 from core.export import export_ladder
-from core.i18n import plural
+from core.i18n import joined, plural, t
 from core.ports import Repo
 from core.queries import member_count
 from core.records import Context, Reply
@@ -19,34 +19,30 @@ def rename(s: Session, cmd: RenameLadder) -> Reply:
     """Give the ladder a new name; its history, settings and public page stay."""
     old = s.ladder.name
     if cmd.name == old:
-        raise RuleViolation(f"The ladder is called {old} already.")
+        raise RuleViolation(t("rename.same", ladder=old))
     if s.repo.ladder(s.ladder.chat, cmd.name) is not None:
-        raise SettingError(f"This chat already has a ladder called {cmd.name}.")
+        raise SettingError(t("ladder.exists", ladder=cmd.name))
     s.repo.update_ladder(s.ladder.id, name=cmd.name)
     s.audit("rename", f"{old} -> {cmd.name}")
-    return Reply(f"{s.ctx.user.name} renamed ladder {old} to {cmd.name}. Its history, "
-                 "settings and players stay"
-                 + ("." if s.ladder.is_default else f"; commands name it ladder={cmd.name}."),
-                 ladder=cmd.name)
+    return Reply(t("rename.done_default" if s.ladder.is_default else "rename.done",
+                   mod=s.ctx.user.name, old=old, ladder=cmd.name), ladder=cmd.name)
 
 
 def delete(repo: Repo, ctx: Context, cmd: DeleteLadder) -> Reply:
     """Say what deleting a ladder removes; confirmed, keep its export and delete it."""
     ladder = repo.ladder(ctx.chat, cmd.name)
     if ladder is None:
-        raise NoLadder(f"This chat has no ladder called {cmd.name}; /ladder list shows them.")
+        raise NoLadder(t("ladder.unknown_list", ladder=cmd.name))
     if not cmd.confirmed:
         members = member_count(repo, ladder, ctx.at)
-        return Reply(f"Deleting {ladder.name} removes its {plural(members, 'player')}, their "
-                     "matches and the whole history for good; its export "
-                     "is written to a file beside the database first. To go ahead: "
-                     f"/ladder delete {ladder.name} confirm", private=True)
+        return Reply(t("delete.ask", ladder=ladder.name, players=plural(members, "player")),
+                     private=True)
     data = export_ladder(repo, ctx.chat, ladder.name, ctx.at)
     where = repo.keep_export(ctx.chat, ladder.name, json.dumps(data, indent=2), ctx.at)
     repo.delete_ladder(ladder.id)
     rest = repo.ladders(ctx.chat)
-    text = f"{ctx.user.name} deleted ladder {ladder.name}. Its export is kept in {where}."
+    text = t("delete.done", mod=ctx.user.name, ladder=ladder.name, where=where)
     if ladder.is_default and rest:
         repo.update_ladder(rest[0].id, is_default=True)
-        text += f" {rest[0].name} is now this chat's default ladder."
+        return Reply(joined(text, t("ladder.now_default", ladder=rest[0].name)))
     return Reply(text)

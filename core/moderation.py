@@ -135,20 +135,20 @@ def change_settings(s: Session, cmd: ChangeSettings) -> Reply:
 def _match(s: Session, match_id: int) -> MatchRecord:
     record = s.repo.match(s.ladder.id, match_id)
     if record is None:
-        raise UsageError(f"There is no match #{match_id} on {s.ladder.name}.")
+        raise UsageError(t("match.unknown", id=match_id, ladder=s.ladder.name))
     return record
 
 
 def _seasons_text(s: Session, frozen: dict[str, tuple[TableRow, ...]],
-                  state: LadderState) -> str:
+                  state: LadderState) -> Message:
     """Which frozen season tables a correction changed (`frozen`: as they were before)."""
     changed = [label for label, table in frozen.items() if state.frozen.get(label) != table]
-    parts = []
+    parts: list[Message] = []
     for label in changed:
         hall = [e for e in state.hall if e.season == label]
-        parts.append(f"The frozen table of season {label} changes: " +
-                     (hall_text(s, hall) if hall else "no one is listed now") + ".")
-    return " ".join(parts)
+        parts.append(t("season.frozen_changes", season=label,
+                       hall=hall_text(s, hall) if hall else t("season.no_one_now")))
+    return joined(*parts)
 
 
 def _correction_reply(s: Session, frozen: dict[str, tuple[TableRow, ...]],
@@ -255,60 +255,60 @@ def adjust(s: Session, cmd: AdjustRating) -> Reply:
     player = s.member(cmd.user)
     amount = cmd.amount
     if s.settings.is_position and not float(amount).is_integer():
-        raise UsageError("Rungs move in whole steps: +N or -N.")
+        raise UsageError(t("adjust.whole_rungs"))
     if s.settings.whole and not s.settings.is_position and not float(amount).is_integer():
-        raise UsageError(f"{s.ladder.name} keeps whole-number ratings: give +N or -N.")
+        raise UsageError(t("adjust.whole_ratings", ladder=s.ladder.name))
     floor = s.settings.floor
     state = s.repo.player_state(s.ladder.id, player.id)
     if amount < 0 and not s.settings.is_position and floor is not None \
             and state is not None and state.rating <= floor:
-        raise RuleViolation(f"{player.name} is at {rating_text(state.rating)}, not above "
-                            f"{s.ladder.name}'s floor of {rating_text(floor)}: no rating goes "
-                            "lower.")
+        raise RuleViolation(t("adjust.floor", name=player.name, rating=rating_text(state.rating),
+                              ladder=s.ladder.name, floor=rating_text(floor)))
     if not s.settings.is_position and state is not None \
             and abs(state.rating + amount) > RATING_LIMIT:
-        raise RuleViolation(f"That would take {player.name} from {rating_text(state.rating)} to "
-                            f"{rating_text(state.rating + amount)}: ratings stay within "
-                            f"-{RATING_LIMIT:,} and {RATING_LIMIT:,}.")
+        raise RuleViolation(t("adjust.limit", name=player.name, rating=rating_text(state.rating),
+                              to=rating_text(state.rating + amount), limit=f"{RATING_LIMIT:,}"))
     applied = s.append(RatingAdjusted(s.now, player.id, amount, s.ctx.user.name, cmd.reason))[0]
     assert not isinstance(applied, Rederived)
     unit = noun(amount, "rung" if s.settings.is_position else "point")
     s.audit("adjust", cmd.reason, player=player.id, detail=f"{signed(amount)} {unit}")
     change = [c for c in applied.changes if c.player == player.id]
-    moved = s.describe_changes(change) if change else f"{player.name} stays where they are"
-    return Reply(f"{s.ctx.user.name} adjusted {player.name} by {signed(amount)} {unit}: "
-                 f"{cmd.reason}. {moved}.")
+    moved = s.describe_changes(change) if change else t("adjust.stays", name=player.name)
+    by = t("adjust.rungs" if s.settings.is_position else "adjust.points", count=abs(int(amount))
+           if float(amount).is_integer() else 2, amount=signed(amount))
+    return Reply(t("adjust.done", mod=s.ctx.user.name, name=player.name, by=by,
+                   reason=cmd.reason, moved=moved))
 
 
 def close_season(s: Session, cmd: CloseSeason) -> Reply:
     """Close the open season now: table frozen, Hall of Fame, announcement."""
     if "season" not in s.settings.tables:
-        raise RuleViolation(f"{s.ladder.name} keeps no season table.")
+        raise RuleViolation(t("season.no_table", ladder=s.ladder.name))
     label = s.ladder.season
     if label is None:
-        raise RuleViolation(f"{s.ladder.name} has no season under way yet.")
+        raise RuleViolation(t("season.none_yet", ladder=s.ladder.name))
     applied = s.append(SeasonClosed(s.now, label, s.ctx.user.name, cmd.reason))[0]
     assert not isinstance(applied, Rederived) and applied.season is not None
     s.audit("season-close", cmd.reason or "closed early")
-    why = f" by {s.ctx.user.name}" + (f": {cmd.reason}" if cmd.reason else "")
-    return Reply(season_text(s, applied.season, why), announce=True)
+    by = s.ctx.user.name
+    return Reply(season_text(s, applied.season, by, cmd.reason), announce=True)
 
 
-def season_text(s: Session, effect: SeasonEffect, why: str = "") -> str:
-    """The season-close announcement."""
-    head = f"Season {effect.season} of {s.ladder.name} is closed{why}."
-    if effect.hall:
-        body = "Hall of Fame: " + hall_text(s, list(effect.hall)) + "."
-    else:
-        body = (f"No one qualified for the Hall of Fame ({s.settings.season_min_games}+ rated "
-                "games and a gain).")
-    return f"{head} {body} Season {effect.following} starts now; everyone starts at 0."
+def season_text(s: Session, effect: SeasonEffect, by: str = "", reason: str = "") -> Message:
+    """The season-close announcement (`by` a moderator, for `reason`, when early)."""
+    code = N_("season.closed_by_because") if by and reason else \
+        N_("season.closed_by") if by else N_("season.closed")
+    head = t(code, season=effect.season, ladder=s.ladder.name, mod=by, reason=reason)
+    body = t("season.hall", hall=hall_text(s, list(effect.hall))) if effect.hall else \
+        t("season.no_hall", count=s.settings.season_min_games)
+    return joined(head, body, t("season.next", season=effect.following))
 
 
-def hall_text(s: Session, entries: list[HallEntry]) -> str:
+def hall_text(s: Session, entries: list[HallEntry]) -> Message:
     """`1. carol +45, 2. alice +44`."""
     s.names(e.player for e in entries)
-    return ", ".join(f"{e.place}. {s.name(e.player)} {signed(e.gain)}" for e in entries)
+    return joined(*(t("season.place", place=e.place, name=s.name(e.player),
+                      gain=signed(e.gain)) for e in entries), sep=", ")
 
 
 def ladder_label(ladder: LadderInfo) -> str:

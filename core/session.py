@@ -83,15 +83,15 @@ class Session:
         """The asking user as a current member, or a refusal telling them to join."""
         player = self.player(self.ctx.user)
         if player is None:
-            raise NotAllowed(f"You are not on {self.ladder.name} yet: {self.join} first.")
+            raise NotAllowed(t("me.not_joined", ladder=self.ladder.name, join=self.join))
         if not player.member:
             if player.banned:
-                raise NotAllowed(f"You are banned from {self.ladder.name}"
-                                 f"{self.off_reason(player)}.")
+                raise NotAllowed(t("me.banned", ladder=self.ladder.name,
+                                   why=self.off_reason(player)))
             if player.removed:
-                raise NotAllowed(f"A moderator took you off {self.ladder.name}"
-                                 f"{self.off_reason(player)}: {self.join} to come back.")
-            raise NotAllowed(f"You left {self.ladder.name}: {self.join} to come back.")
+                raise NotAllowed(t("me.removed", ladder=self.ladder.name,
+                                   why=self.off_reason(player), join=self.join))
+            raise NotAllowed(t("me.left", ladder=self.ladder.name, join=self.join))
         if player.name != self.ctx.user.name:
             self.repo.update_player(self.ladder.id, player.id, name=self.ctx.user.name)
         return player
@@ -100,13 +100,11 @@ class Session:
         """A mentioned user as a current member, or a refusal saying how to join."""
         player = self.player(user)
         if player is None:
-            raise UnknownPlayer(
-                f"{user.name} has not joined {self.ladder.name}: ask @{user.name} to "
-                f"{self.join} first."
-            )
+            raise UnknownPlayer(t("member.not_joined", name=user.name, ladder=self.ladder.name,
+                                  join=self.join))
         if not player.member:
-            raise UnknownPlayer(f"{user.name} left {self.ladder.name}: ask @{user.name} to "
-                                f"{self.join} again first.")
+            raise UnknownPlayer(t("member.left", name=user.name, ladder=self.ladder.name,
+                                  join=self.join))
         return player
 
     def off_reason(self, player: PlayerInfo) -> Message:
