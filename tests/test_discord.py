@@ -278,12 +278,18 @@ async def test_an_exception_is_logged_and_the_user_gets_an_apology(
     assert "database on fire" in caplog.text and "Traceback" in caplog.text
 
 
-def test_sync_dry_run_lists_every_command_without_a_token(tmp_path: Path) -> None:
+def dry_run(tmp_path: Path) -> list[dict[str, Any]]:
+    """`ladderbot discord sync --dry-run`'s payloads, run as a user would, with no token."""
     done = subprocess.run([sys.executable, "-m", "bot.cli", "discord", "sync", "--dry-run"],
                           cwd=tmp_path, capture_output=True, text=True, timeout=120,
                           env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
     assert done.returncode == 0, done.stderr
-    payloads = json.loads(done.stdout)
+    payloads: list[dict[str, Any]] = json.loads(done.stdout)
+    return payloads
+
+
+def test_sync_dry_run_lists_every_command_without_a_token(tmp_path: Path) -> None:
+    payloads = dry_run(tmp_path)
     assert platform_limits.discord_commands(payloads) == []  # as Discord would take them
     names = {p["name"]: p for p in payloads}
     assert set(names) == {"ladder", "join", "leave", "challenge", "accept", "decline",
@@ -506,10 +512,7 @@ async def test_typed_options_are_checked_as_the_text_is(dc: Harness) -> None:
 
 
 def test_discord_is_told_the_same_limits(tmp_path: Path) -> None:
-    done = subprocess.run([sys.executable, "-m", "bot.cli", "discord", "sync", "--dry-run"],
-                          cwd=tmp_path, capture_output=True, text=True, timeout=120,
-                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
-    mod = next(c for c in json.loads(done.stdout) if c["name"] == "mod")
+    mod = next(c for c in dry_run(tmp_path) if c["name"] == "mod")
     void = next(o for o in mod["options"] if o["name"] == "void")
     reason = next(o for o in void["options"] if o["name"] == "reason")
     assert reason["max_length"] == 300
@@ -616,11 +619,7 @@ async def test_an_answer_after_fifteen_minutes_is_refused_by_the_stand_in(dc: Ha
 
 
 def test_the_command_menu_speaks_russian_and_dutch_and_names_stay(tmp_path: Path) -> None:
-    done = subprocess.run([sys.executable, "-m", "bot.cli", "discord", "sync", "--dry-run"],
-                          cwd=tmp_path, capture_output=True, text=True, timeout=120,
-                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
-    assert done.returncode == 0, done.stderr
-    payloads = json.loads(done.stdout)
+    payloads = dry_run(tmp_path)
     assert platform_limits.discord_commands(payloads) == []  # localizations within limits
     described: list[dict[str, Any]] = []
 
