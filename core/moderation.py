@@ -274,8 +274,10 @@ def adjust(s: Session, cmd: AdjustRating) -> Reply:
     s.audit("adjust", cmd.reason, player=player.id, detail=f"{signed(amount)} {unit}")
     change = [c for c in applied.changes if c.player == player.id]
     moved = s.describe_changes(change) if change else t("adjust.stays", name=player.name)
-    by = t("adjust.rungs" if s.settings.is_position else "adjust.points", count=abs(int(amount))
-           if float(amount).is_integer() else 2, amount=signed(amount))
+    # A fraction of a point takes the form Russian gives 2-4 (1,5 очка; 1.5 points).
+    count = abs(int(amount)) if float(amount).is_integer() else 2
+    by = t("adjust.rungs" if s.settings.is_position else "adjust.points", count=count,
+           amount=signed(amount))
     return Reply(t("adjust.done", mod=s.ctx.user.name, name=player.name, by=by,
                    reason=cmd.reason, moved=moved))
 

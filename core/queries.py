@@ -384,11 +384,11 @@ def ladder_info(s: Session) -> Reply:
     settings = s.settings
     members = member_count(s.repo, s.ladder, s.now)
     head = N_("info.head_default") if s.ladder.is_default else N_("info.head")
+    changed = describe(settings)
     lines: list[Message] = [
         t(head, ladder=s.ladder.name, preset=settings.preset,
           summary=rulebook_summary(settings)),
-        t("info.changed", changed=describe(settings)) if describe(settings)
-        else t("info.unchanged"),
+        t("info.changed", changed=changed) if changed else t("info.unchanged"),
         t("info.confirm", within=span(settings.confirm_hours, "hour")) if settings.confirm
         else t("info.at_once")]
     shown = [f"{key}={value}" for key, value in (("public", "true" if s.ladder.public else ""),
