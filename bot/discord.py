@@ -22,7 +22,7 @@ from discord import app_commands
 
 from bot.config import Config
 from bot.discord_render import MENTION, chunks, render, shown
-from bot.gateway import BUTTON_ACTIONS, Asker, Gateway, Said, button_command
+from bot.gateway import BUTTON_ACTIONS, Asker, Gateway, Said, button_command, button_label
 from bot.limits import Limiter
 from bot.scheduler import Undeliverable
 from bot.text import APOLOGY, cut
@@ -85,10 +85,11 @@ class ReportButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     pending report; the custom id carries what it answers, so the buttons keep working
     after a restart."""
 
-    def __init__(self, action: str, ladder: str, match: int) -> None:
+    def __init__(self, action: str, ladder: str, match: int, language: str = "en") -> None:
         style = {"confirm": discord.ButtonStyle.success,
                  "dispute": discord.ButtonStyle.danger}.get(action, discord.ButtonStyle.secondary)
-        super().__init__(discord.ui.Button(label=action.title(), style=style,
+        # (Rebuilt from a press, the label is not sent again: the message keeps its own.)
+        super().__init__(discord.ui.Button(label=button_label(action, language), style=style,
                                            custom_id=f"lb:{action}:{match}:{ladder}"))
         self.action, self.ladder, self.match = action, ladder, match
 
@@ -106,11 +107,11 @@ class ReportButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
             await platform.on_error(interaction, error)
 
 
-def report_view(ladder: str, match: int) -> discord.ui.View:
-    """The buttons of a pending report."""
+def report_view(ladder: str, match: int, language: str) -> discord.ui.View:
+    """The buttons of a pending report, labelled in `language`."""
     view = discord.ui.View(timeout=None)
     for action in BUTTON_ACTIONS:
-        view.add_item(ReportButton(action, ladder, match))
+        view.add_item(ReportButton(action, ladder, match, language))
     return view
 
 

@@ -64,7 +64,7 @@ class Rendered:
     messages: list[dict[str, Any]]
     private: bool
     chart: bool
-    buttons: tuple[str, int] | None
+    buttons: tuple[str, int, str] | None  # a pending report's ladder, match and language
 
 
 def render(reply: Reply, embed: bool = False, own: str | None = None,
@@ -88,7 +88,7 @@ def render(reply: Reply, embed: bool = False, own: str | None = None,
                      for more in pages[1:]]
     else:
         messages = [{"content": part} for part in chunks(text)]
-    buttons = (reply.ladder, reply.confirm_match) \
+    buttons = (reply.ladder, reply.confirm_match, reply.language) \
         if reply.confirm_match is not None and reply.ladder is not None else None
     return Rendered([common | m for m in messages], private,
                     embed and not reply.error and reply.chart is not None, buttons)

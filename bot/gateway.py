@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from bot.limits import Limiter
 from core.commands import Command, ConfirmResult, DisputeResult, Parsed, WithdrawReport
 from core.errors import LadderError
+from core.i18n import N_, render, t
 from core.records import Context, LadderInfo, Reply, UserRef
 from core.service import execute, handle, refused, spoken
 from core.settings import Policy
@@ -21,6 +22,14 @@ from storage.sqlite import SqliteRepo, SqliteStore
 
 # The buttons under a pending report, and what pressing each one does.
 BUTTON_ACTIONS = ("confirm", "dispute", "withdraw")
+# Each button's label, said in the language of the reply it hangs under.
+BUTTON_LABELS = {"confirm": N_("button.confirm"), "dispute": N_("button.dispute"),
+                 "withdraw": N_("button.withdraw")}
+
+
+def button_label(action: str, language: str) -> str:
+    """`Confirm`, `Подтвердить`, `Bevestigen`."""
+    return render(t(BUTTON_LABELS[action]), language)
 BUTTON_DISPUTE = "disputed with the button"
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.constants import CallbackQueryLimit, MessageLimit
 
-from bot.gateway import BUTTON_ACTIONS
+from bot.gateway import BUTTON_ACTIONS, button_label
 from bot.text import contain_bidi, cut, split_text, unlink
 from core.records import Reply
 
@@ -34,7 +34,8 @@ def buttons(reply: Reply) -> InlineKeyboardMarkup | None:
         return None
     tail = f"{reply.ladder}:{reply.confirm_match}"
     return InlineKeyboardMarkup([[
-        InlineKeyboardButton(action.title(), callback_data=f"{action}:{tail}")
+        InlineKeyboardButton(button_label(action, reply.language),
+                             callback_data=f"{action}:{tail}")
         for action in BUTTON_ACTIONS]])
 
 

@@ -207,3 +207,4 @@ class Reply:
     confirm_match: int | None = None  # a pending report: adapters offer Confirm/Dispute
     ladder: str | None = None
     chart: ChartData | None = None  # a picture to attach (adapters render it)
+    language: str = "en"  # what its words are said in (core.service.spoken sets it)

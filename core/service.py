@@ -98,7 +98,7 @@ def spoken(reply: Reply, ctx: Context, language: str) -> Reply:
     """The reply in words: what only its asker sees (a private reply, or any in a private
     chat) in their own language where we speak it, the rest in `language` (the ladder's)."""
     reader = language_of(ctx.locale, language) if reply.private or ctx.alone else language
-    return dataclasses.replace(reply, text=render(reply.text, reader))
+    return dataclasses.replace(reply, text=render(reply.text, reader), language=reader)
 
 
 def _ladder_named(repo: Repo, chat: str, text: str, error: UsageError) -> UsageError:

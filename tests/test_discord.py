@@ -643,3 +643,18 @@ def test_the_command_menu_speaks_russian_and_dutch_and_names_stay(tmp_path: Path
     assert [c["name_localizations"]["ru"] for c in result["choices"]] == [
         "победила team1", "победила team2", "ничья"]
     assert [c["value"] for c in result["choices"]] == ["team1", "team2", "draw"]
+
+
+async def test_a_russian_ladders_report_and_buttons_speak_russian(dc: Harness) -> None:
+    await dc.send(command("create", option("name", "main"), option("preset", "duel"),
+                          option("options", "language=ru"), by=MOD, group="ladder"))
+    await dc.send(command("join", by=ALICE))
+    await dc.send(command("join", by=BOB))
+    pending = await dc.send(report(ALICE, "win", BOB))
+    assert text(pending).startswith("Результат матча #1: alice побеждает bob.")
+    buttons = pending["components"][0]["components"]
+    assert [b["label"] for b in buttons] == ["Подтвердить", "Оспорить", "Отозвать"]
+    assert [b["custom_id"] for b in buttons] == [  # what a press answers stays as it was
+        "lb:confirm:1:main", "lb:dispute:1:main", "lb:withdraw:1:main"]
+    confirmed = await dc.send(button("lb:confirm:1:main", BOB))
+    assert text(confirmed).startswith("Матч #1 подтверждён: alice побеждает bob.")

@@ -410,3 +410,18 @@ async def test_the_bots_own_web_address_stays_a_link_on_telegram(tg: Harness) ->
     assert "https://ladder.example/ladders/1" in info
     assert tg.api.links == ["https://ladder.example/ladders/1"]
     tg.api.links.clear()
+
+
+async def test_a_dutch_ladders_report_and_buttons_speak_dutch(tg: Harness) -> None:
+    await tg.say(MOD, "/ladder create main preset=dutch language=nl")
+    await tg.say(ALICE, "/join")
+    await tg.say(BOB, "/join")
+    [pending] = await tg.say(ALICE, "/report win @bob")
+    assert pending.startswith("Uitslag van wedstrijd #1: alice wint van bob.")
+    markup = tg.api.sent()[-1]["reply_markup"]
+    assert [b["text"] for b in markup["inline_keyboard"][0]] == [
+        "Bevestigen", "Betwisten", "Intrekken"]
+    assert [b["callback_data"] for b in markup["inline_keyboard"][0]] == [
+        "confirm:main:1", "dispute:main:1", "withdraw:main:1"]
+    [confirmed] = await tg.press(BOB, "confirm:main:1")
+    assert confirmed.startswith("Wedstrijd #1 bevestigd: alice wint van bob.")
