@@ -64,7 +64,6 @@ TEAM_RESULT = [app_commands.Choice(name=said("menu.choice_team1"), value="team1"
                app_commands.Choice(name=said("menu.choice_team2"), value="team2"),
                app_commands.Choice(name=said("menu.choice_draw"), value="draw")]
 HELP_TOPICS = [app_commands.Choice(name=w, value=w) for w in [*USAGE, "settings", "presets"]]
-LADDER = said("menu.opt_ladder")
 
 
 def register(p: DiscordPlatform) -> None:

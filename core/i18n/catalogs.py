@@ -29,10 +29,17 @@ def catalog(language: str) -> Catalog:
 
 
 @cache
+def _read(language: str) -> Catalog:
+    """A language's catalog, read once (its compiled words and, for English, its
+    placeholders are made from the one reading)."""
+    return catalog(language)
+
+
+@cache
 def _placeholders() -> dict[str, frozenset[str]]:
     """Each English message's code, and the placeholders its words name."""
     found = {}
-    for message in catalog(SOURCE):
+    for message in _read(SOURCE):
         if message.id:
             code = message.id if isinstance(message.id, str) else message.id[0]
             forms = (message.string,) if isinstance(message.string, str) \
@@ -56,7 +63,7 @@ def translations(language: str) -> Translations:
     if language not in LANGUAGES:
         raise ValueError(f"no catalog for {language!r}")
     compiled = BytesIO()
-    write_mo(compiled, catalog(language))
+    write_mo(compiled, _read(language))
     compiled.seek(0)
     words = Translations(compiled, domain=DOMAIN)
     if language != SOURCE:
