@@ -11,7 +11,8 @@ from typing import Any
 from core.errors import SettingError
 from core.i18n import LANGUAGES
 from core.numerals import is_digits
-from core.settings import Language, Policy, Settings, parse_settings, preset, validate
+from core.setting_keys import parse_settings, validate
+from core.settings import Language, Policy, Settings, preset
 
 
 class ConfigError(Exception):

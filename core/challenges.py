@@ -168,8 +168,9 @@ def cancel(s: Session, cmd: CancelChallenge) -> Reply:
     s.repo.save_challenge(dataclasses.replace(challenge, status="cancelled", answered_at=s.now,
                                               reason=cmd.reason))
     s.audit("cancel", cmd.reason, player=challenge.challenger,
-            detail=f"#{challenge.id} between {s.name(challenge.challenger)} and "
-                   f"{s.name(challenge.challenged)}")
+            detail=encode(t("audit.challenge", id=challenge.id,
+                            challenger=s.name(challenge.challenger),
+                            challenged=s.name(challenge.challenged))))
     return Reply(t("challenge.cancelled", mod=s.ctx.user.name, id=challenge.id,
                    challenger=s.name(challenge.challenger),
                    challenged=s.name(challenge.challenged), reason=cmd.reason))

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from core.i18n import Text, t
+from core.i18n import N_, Message, Text, joined, t
 from core.rulebooks import rulebook_summary
-from core.settings import PROPERTIES, SETTING_GROUPS, SETTING_SPECS, Policy
+from core.setting_keys import PROPERTIES, SETTING_GROUPS, SETTING_SPECS
+from core.settings import Policy
 
 USAGE: dict[str, str] = {
     "ladder": "/ladder create NAME preset=PRESET [key=value ...] | /ladder set key=value ... | "
@@ -35,57 +36,27 @@ USAGE: dict[str, str] = {
     "help": "/help [command]",
 }
 
+# What each command does: the message `help.<word>`.
 HELP: dict[str, str] = {
-    "ladder": "Create a ladder from a preset (warlight, fame, duel, nhwc, dutch) and change its "
-              "settings (moderators). The first ladder of a chat is its default; add ladder=NAME "
-              "to any command to use another. /ladder rename NEW renames it; /ladder delete "
-              "NAME deletes one for good once confirmed, after writing its export to a file. "
-              "/help settings lists every key.",
-    "join": "Join the ladder. You start at its start rating (or the bottom rung); "
-            "if you come back after /leave, your record is still there.",
-    "leave": "Leave the ladder. Finish or settle your open reports and challenges first.",
-    "challenge": "Challenge a player on a position ladder. They /accept, or /decline for a valid "
-                 "reason; unanswered by the deadline, it counts as their minor defeat. An "
-                 "accepted challenge is played within the ladder's play_hours, or it lapses "
-                 "with no result. /challenge cancel takes back your own challenge while it is "
-                 "unanswered.",
-    "accept": "Accept a challenge: both rungs are logged now and decide the case of the result.",
-    "decline": "Decline a challenge. Allowed only when you are already engaged in an unfinished "
-               "challenge or marked /unavailable.",
-    "available": "Mark yourself available for challenges again.",
-    "unavailable": "Mark yourself unavailable: you may then decline challenges.",
-    "report": "Report a game you played. The opponent confirms with /confirm (or /dispute); "
-              "unanswered reports are confirmed after the ladder's window. Position ladders need "
-              "the margin of a win: minor, major or overwhelming. `unrated` records a game "
-              "without moving ratings. Where reports count at once (confirm=false), the "
-              "opponent's matching report within confirm_hours is the same game; `again` "
-              "says it is another one.",
-    "confirm": "Confirm a report your opponent made. The id is needed only when more than one "
-               "waits for you.",
-    "dispute": "Dispute a report; it waits for a moderator (/mod set or /mod void). The id is "
-               "needed only when more than one waits for you.",
-    "withdraw": "Take back a report your side made (a wrong result or opponent) while it waits "
-                "for the opponent: it never counted, so report the game again as it was. The id "
-                "is needed only when more than one of yours waits.",
-    "standings": "Show the ladder's table: season (gain this month), week (last 7 days) or "
-                 "ladder (rating of active players), where the ladder keeps them; rating lists "
-                 "everyone by rating, calibrating players marked. Long tables come in pages "
-                 "of 20: page=2 shows the next.",
-    "profile": "Show a player's rating or rung, rank, record and recent corrections.",
-    "history": "Show recent matches and moderator corrections, of the ladder or of a player, "
-               "newest first, 10 matches a page: page=2 goes further back.",
-    "players": "List the ladder's members by name, with their rating or rung and games; "
-               "20 a page.",
-    "halloffame": "Show the Hall of Fame: the top three of every closed season.",
-    "mod": "Moderators: void a match, set its result (RESULT names players in finishing order, "
-           "e.g. `@bob major`, or `draw`; add `unrated` or `rated`), adjust a rating (rungs on a "
-           "position ladder: +N is up), take a player off the ladder (an inactive rung, a "
-           "cheat; the record stays and they may /join again), add someone as their own /join "
-           "would, ban a player (off the ladder and kept off until unbanned; the record "
-           "stays), cancel an unfinished challenge "
-           "(its id is in /profile), or close the season now. Every "
-           "action needs a reason and is kept in the history.",
-    "help": "Show the commands, or how one command works.",
+    "ladder": N_("help.ladder"),
+    "join": N_("help.join"),
+    "leave": N_("help.leave"),
+    "challenge": N_("help.challenge"),
+    "accept": N_("help.accept"),
+    "decline": N_("help.decline"),
+    "available": N_("help.available"),
+    "unavailable": N_("help.unavailable"),
+    "report": N_("help.report"),
+    "confirm": N_("help.confirm"),
+    "dispute": N_("help.dispute"),
+    "withdraw": N_("help.withdraw"),
+    "standings": N_("help.standings"),
+    "profile": N_("help.profile"),
+    "history": N_("help.history"),
+    "players": N_("help.players"),
+    "halloffame": N_("help.halloffame"),
+    "mod": N_("help.mod"),
+    "help": N_("help.help"),
 }
 
 
@@ -94,29 +65,38 @@ def usage(word: str) -> Text:
     return t("usage.line", line=USAGE.get(word, USAGE["help"]))
 
 
-def help_text(topic: str | None, policy: Policy | None = None) -> str:
+def help_text(topic: str | None, policy: Policy | None = None) -> Message:
     """The command list, or one topic."""
     if topic is None:
-        lines = ["Commands:"] + [USAGE[w] for w in USAGE]
-        lines.append("/help COMMAND explains one; /help settings lists ladder settings; "
-                     "/help presets lists the rulebooks.")
-        return "\n".join(lines)
+        return joined(t("help.commands"), *USAGE.values(), t("help.more"), sep="\n")
     if topic == "settings":
-        lines = ["Ladder settings (key=value in /ladder create and /ladder set), by what "
-                 "they configure:"]
-        for _, title, keys in SETTING_GROUPS:
-            lines += [f"{title}:"] + [f"  {SETTING_SPECS[key].describe()}" for key in keys]
-        lines += ["The ladder itself:"] + [f"  {key}: {text}" for key, text in PROPERTIES.items()]
-        return "\n".join(lines)
+        return _settings()
     if topic in ("presets", "preset", "rulebooks"):
-        policy = policy or Policy()
-        custom = {name for name, _ in policy.presets}
-        return "Rulebooks (preset=NAME):\n" + "\n".join(
-            f"{name}: " + (f"this community's own, based on {settings.preset}: "
-                           if name in custom else "") + str(rulebook_summary(settings))
-            for name in policy.preset_names
-            for settings in [policy.settings_for(name)])
+        return _presets(policy or Policy())
     word = "halloffame" if topic in ("hall", "hof") else topic
     if word in USAGE:
-        return f"{HELP[word]}\nUsage: {USAGE[word]}"
-    return f"There is no help on {topic[:40]!r}. /help lists the commands."
+        return joined(t(HELP[word]), usage(word), sep="\n")
+    return t("help.unknown", topic=topic[:40])
+
+
+def _settings() -> Message:
+    """Every key by what it configures, with its meaning and range."""
+    lines: list[Message] = [t("help.settings_head")]
+    for _, title, keys in SETTING_GROUPS:
+        lines.append(t("help.group", title=t(title)))
+        lines += [joined("  ", SETTING_SPECS[key].describe(), sep="") for key in keys]
+    lines.append(t("help.group", title=t("help.properties")))
+    lines += [joined("  ", t("help.key", key=key, help=t(code)), sep="")
+              for key, code in PROPERTIES.items()]
+    return joined(*lines, sep="\n")
+
+
+def _presets(policy: Policy) -> Message:
+    """Every rulebook this bot offers, described."""
+    custom = {name for name, _ in policy.presets}
+    lines: list[Message] = [t("help.presets")]
+    for name in policy.preset_names:
+        settings = policy.settings_for(name)
+        code = N_("help.preset_custom") if name in custom else N_("help.preset")
+        lines.append(t(code, name=name, base=settings.preset, summary=rulebook_summary(settings)))
+    return joined(*lines, sep="\n")

@@ -8,7 +8,7 @@ import json
 from core.commands import DeleteLadder, RenameLadder
 from core.errors import NoLadder, RuleViolation, SettingError
 from core.export import export_ladder
-from core.i18n import joined, plural, t
+from core.i18n import encode, joined, plural, t
 from core.ports import Repo
 from core.queries import member_count
 from core.records import Context, Reply
@@ -23,7 +23,7 @@ def rename(s: Session, cmd: RenameLadder) -> Reply:
     if s.repo.ladder(s.ladder.chat, cmd.name) is not None:
         raise SettingError(t("ladder.exists", ladder=cmd.name))
     s.repo.update_ladder(s.ladder.id, name=cmd.name)
-    s.audit("rename", f"{old} -> {cmd.name}")
+    s.audit("rename", encode(t("audit.renamed", old=old, new=cmd.name)))
     return Reply(t("rename.done_default" if s.ladder.is_default else "rename.done",
                    mod=s.ctx.user.name, old=old, ladder=cmd.name), ladder=cmd.name)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from core.commands import AddPlayer, BanPlayer, RemovePlayer, UnbanPlayer
 from core.errors import NotAllowed, RuleViolation
 from core.events import PlayerJoined, PlayerLeft
-from core.i18n import N_, Message, joined, t
+from core.i18n import N_, Message, encode, joined, t
 from core.ledger import Rederived
 from core.records import PlayerInfo, Reply, UserRef
 from core.session import Session, rating_text
@@ -78,7 +78,7 @@ def add(s: Session, cmd: AddPlayer) -> Reply:
         raise RuleViolation(t("add.banned", name=cmd.user.name, ladder=s.ladder.name))
     text, added = _enter(s, cmd.user, player, "added" if player is None else "back",
                          cmd.user.name)
-    s.audit("add", cmd.reason or "added by a moderator", player=added.id)
+    s.audit("add", cmd.reason or encode(t("audit.added")), player=added.id)
     return Reply(t("by_moderator", mod=s.ctx.user.name, text=text))
 
 

@@ -8,9 +8,6 @@ including any frozen season table the correction reached back into.
 from __future__ import annotations
 
 import dataclasses
-import re
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 from core.calendar import DAY
 from core.commands import (
@@ -31,56 +28,33 @@ from core.events import (
     SeasonClosed,
     SettingsChanged,
 )
-from core.i18n import N_, Message, joined, t
+from core.i18n import N_, Message, encode, joined, series, t
 from core.ledger import Rederived
 from core.model import PlayerId, Result
 from core.ports import Repo
 from core.records import Context, LadderInfo, MatchRecord, Reply
 from core.reporting import confirm_match, reopen_challenge
 from core.rulebooks import rulebook_summary
-from core.session import Session, noun, rating_text, signed
-from core.settings import (
-    LATEST_CONFIRMATION_DAYS,
-    PRESETS,
-    RATING_LIMIT,
-    Policy,
-    describe,
-    format_value,
-    parse_settings,
-    split_properties,
-    validate,
-)
+from core.session import Session, rating_text, signed
+from core.setting_keys import describe, parse_settings, split_properties, validate
+from core.settings import LATEST_CONFIRMATION_DAYS, PRESETS, RATING_LIMIT, Policy, format_value
 from core.state import PAIR_RULES, Applied, LadderState, SeasonEffect, pair_rule
 from core.tables import HallEntry, TableRow
-
-
-@contextmanager
-def _sentences() -> Iterator[None]:
-    """Setting errors as chat sentences. They are written as clauses because config-file
-    errors prefix them ("[ladder]: there is no setting ..."); a leading key=value stays."""
-    try:
-        yield
-    except SettingError as error:
-        text = str(error)
-        if not re.match(r"\w+=", text):
-            text = text[:1].upper() + text[1:]
-        raise SettingError(text if text.endswith((".", "?", "!")) else text + ".") from None
 
 
 def create_ladder(repo: Repo, ctx: Context, cmd: CreateLadder, policy: Policy) -> Reply:
     """Create a ladder in the chat from a preset and options."""
     if repo.ladder(ctx.chat, cmd.name) is not None:
         raise SettingError(t("ladder.exists", ladder=cmd.name))
-    with _sentences():
-        base = policy.settings_for(cmd.preset)
-        rules, properties = split_properties(cmd.options)
-        changes = parse_settings(rules)
-        settings = validate(base.with_changes(changes), changes)
+    base = policy.settings_for(cmd.preset)
+    rules, properties = split_properties(cmd.options)
+    changes = parse_settings(rules)
+    settings = validate(base.with_changes(changes), changes)
     ladder = repo.add_ladder(ctx.chat, cmd.name, settings, ctx.at, ctx.channel)
     if properties:
         repo.update_ladder(ladder.id, **properties)
     summary = rulebook_summary(settings)
-    changed = ", ".join([describe(settings), *(f"{k}={format_value(v) if v != '' else 'none'}"
+    changed = ", ".join([describe(settings), *(f"{k}={_property(v)}"
                                                  for k, v in properties.items())]).strip(", ")
     created = N_("ladder.created") if cmd.preset in PRESETS else N_("ladder.created_custom")
     lines: list[Message] = [t(created, ladder=ladder.name, preset=cmd.preset,
@@ -105,31 +79,35 @@ def make_default(repo: Repo, ctx: Context, cmd: MakeDefault) -> Reply:
 def change_settings(s: Session, cmd: ChangeSettings) -> Reply:
     """Change settings from now on (the change is an event, so replays honour its time)."""
     old = s.settings
-    with _sentences():
-        rules, properties = split_properties(cmd.options)
-        changes = parse_settings(rules)
-        validate(old.with_changes(changes), changes)
+    rules, properties = split_properties(cmd.options)
+    changes = parse_settings(rules)
+    validate(old.with_changes(changes), changes)
     really = {k: v for k, v in changes.items() if getattr(old, k) != v}
-    texts = [f"{k}={format_value(v)} (was {format_value(getattr(old, k))})"
+    texts = [t("settings.change", key=k, value=format_value(v), was=format_value(getattr(old, k)))
              for k, v in really.items()]
     if really:
         s.append(SettingsChanged(s.now, tuple(really.items()), s.ctx.user.name))
     for key, value in properties.items():
         was = getattr(s.ladder, key)
         if (was or "") != value:
-            texts.append(f"{key}={format_value(value) if value != '' else 'none'} "
-                         f"(was {format_value(was)})")
+            texts.append(t("settings.change", key=key, value=_property(value),
+                           was=_property(was)))
     if not texts:
         return Reply(t("settings.same", ladder=s.ladder.name))
     if properties:
         s.repo.update_ladder(s.ladder.id, **properties)
-    text = ", ".join(texts)
-    s.audit("settings", text, detail=text)
+    text = series(texts)
+    s.audit("settings", encode(text), detail=encode(text))
     s.refresh()
     link: Message = ""
     if properties.get("public"):
         link = t("settings.page", page=s.page()) if s.page() else t("settings.page_served")
     return Reply(joined(t("settings.changed", ladder=s.ladder.name, changes=text), link))
+
+
+def _property(value: object) -> str:
+    """A ladder property as `key=value` writes it (an unset role: none)."""
+    return format_value(None if value == "" else value)
 
 
 def _match(s: Session, match_id: int) -> MatchRecord:
@@ -170,7 +148,7 @@ def void(s: Session, cmd: VoidMatch) -> Reply:
     if record.status == "voided":
         raise RuleViolation(t("match.void_already", id=record.id))
     what = s.describe_result(record.result)
-    s.audit("void", cmd.reason, match=record.id, detail=str(what))
+    s.audit("void", cmd.reason, match=record.id, detail=encode(what))
     if record.confirmed_at is None:  # pending or disputed: it never entered the ladder
         s.repo.save_match(dataclasses.replace(record, status="voided", voided_at=s.now))
         reopen_challenge(s, record)
@@ -226,7 +204,7 @@ def set_result(s: Session, cmd: SetResult) -> Reply:
     entering = record.confirmed_at is None  # never entered the ladder: it enters now
     if entering:
         _check_not_too_late(s, record, result)
-    s.audit("set", cmd.reason, match=record.id, detail=f"was: {was}; now: {now}")
+    s.audit("set", cmd.reason, match=record.id, detail=encode(t("audit.was_now", was=was, now=now)))
     mod, why = s.ctx.user.name, cmd.reason
     if entering:
         record, text = confirm_match(s, dataclasses.replace(record, voided_at=None), s.now, result)
@@ -270,14 +248,13 @@ def adjust(s: Session, cmd: AdjustRating) -> Reply:
                               to=rating_text(state.rating + amount), limit=f"{RATING_LIMIT:,}"))
     applied = s.append(RatingAdjusted(s.now, player.id, amount, s.ctx.user.name, cmd.reason))[0]
     assert not isinstance(applied, Rederived)
-    unit = noun(amount, "rung" if s.settings.is_position else "point")
-    s.audit("adjust", cmd.reason, player=player.id, detail=f"{signed(amount)} {unit}")
-    change = [c for c in applied.changes if c.player == player.id]
-    moved = s.describe_changes(change) if change else t("adjust.stays", name=player.name)
     # A fraction of a point takes the form Russian gives 2-4 (1,5 очка; 1.5 points).
     count = abs(int(amount)) if float(amount).is_integer() else 2
     by = t("adjust.rungs" if s.settings.is_position else "adjust.points", count=count,
            amount=signed(amount))
+    s.audit("adjust", cmd.reason, player=player.id, detail=encode(by))
+    change = [c for c in applied.changes if c.player == player.id]
+    moved = s.describe_changes(change) if change else t("adjust.stays", name=player.name)
     return Reply(t("adjust.done", mod=s.ctx.user.name, name=player.name, by=by,
                    reason=cmd.reason, moved=moved))
 
@@ -291,7 +268,7 @@ def close_season(s: Session, cmd: CloseSeason) -> Reply:
         raise RuleViolation(t("season.none_yet", ladder=s.ladder.name))
     applied = s.append(SeasonClosed(s.now, label, s.ctx.user.name, cmd.reason))[0]
     assert not isinstance(applied, Rederived) and applied.season is not None
-    s.audit("season-close", cmd.reason or "closed early")
+    s.audit("season-close", cmd.reason or encode(t("audit.closed_early")))
     by = s.ctx.user.name
     return Reply(season_text(s, applied.season, by, cmd.reason), announce=True)
 

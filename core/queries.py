@@ -14,6 +14,7 @@ from core.elo import decay_amount
 from core.errors import RuleViolation
 from core.i18n import N_, Message, decode, either, joined, plural, span, t
 from core.model import PlayerId, Timestamp
+from core.moderation import hall_text
 from core.paging import more_hint, pages, past_the_end
 from core.ports import Repo
 from core.records import (
@@ -27,9 +28,10 @@ from core.records import (
 )
 from core.rulebooks import choose, rulebook_summary
 from core.session import Session, rating_text, signed
-from core.settings import Settings, describe
+from core.setting_keys import describe
+from core.settings import Settings
 from core.state import PlayerState
-from core.tables import calibrating, league, league_name
+from core.tables import HallEntry, calibrating, league, league_name
 
 TOP = 20  # rows of a table a page
 HISTORY_PAGE = 10  # matches of a history a page
@@ -276,24 +278,20 @@ def _challenge_text(s: Session, player: PlayerId, c: ChallengeRecord) -> Message
     return t("profile.challenge_to", id=c.id, name=s.name(c.challenged), by=by)
 
 
-_ACTIONS = {"void": "voided", "set": "changed", "adjust": "adjusted", "season-close":
-            "closed the season", "settings": "changed settings", "remove": "removed",
-            "cancel": "cancelled challenge", "ban": "banned", "unban": "lifted the ban of",
-            "add": "added", "rename": "renamed the ladder"}
+# A moderator's action in /profile and /history, by what they did.
+_ACTIONS = {"void": N_("audit.void"), "set": N_("audit.set"), "adjust": N_("audit.adjust"),
+            "season-close": N_("audit.season_close"), "settings": N_("audit.settings"),
+            "remove": N_("audit.remove"), "cancel": N_("audit.cancel"), "ban": N_("audit.ban"),
+            "unban": N_("audit.unban"), "add": N_("audit.add"), "rename": N_("audit.rename")}
 
 
-def _audit_text(s: Session, entry: AuditEntry) -> str:
-    what = _ACTIONS.get(entry.action, entry.action)
-    target = f" #{entry.match}" if entry.match is not None else ""
-    if entry.player is not None:
-        target += f" {s.name(entry.player)}"
-    if entry.action == "adjust" and entry.detail:
-        target += f" {entry.detail}"
-    if entry.action == "settings":
-        return f"{s.when(entry.at)} {entry.by} changed settings: {entry.detail}"
-    if entry.action == "cancel":  # the detail names the challenge and both players
-        return f"{s.when(entry.at)} {entry.by} cancelled challenge {entry.detail}: {entry.reason}"
-    return f"{s.when(entry.at)} {entry.by} {what}{target}: {entry.reason}"
+def _audit_text(s: Session, entry: AuditEntry) -> Message:
+    """`2026-01-05 10:00 mod voided #3: a mistake`, in the reader's language."""
+    match = f"#{entry.match}" if entry.match is not None else ""
+    name = s.name(entry.player) if entry.player is not None else ""
+    return t(_ACTIONS.get(entry.action, N_("audit.other")), at=s.when(entry.at), by=entry.by,
+             match=match, name=name, reason=decode(entry.reason), detail=decode(entry.detail),
+             action=entry.action)
 
 
 def _match_text(s: Session, record: MatchRecord) -> Message:
@@ -365,18 +363,17 @@ def history(s: Session, cmd: ShowHistory) -> Reply:
 def hall_of_fame(s: Session) -> Reply:
     """Every closed season's top three."""
     if "season" not in s.settings.tables:
-        raise RuleViolation(f"{s.ladder.name} keeps no seasons, so it has no Hall of Fame.")
+        raise RuleViolation(t("hall.no_seasons", ladder=s.ladder.name))
     entries = s.repo.hall_of_fame(s.ladder.id)
     if not entries:
-        return Reply(f"{s.ladder.name}: the Hall of Fame is empty so far. Season "
-                     f"{s.season} is under way.")
-    s.names(e.player for e in entries)
-    seasons: dict[str, list[str]] = {}
+        return Reply(t("hall.empty", ladder=s.ladder.name, season=s.season))
+    seasons: dict[str, list[HallEntry]] = {}
     for e in entries:
-        seasons.setdefault(e.season, []).append(f"{e.place}. {s.name(e.player)} {signed(e.gain)}")
-    lines = [f"{s.ladder.name}: Hall of Fame"]
-    lines += [f"{season}: {', '.join(places)}" for season, places in seasons.items()]
-    return Reply("\n".join(lines))
+        seasons.setdefault(e.season, []).append(e)
+    lines: list[Message] = [t("hall.title", ladder=s.ladder.name)]
+    lines += [t("hall.season", season=season, places=hall_text(s, places))
+              for season, places in seasons.items()]
+    return Reply(joined(*lines, sep="\n"))
 
 
 def ladder_info(s: Session) -> Reply:

@@ -119,14 +119,15 @@ def refused(error: LadderError) -> Reply:
     return Reply(error.reason, error=True, private=True)
 
 
-def storeless(cmd: Command, policy: Policy = DEFAULT_POLICY, locale: str | None = None
-              ) -> Reply | None:
+def storeless(cmd: Command, policy: Policy = DEFAULT_POLICY, locale: str | None = None,
+              fallback: str | None = None) -> Reply | None:
     """The reply to a command that reads nothing stored (help), in words (the asker's
-    `locale` where we speak it), or None: an adapter may answer it at once, never behind
-    the database's queue."""
+    `locale` where we speak it, else `fallback`, else the bot's language), or None: an
+    adapter may answer it at once, never behind the database's queue."""
     if isinstance(cmd, Help):
-        return Reply(render(help_text(cmd.topic, policy), language_of(locale, policy.language)),
-                     private=True)
+        language = language_of(locale, fallback or policy.language)
+        return Reply(render(help_text(cmd.topic, policy), language), private=True,
+                     language=language)
     return None
 
 
@@ -147,9 +148,10 @@ def _execute(repo: Repo, ctx: Context, parsed: Parsed, policy: Policy) -> tuple[
         check(cmd)  # typed options (Discord's) come here without the parser's checks
     except UsageError as error:
         return refused(error), bots
-    known = storeless(cmd, policy, ctx.locale)
-    if known is not None:
-        return known, bots
+    if isinstance(cmd, Help):  # (no locale, as on the console: the chat's language)
+        known = storeless(cmd, policy, ctx.locale, _chat_language(repo, ctx.chat, policy))
+        assert known is not None
+        return known, known.language
     chat_level: dict[type, Callable[[], Reply]] = {
         CreateLadder: lambda: moderation.create_ladder(repo, ctx, cmd, policy),  # type: ignore
         ListLadders: lambda: queries.list_ladders(repo, ctx),

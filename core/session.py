@@ -9,7 +9,7 @@ from core.calendar import local, month_label
 from core.elo import round_half_away
 from core.errors import NotAllowed, UnknownPlayer
 from core.events import Event
-from core.i18n import Message, joined, listed, plural, t
+from core.i18n import Message, Text, joined, listed, plural, t
 from core.ledger import Rederived
 from core.model import PlayerId, Result, Timestamp
 from core.ports import Repo
@@ -160,13 +160,13 @@ class Session:
         zone = "" if self.settings.timezone == "UTC" else f" {moment.tzname()}"
         return moment.strftime("%Y-%m-%d %H:%M") + (zone or " UTC")
 
-    def describe_result(self, result: Result) -> Message:
+    def describe_result(self, result: Result) -> Text:
         """`alice beat bob (major)`, `finishing order: 1. a, 2. b`, `a and b drew with c
         and d`."""
         self.names(result.players)
         sides = [listed([self.name(p) for p in side]) for side in result.sides]
         teams = any(len(side) > 1 for side in result.sides)
-        text: Message
+        text: Text
         if result.draw:
             text = t("result.drew", a=sides[0], b=sides[1])
         elif len(sides) == 2:
@@ -224,13 +224,6 @@ def signed(delta: float) -> str:
         return "0"
     text = fmt_number(delta) if float(delta).is_integer() else f"{delta:.1f}"
     return text if delta < 0 else "+" + text
-
-
-def noun(count: float, word: str) -> str:
-    """`word` as it follows `count`: `game`/`games`, `loss`/`losses`, `rung`/`rungs`."""
-    if abs(count) == 1:
-        return word
-    return f"{word}es" if word.endswith("s") else f"{word}s"
 
 
 

@@ -155,9 +155,11 @@ def history_view(repo: Repo, ladder_id: int, player: PlayerId | None = None,
     return {
         **_ladder_head(ladder),
         "matches": [_match(repo, ladder, m, names) for m in records],
-        "corrections": [{"at": iso(a.at), "by": a.by, "action": a.action, "reason": a.reason,
+        "corrections": [{"at": iso(a.at), "by": a.by, "action": a.action,
+                         "reason": render(decode(a.reason), ladder.settings.language),
                          "match": a.match, "player": names.get(a.player) if a.player else None,
-                         "detail": a.detail} for a in audit],
+                         "detail": render(decode(a.detail), ladder.settings.language)}
+                        for a in audit],
     }
 
 

@@ -13,7 +13,8 @@ from core.elo import apply_floor, expected
 from core.errors import SettingError
 from core.events import PlayerJoined, RatingAdjusted
 from core.numerals import is_digits, parse_int, parse_number
-from core.settings import RATING_LIMIT, SETTING_SPECS, parse_settings, preset
+from core.setting_keys import SETTING_SPECS, parse_settings
+from core.settings import RATING_LIMIT, preset
 from core.state import replay
 from tests.chat import T0, Chat
 
@@ -105,7 +106,7 @@ def test_every_number_setting_refuses_values_outside_its_range(spec: object) -> 
 def test_help_settings_names_every_range() -> None:
     from core.helptext import help_text
 
-    text = help_text("settings")
+    text = str(help_text("settings"))
     for spec in RANGED:
         assert f"{spec.key}: {spec.help}; {spec.range.text()}" in text  # type: ignore[union-attr]
     assert "k_bands: K by the player's rating (below the first: k), e.g. 2100:24,2400:16; " \

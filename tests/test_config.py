@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from bot.config import ConfigError, load
-from core.settings import DUEL_LEAGUES, SETTING_SPECS, preset
+from core.setting_keys import SETTING_SPECS
+from core.settings import DUEL_LEAGUES, preset
 from tests.chat import Chat
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "config.example.toml"
@@ -82,7 +83,7 @@ def test_environment_tokens_override_the_file(tmp_path: Path) -> None:
     [("[database\npath=1", "is not valid TOML"),
      ("[ladder]\nk = -1", r"\[ladder\]: k=-1: expected a number above 0"),
      ("[presets.x]\nk = 3", "needs base = one of the five rulebooks"),
-     ("[presets.x]\nbase = 'chess'", "there is no preset called 'chess'"),
+     ("[presets.x]\nbase = 'chess'", "There is no preset called 'chess'"),
      ("[ladder]\ncolour = 'red'", "no setting called 'colour'"),
      ("[discord]\nmoderator_role = 'Mods'", "moderator_role is a role id"),
      ("[telegram]\nwebhook_url = 'http://x/hook'", "must be an https:// address"),

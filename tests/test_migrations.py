@@ -135,3 +135,33 @@ async def test_schema_14_keeps_notes_as_messages_not_words(tmp_path: Path) -> No
         history = await Chat(store).ok("a", "/history")
         assert "#6 " in history and "voided (withdrawn by a)" in history
         assert "so unrated (anti-farming)" in history
+
+
+async def test_schema_15_keeps_the_bots_own_audit_words_as_messages(tmp_path: Path) -> None:
+    db = tmp_path / "l.db"
+    async with SqliteStore(db) as store:
+        chat = Chat(store)
+        await chat.ladder("duel", "confirm=false")
+        await chat.join("a")
+        await chat.ok("mod", "/mod adjust @a +5 bonus")
+        await chat.ok("mod", "/mod adjust @a -1 typo")
+        await chat.ok("mod", "/mod season close")
+        await chat.ok("mod", "/mod add @b")
+    # The entries as schema 14 wrote them: English words.
+    with sqlite3.connect(db) as conn:
+        for entry, column, words in ((1, "detail", "+5 points"), (2, "detail", "-1 point"),
+                                     (3, "reason", "closed early"),
+                                     (4, "reason", "added by a moderator")):
+            conn.execute(f"UPDATE audit SET {column}=? WHERE id=?", (words, entry))
+        conn.execute("PRAGMA user_version = 14")
+    conn.close()
+
+    async with SqliteStore(db) as store:
+        entries = await store.run(lambda repo: repo.audit(1, limit=10)[::-1])  # oldest first
+        assert [decode(e.detail) for e in entries[:2]] == [
+            t("adjust.points", count=5, amount="+5"), t("adjust.points", count=1, amount="-1")]
+        assert [decode(e.reason) for e in entries[2:]] == [t("audit.closed_early"),
+                                                            t("audit.added")]
+        history = await Chat(store).ok("a", "/history")
+        assert "mod adjusted a +5 points: bonus" in history
+        assert "mod closed the season: closed early" in history

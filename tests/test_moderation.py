@@ -354,10 +354,10 @@ async def test_a_rulebooks_own_keys_are_refused_on_another(chat: Chat) -> None:
 def test_every_setting_has_one_group() -> None:
     """/help settings lists each key once, under what it configures."""
     from core.helptext import help_text
-    from core.settings import SETTING_GROUPS, SETTING_SPECS
+    from core.setting_keys import SETTING_GROUPS, SETTING_SPECS
 
     keys = [key for _, _, group in SETTING_GROUPS for key in group]
     assert sorted(keys) == sorted(SETTING_SPECS)
-    text = help_text("settings")
+    text = str(help_text("settings"))
     assert "Glicko-2:\n  rd: " in text and "Decay:\n  decay: " in text
     assert all(text.count(f"\n  {key}: ") == 1 for key in keys)

@@ -3,15 +3,8 @@
 import pytest
 
 from core.errors import SettingError
-from core.settings import (
-    PRESETS,
-    SETTING_SPECS,
-    Settings,
-    describe,
-    parse_settings,
-    preset,
-    validate,
-)
+from core.setting_keys import SETTING_SPECS, describe, parse_settings, validate
+from core.settings import PRESETS, Settings, preset
 
 
 def test_the_seven_presets_exist() -> None:

@@ -14,10 +14,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from core.i18n.catalogs import LANGUAGES, PSEUDO, knows, translations
+from babel.numbers import format_decimal
 
-__all__ = ["LANGUAGES", "N_", "PSEUDO", "Joined", "Message", "Param", "Text", "decode",
-           "either", "encode", "joined", "language_of", "listed", "plural", "render", "span", "t"]
+from core.i18n.catalogs import LANGUAGES, PSEUDO, SOURCE, knows, translations
+
+__all__ = ["LANGUAGES", "N_", "PSEUDO", "Joined", "Message", "Number", "Param", "Text",
+           "decode", "either", "encode", "joined", "language_of", "listed", "plural", "render",
+           "series", "span", "t"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,10 +49,19 @@ class Joined:
         return render(self, "en")
 
 
+@dataclass(frozen=True, slots=True)
+class Number:
+    """A number as its reader's language writes it: 1,000,000 and 1.5 in English,
+    1 000 000 and 1,5 in Russian, 1.000.000 and 1,5 in Dutch (Babel's CLDR data). A
+    plain int parameter (an id, a rating) is written as it is."""
+
+    value: float
+
+
 # What a reply holds: a message, messages joined, or words as they are (a user's own).
 Message = str | Text | Joined
 # A message's parameter: a number, a message, or words as they are.
-Param = str | int | float | Text | Joined
+Param = str | int | float | Number | Text | Joined
 
 
 def joined(*parts: Message, sep: str = " ") -> Joined:
@@ -73,8 +85,10 @@ def _plain(value: Param) -> Any:
     if isinstance(value, Text):
         params = {name: _plain(v) for name, v in value.params}
         return [value.code, params] if value.count is None else [value.code, params, value.count]
+    if isinstance(value, Number):
+        return {"number": value.value}
     if isinstance(value, Joined):
-        raise TypeError("joined messages are said, not stored")
+        return {"joined": [_plain(part) for part in value.parts], "sep": value.sep}
     return value
 
 
@@ -98,8 +112,8 @@ def _message(value: Any) -> Text | None:
         return None
     params: dict[str, Param] = {}
     for name, v in value[1].items():
-        inner = _message(v) if isinstance(v, list) else v
-        if inner is None or not isinstance(inner, str | int | float | Text):
+        inner = _message(v) if isinstance(v, list) else _stored(v) if isinstance(v, dict) else v
+        if inner is None or not isinstance(inner, str | int | float | Number | Text | Joined):
             return None
         params[name] = inner
     count = value[2] if len(value) == 3 else None
@@ -108,6 +122,25 @@ def _message(value: Any) -> Text | None:
     if not knows(value[0], set(params) | ({"count"} if count is not None else set())):
         return None
     return Text(value[0], tuple(params.items()), count)
+
+
+def _stored(value: dict[str, Any]) -> Number | Joined | None:
+    """A stored `Number` ({"number": 1.5}) or `Joined` ({"joined": [...], "sep": ", "}),
+    if it is one."""
+    number, parts, sep = value.get("number"), value.get("joined"), value.get("sep")
+    if set(value) == {"number"} and isinstance(number, int | float) \
+            and not isinstance(number, bool):
+        return Number(number)
+    if set(value) != {"joined", "sep"} or not isinstance(parts, list) or not isinstance(sep, str):
+        return None
+    said: list[Message] = []
+    for part in parts:
+        inner = _message(part) if isinstance(part, list) else \
+            _stored(part) if isinstance(part, dict) else part
+        if not isinstance(inner, str | Text | Joined):
+            return None
+        said.append(inner)
+    return Joined(tuple(said), sep)
 
 
 # What is counted, and the message that says how many (`1 win`, `3 losses`, `5 игр`).
@@ -130,7 +163,7 @@ def span(length: float, unit: str) -> Text:
     whole, fraction = _SPANS[unit]
     if float(length).is_integer():
         return t(whole, count=int(length))
-    return t(fraction, length=f"{length:g}")
+    return t(fraction, length=Number(float(f"{length:g}")))  # (six digits, as said)
 
 
 def either(items: Sequence[Message]) -> Message:
@@ -138,6 +171,15 @@ def either(items: Sequence[Message]) -> Message:
     said = items[0] if items else ""
     for item in items[1:]:
         said = t("list.or", head=said, last=item)
+    return said
+
+
+def series(items: Sequence[Text]) -> Text:
+    """`a, b, c` (at least one item): one after the other, as one message the database
+    can keep (each pair nested, where `joined` would only be said)."""
+    said = items[0]
+    for item in items[1:]:
+        said = t("list.comma", head=said, last=item)
     return said
 
 
@@ -167,12 +209,21 @@ def render(value: Message, language: str) -> str:
         pattern = words.gettext(value.code)
     else:
         pattern = words.ngettext(value.code, value.code, value.count)
-    params = {name: render(v, language) if isinstance(v, Text | Joined) else v
-              for name, v in value.params}
+    params = {name: _said(v, language) for name, v in value.params}
     if value.count is not None:
         params.setdefault("count", value.count)
     text = pattern.format_map(params)
     return f"⟦{text}⟧" if language == PSEUDO else text
+
+
+def _said(value: Param, language: str) -> Param:
+    """A parameter as its words hold it: messages and numbers in `language`."""
+    if isinstance(value, Text | Joined):
+        return render(value, language)
+    if isinstance(value, Number):
+        return format_decimal(value.value, locale=SOURCE if language == PSEUDO else language,
+                              decimal_quantization=False)
+    return value
 
 
 def language_of(wanted: str | None, fallback: str) -> str:

@@ -1,0 +1,18 @@
+-- Ladderbot schema 15: what the bot itself writes in a moderator's audit entry is a
+-- stored message (core/i18n), as schema 14 made a match's note. The default reasons
+-- and an adjustment's amount are rewritten here. Older entries' other details (a
+-- settings change, a voided or changed result) were written as English sentences and
+-- are shown as they were written; a reason a moderator typed stays as typed.
+UPDATE audit SET reason = '["audit.closed_early",{}]'
+ WHERE action = 'season-close' AND reason = 'closed early';
+UPDATE audit SET reason = '["audit.added",{}]'
+ WHERE action = 'add' AND reason = 'added by a moderator';
+UPDATE audit SET detail = json_array(
+    CASE WHEN detail LIKE '% rung%' THEN 'adjust.rungs' ELSE 'adjust.points' END,
+    json_object('amount', substr(detail, 1, instr(detail, ' ') - 1)),
+    -- the plural form's count: a fraction of a point takes Russian's 2-4 form
+    CASE WHEN substr(detail, 1, instr(detail, ' ') - 1) LIKE '%.%' THEN 2
+         ELSE abs(CAST(substr(detail, 1, instr(detail, ' ') - 1) AS INTEGER)) END)
+ WHERE action = 'adjust'
+   AND (detail LIKE '% point' OR detail LIKE '% points' OR detail LIKE '% rung'
+        OR detail LIKE '% rungs');

@@ -1,0 +1,13 @@
+-- Ladderbot schema 15 (PostgreSQL): as storage/migrations/0015_audit_messages.sql says.
+UPDATE audit SET reason = '["audit.closed_early",{}]'
+ WHERE action = 'season-close' AND reason = 'closed early';
+UPDATE audit SET reason = '["audit.added",{}]'
+ WHERE action = 'add' AND reason = 'added by a moderator';
+UPDATE audit SET detail = json_build_array(
+    CASE WHEN detail LIKE '% rung%' THEN 'adjust.rungs' ELSE 'adjust.points' END,
+    json_build_object('amount', split_part(detail, ' ', 1)),
+    CASE WHEN split_part(detail, ' ', 1) LIKE '%.%' THEN 2
+         ELSE abs(CAST(split_part(detail, ' ', 1) AS integer)) END)::jsonb::text
+ WHERE action = 'adjust'
+   AND (detail LIKE '% point' OR detail LIKE '% points' OR detail LIKE '% rung'
+        OR detail LIKE '% rungs');
