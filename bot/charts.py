@@ -20,6 +20,8 @@ import matplotlib.pyplot as plt
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
+from core.i18n import render as said
+from core.i18n import t
 from core.records import ChartData
 
 SIZE = (8.0, 4.0)  # inches
@@ -42,25 +44,27 @@ def _value_at(data: ChartData, at: int) -> float:
 def draw(data: ChartData) -> Figure:
     """The chart as a matplotlib figure (closed by the caller)."""
     figure, axes = plt.subplots(figsize=SIZE, dpi=DPI)
-    xs = [_when(t) for t, _ in data.points]
+    language = data.language
+    line = said(t("chart.rung") if data.inverted else t("chart.rating"), language)
+    xs = [_when(at) for at, _ in data.points]
     axes.plot(xs, [v for _, v in data.points], color="#3366cc", linewidth=1.6,
-              drawstyle="steps-post", label=data.ylabel)
+              drawstyle="steps-post", label=line)
     if data.matches:
-        axes.plot([_when(t) for t, _ in data.matches], [v for _, v in data.matches],
+        axes.plot([_when(at) for at, _ in data.matches], [v for _, v in data.matches],
                   linestyle="none", marker="o", markersize=4, color="#3366cc",
-                  label="rated match")
+                  label=said(t("chart.match"), language))
     for n, (at, _season) in enumerate(data.seasons):
         axes.axvline(_when(at), color="#999999", linestyle="--", linewidth=0.8,
-                     label="season close" if n == 0 else None)
+                     label=said(t("chart.season"), language) if n == 0 else None)
     if data.corrections:  # each where the line stands once it was made
-        axes.plot([_when(t) for t, _ in data.corrections],
-                  [_value_at(data, t) for t, _ in data.corrections],
+        axes.plot([_when(at) for at, _ in data.corrections],
+                  [_value_at(data, at) for at, _ in data.corrections],
                   linestyle="none", marker="^", markersize=7, color="#cc3333",
-                  label="correction")
+                  label=said(t("chart.correction"), language))
     if data.inverted:
         axes.invert_yaxis()
         axes.yaxis.set_major_locator(MaxNLocator(integer=True))  # whole rungs
-    axes.set_ylabel(data.ylabel)
+    axes.set_ylabel(line)
     axes.grid(True, alpha=0.3)
     _date_axis(axes, xs)
     axes.legend(loc="best", fontsize="small")

@@ -268,7 +268,7 @@ async def _web(args: argparse.Namespace) -> int:
     # Opened before the lock is taken, so that no lock file is left beside a missing one.
     async with store_for(path, readonly=True) as store:
         with _in_use(path):
-            site = Web(store)
+            site = Web(store, language=config.policy.language)
             address = await site.start(listen)
             print(f"Serving public ladders at {address}/ (Ctrl-C stops)", flush=True)
             stop = asyncio.Event()

@@ -104,7 +104,7 @@ class Runtime:
             if self.config.web_listen:
                 from bot.web import Web
 
-                site = Web(self.store)
+                site = Web(self.store, language=self.config.policy.language)
                 await site.start(self.config.web_listen)
             for platform in self.platforms:
                 await platform.start()

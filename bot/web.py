@@ -24,7 +24,9 @@ from aiohttp import web
 from jinja2 import Environment, PackageLoader, select_autoescape
 
 from bot.config import host_port
+from bot.web_words import accepted, speaker, when
 from bot.webserver import HEADER_TIMEOUT, Listener, throttle_logs, with_headers
+from core.i18n import render, t
 from core.records import ChartData
 from core.views import hall_view, history_view, ladder_list, player_view, standings_view
 from storage.sqlite import SqliteStore
@@ -42,7 +44,6 @@ def environment() -> Environment:
     """The page templates, escaping everything they are given."""
     env = Environment(loader=PackageLoader("bot", "templates"),
                       autoescape=select_autoescape(["html"]))
-    env.filters["when"] = lambda text: (text or "").replace("T", " ")[:16]
     env.filters["signed"] = lambda n: ("+" if n > 0 else "") + str(n)
     return env
 
@@ -52,8 +53,9 @@ class Web:
 
     def __init__(self, store: SqliteStore, clock: Callable[[], float] = time.time, *,
                  header_timeout: float = HEADER_TIMEOUT, connections: int | None = None,
-                 chart_pool: Executor | None = None) -> None:
+                 chart_pool: Executor | None = None, language: str = "en") -> None:
         self.store = store
+        self.language = language  # where no ladder is shown and the reader's is not ours
         self.clock = clock
         self.header_timeout = header_timeout
         self.connections = connections  # the cap (None: `connection_cap()`)
@@ -111,12 +113,13 @@ class Web:
             log.exception("error serving %s", request.path)
             if request.path.startswith("/api/"):
                 return web.json_response({"error": "internal error"}, status=500)
-            return web.Response(status=500, text="Sorry, something went wrong.")
+            language = accepted(request.headers.get("Accept-Language"), self.language)
+            return web.Response(status=500, text=render(t("web.error"), language))
 
     def _not_found(self, request: web.Request) -> web.Response:
         if request.path.startswith("/api/"):
             return web.json_response({"error": "not found"}, status=404)
-        return self._page("404.html", {}, status=404)
+        return self._page(request, "404.html", {}, status=404)
 
     # ---- reading
     async def _read(self, work: Callable[[Any], Any]) -> Any:
@@ -125,8 +128,13 @@ class Web:
     def _now(self) -> int:
         return int(self.clock())
 
-    def _page(self, name: str, data: dict[str, Any], status: int = 200) -> web.Response:
-        html = self.templates.get_template(name).render(**data)
+    def _page(self, request: web.Request, name: str, data: dict[str, Any],
+              status: int = 200) -> web.Response:
+        """A page in its ladder's language, else in the reader's (`Accept-Language`)."""
+        language = data.get("language") or accepted(request.headers.get("Accept-Language"),
+                                                     self.language)
+        html = self.templates.get_template(name).render(
+            **data, lang=language, say=speaker(language), when=when(language))
         return web.Response(text=html, status=status, content_type="text/html")
 
     @staticmethod
@@ -164,22 +172,22 @@ class Web:
     # ---- pages
     async def index(self, request: web.Request) -> web.Response:
         ladders = await self._read(ladder_list)
-        return self._page("index.html", {"ladders": ladders})
+        return self._page(request, "index.html", {"ladders": ladders})
 
     async def ladder(self, request: web.Request) -> web.Response:
-        return self._page("ladder.html", await self._standings(request))
+        return self._page(request, "ladder.html", await self._standings(request))
 
     async def hall(self, request: web.Request) -> web.Response:
-        return self._page("hall.html", await self._other(request, hall_view))
+        return self._page(request, "hall.html", await self._other(request, hall_view))
 
     async def history(self, request: web.Request) -> web.Response:
-        return self._page("history.html", await self._other(request, history_view))
+        return self._page(request, "history.html", await self._other(request, history_view))
 
     async def player(self, request: web.Request) -> web.Response:
         data, chart = await self._player(request)
         svg = "" if chart is None else await self.charts.svg((data["id"], data["player"]["id"]),
                                                              chart)
-        return self._page("player.html", {**data, "chart_svg": svg})
+        return self._page(request, "player.html", {**data, "chart_svg": svg})
 
     # ---- the API
     async def api_index(self, request: web.Request) -> web.Response:

@@ -278,20 +278,9 @@ def _challenge_text(s: Session, player: PlayerId, c: ChallengeRecord) -> Message
     return t("profile.challenge_to", id=c.id, name=s.name(c.challenged), by=by)
 
 
-# A moderator's action in /profile and /history, by what they did.
-_ACTIONS = {"void": N_("audit.void"), "set": N_("audit.set"), "adjust": N_("audit.adjust"),
-            "season-close": N_("audit.season_close"), "settings": N_("audit.settings"),
-            "remove": N_("audit.remove"), "cancel": N_("audit.cancel"), "ban": N_("audit.ban"),
-            "unban": N_("audit.unban"), "add": N_("audit.add"), "rename": N_("audit.rename")}
-
-
 def _audit_text(s: Session, entry: AuditEntry) -> Message:
     """`2026-01-05 10:00 mod voided #3: a mistake`, in the reader's language."""
-    match = f"#{entry.match}" if entry.match is not None else ""
-    name = s.name(entry.player) if entry.player is not None else ""
-    return t(_ACTIONS.get(entry.action, N_("audit.other")), at=s.when(entry.at), by=entry.by,
-             match=match, name=name, reason=decode(entry.reason), detail=decode(entry.detail),
-             action=entry.action)
+    return entry.said(s.when(entry.at), s.name(entry.player) if entry.player is not None else "")
 
 
 def _match_text(s: Session, record: MatchRecord) -> Message:

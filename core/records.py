@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from core.i18n import Message, Text, decode, t
+from core.i18n import N_, Message, Text, decode, t
 from core.model import Match, PlayerId, Result, Timestamp
 from core.settings import Settings
 
@@ -157,6 +157,20 @@ class AuditEntry:
     player: PlayerId | None = None
     detail: str = ""
 
+    def said(self, at: str, name: str) -> Text:
+        """The entry as /profile, /history and the web say it: `at`, when it was; `name`,
+        the player it concerns."""
+        return t(_ACTIONS.get(self.action, N_("audit.other")), at=at, by=self.by, name=name,
+                 match=f"#{self.match}" if self.match is not None else "",
+                 reason=decode(self.reason), detail=decode(self.detail), action=self.action)
+
+
+# A moderator's action, by what they did.
+_ACTIONS = {"void": N_("audit.void"), "set": N_("audit.set"), "adjust": N_("audit.adjust"),
+            "season-close": N_("audit.season_close"), "settings": N_("audit.settings"),
+            "remove": N_("audit.remove"), "cancel": N_("audit.cancel"), "ban": N_("audit.ban"),
+            "unban": N_("audit.unban"), "add": N_("audit.add"), "rename": N_("audit.rename")}
+
 
 @dataclass(frozen=True, slots=True)
 class ChangeRecord:
@@ -193,6 +207,7 @@ class ChartData:
     corrections: tuple[tuple[Timestamp, str], ...]  # moderator actions about the player
     inverted: bool = False  # rungs: 1 at the top
     name: str = ""  # file name stem: ladder-player
+    language: str = "en"  # the ladder's: what the legend says
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,7 +11,7 @@ from typing import Any
 
 from core.calendar import iso
 from core.charts import chart_for
-from core.i18n import decode, render
+from core.i18n import N_, decode, moment, render, t
 from core.model import PlayerId, Timestamp
 from core.ports import Repo
 from core.queries import main_table
@@ -19,8 +19,12 @@ from core.records import ChartData, LadderInfo, MatchRecord
 from core.rulebooks import rulebook_summary
 from core.tables import calibrating, league
 
-TABLE_TITLES = {"rating": "All players", "rung": "Rungs", "ladder": "Ladder",
-                "season": "Season", "week": "Week"}
+TABLE_TITLES = {"rating": N_("web.table.rating"), "rung": N_("web.table.rung"),
+                "ladder": N_("web.table.ladder"), "season": N_("web.table.season"),
+                "week": N_("web.table.week")}
+# A match's status, as its page says it.
+STATUS_WORDS = {"pending": N_("web.status.pending"), "confirmed": N_("web.status.confirmed"),
+                "disputed": N_("web.status.disputed"), "voided": N_("web.status.voided")}
 LISTED = 100  # rows on a standings page
 
 
@@ -54,7 +58,9 @@ def _ladder_head(ladder: LadderInfo) -> dict[str, Any]:
         "preset": settings.preset,
         "summary": render(rulebook_summary(settings), settings.language),
         "season": ladder.season if "season" in settings.tables else None,
-        "tables": [{"key": t, "title": TABLE_TITLES[t]} for t in tables],
+        "tables": [{"key": table, "title": render(t(TABLE_TITLES[table]), settings.language)}
+                   for table in tables],
+        "language": settings.language,
     }
 
 
@@ -98,7 +104,8 @@ def standings_view(repo: Repo, ladder_id: int, table: str | None,
             before = day.get(row.player)
             entry["movement"] = None if before is None else before - place
         listed.append(entry)
-    return {**head, "table": shown, "title": TABLE_TITLES[shown], "rows": listed,
+    return {**head, "table": shown, "title": render(t(TABLE_TITLES[shown]), head["language"]),
+            "rows": listed,
             "total": total, "at": iso(at)}
 
 
@@ -128,6 +135,7 @@ def _match(repo: Repo, ladder: LadderInfo, record: MatchRecord,
         "id": record.id,
         "played_at": iso(record.reported_at),
         "status": record.status,
+        "status_words": render(t(STATUS_WORDS[record.status]), ladder.settings.language),
         "rated": bool(record.rated) if record.status == "confirmed" else False,
         "note": render(decode(record.note), ladder.settings.language) if record.note else "",
         "unrated": render(record.unrated_text(), ladder.settings.language)
@@ -152,13 +160,16 @@ def history_view(repo: Repo, ladder_id: int, player: PlayerId | None = None,
     wanted = {p for m in records for p in m.result.players} | \
         {a.player for a in audit if a.player is not None}
     names = _names(repo, ladder, sorted(wanted))
+    language = ladder.settings.language
     return {
         **_ladder_head(ladder),
         "matches": [_match(repo, ladder, m, names) for m in records],
         "corrections": [{"at": iso(a.at), "by": a.by, "action": a.action,
-                         "reason": render(decode(a.reason), ladder.settings.language),
+                         "said": render(a.said(moment(a.at, language), names.get(a.player, "")
+                                               if a.player is not None else ""), language),
+                         "reason": render(decode(a.reason), language),
                          "match": a.match, "player": names.get(a.player) if a.player else None,
-                         "detail": render(decode(a.detail), ladder.settings.language)}
+                         "detail": render(decode(a.detail), language)}
                         for a in audit],
     }
 

@@ -18,17 +18,20 @@ from core.settings import Language
 
 ROOT = Path(__file__).resolve().parent.parent
 PLACEHOLDER = re.compile(r"\{(\w*)\}")
-KEYWORDS = {"t": None, "N_": None, "said": None}
+KEYWORDS = {"t": None, "N_": None, "said": None, "say": None}
+# Python files through our method (core/i18n/extract.py); the web pages' templates
+# through Jinja's own Babel extractor, which finds every `say("...")`.
+METHODS = [("**.py", "core.i18n.extract:codes"),
+           ("**/templates/**.html", "jinja2.ext:babel_extract")]
 
 
 def used_codes() -> set[str]:
-    """Every code `t("...")` and `N_("...")` name in the core and the adapters, as
-    Babel extracts them with our method (core/i18n/extract.py)."""
+    """Every code `t("...")`, `N_("...")` and a template's `say("...")` name in the core
+    and the adapters, as Babel extracts them."""
     found = set()
     for package in ("core", "bot", "storage"):
-        for _, _, message, _, _ in extract_from_dir(
-                ROOT / package, method_map=[("**.py", "core.i18n.extract:codes")],
-                keywords=KEYWORDS):
+        for _, _, message, _, _ in extract_from_dir(ROOT / package, method_map=METHODS,
+                                                    keywords=KEYWORDS):
             found.add(message if isinstance(message, str) else message[0])
     return found
 

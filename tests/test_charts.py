@@ -155,3 +155,19 @@ async def test_season_lines_are_in_the_legend_and_corrections_sit_on_the_line(
     marks = [line for line in axes.get_lines() if line.get_label() == "correction"]
     assert [float(y) for y in marks[0].get_ydata()] == [1066.0]  # not the chart's 1000
     plt.close(figure)
+
+
+async def test_the_legend_speaks_the_ladders_language(chat: Chat) -> None:
+    import matplotlib.pyplot as plt
+    await chat.ladder("nhwc", "confirm=false", "language=ru")
+    await chat.join("p1", "p2")
+    await chat.ok("p2", "/challenge @p1")
+    await chat.ok("p1", "/accept")
+    await chat.ok("p2", "/report win @p1 overwhelming")
+    await chat.ok("mod", "/mod adjust @p2 -1 test")
+    figure = _drawn(await chart(chat, "p2"))
+    axes = figure.axes[0]
+    legend = [t.get_text() for t in axes.get_legend().get_texts()]
+    plt.close(figure)
+    assert legend == ["ступень", "рейтинговый матч", "исправление"]
+    assert axes.get_ylabel() == "ступень"

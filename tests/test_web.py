@@ -66,9 +66,9 @@ async def test_player_page_has_chart_history_and_corrections(site: Any) -> None:
     client, _ = site
     page = await (await client.get("/ladders/1/players/1")).text()
     assert "<svg" in page and 'id="chart"' in page
-    assert "void #2" not in page  # alice did not play match #2
+    assert "voided #2" not in page  # alice did not play match #2
     bob = await (await client.get("/ladders/1/players/2")).text()
-    assert "mod</strong> void #2" in bob and "&lt;b&gt;not&lt;/b&gt; played" in bob
+    assert "mod voided #2: &lt;b&gt;not&lt;/b&gt; played" in bob
     data = await (await client.get("/api/ladders/1/players/1")).json()
     assert data["player"]["name"] == "alice" and data["player"]["rating"] == 1031
     assert len(data["chart"]["matches"]) == 2
@@ -81,7 +81,8 @@ async def test_history_shows_who_corrected_what_and_why(site: Any) -> None:
     data = await (await client.get("/api/ladders/1/history")).json()
     assert data["corrections"][0] | {"at": None} == {
         "at": None, "by": "mod", "action": "void", "reason": "<b>not</b> played", "match": 2,
-        "player": None, "detail": f"{HOSTILE} beat bob"}
+        "player": None, "detail": f"{HOSTILE} beat bob",
+        "said": "Jan 5, 2026 10:00 mod voided #2: <b>not</b> played"}
     assert [m["status"] for m in data["matches"]] == ["confirmed", "voided", "confirmed"]
 
 
@@ -334,3 +335,34 @@ def test_the_connection_cap_leaves_room_below_the_open_file_limit(
                       (resource.RLIM_INFINITY, MOST_CONNECTIONS)]:
         monkeypatch.setattr(resource, "getrlimit", lambda _, s=soft: (s, s))
         assert connection_cap() == cap
+
+
+async def test_a_ladders_pages_speak_its_language(site: Any) -> None:
+    client, chat = site
+    await chat.ok("mod", "/ladder set language=ru")
+    page = await (await client.get("/ladders/1/history")).text()
+    assert '<html lang="ru">' in page
+    assert "<h2>Последние матчи</h2>" in page and "5 янв. 2026\u202fг. 10:00" in page
+    assert "</span> побеждает <a" in page  # the result's own words, links kept
+    assert "mod аннулирует #2: &lt;b&gt;not&lt;/b&gt; played" in page  # typed as typed
+    assert "Recent matches" not in page and "Jan 5" not in page
+    player = await (await client.get("/ladders/1/players/1")).text()
+    assert "2 игры (рейтинговых: 2): побед 2, поражений 0, ничьих 0" in player
+    data = await (await client.get("/api/ladders/1")).json()
+    assert [table["title"] for table in data["tables"]] == ["Ладдер", "Сезон", "Неделя",
+                                                            "Все игроки"]
+
+
+@pytest.mark.parametrize("header, lang, words", [
+    ("nl-NL,nl;q=0.9,en;q=0.8", "nl", "Openbare ladders"),
+    ("de-DE, ru;q=0.5, en;q=0.4", "ru", "Открытые ладдеры"),
+    ("ru;q=0, nl;q=0.2", "nl", "Openbare ladders"),  # q=0: not at all
+    ("de, fr;q=x", "en", "Public ladders"),  # none of ours, and a malformed weight
+    ("", "en", "Public ladders")])
+async def test_pages_without_a_ladder_follow_accept_language(site: Any, header: str, lang: str,
+                                                             words: str) -> None:
+    client, _ = site
+    page = await (await client.get("/", headers={"Accept-Language": header})).text()
+    assert f'<html lang="{lang}">' in page and f"<h1>{words}</h1>" in page
+    missing = await client.get("/ladders/99", headers={"Accept-Language": header})
+    assert missing.status == 404 and f'<html lang="{lang}">' in await missing.text()

@@ -12,15 +12,18 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
+from babel.dates import format_skeleton
 from babel.numbers import format_decimal
 
 from core.i18n.catalogs import LANGUAGES, PSEUDO, SOURCE, knows, translations
 
 __all__ = ["LANGUAGES", "N_", "PSEUDO", "Joined", "Message", "Number", "Param", "Text",
-           "decode", "either", "encode", "joined", "language_of", "listed", "plural", "render",
-           "series", "span", "t"]
+           "decode", "either", "encode", "joined", "language_of", "listed", "moment", "plural",
+           "render",
+           "said", "series", "span", "t", "words", "wrapped"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,26 +207,42 @@ def render(value: Message, language: str) -> str:
         return value
     if isinstance(value, Joined):
         return value.sep.join(render(part, language) for part in value.parts)
-    words = translations(language)
-    if value.count is None:
-        pattern = words.gettext(value.code)
-    else:
-        pattern = words.ngettext(value.code, value.code, value.count)
-    params = {name: _said(v, language) for name, v in value.params}
+    params = {name: said(v, language) for name, v in value.params}
     if value.count is not None:
         params.setdefault("count", value.count)
-    text = pattern.format_map(params)
+    return wrapped(words(value.code, value.count, language).format_map(params), language)
+
+
+def words(code: str, count: int | None, language: str) -> str:
+    """The words of `code` in `language`, their placeholders unfilled (the form that
+    `count` takes, when counted)."""
+    catalog = translations(language)
+    return catalog.gettext(code) if count is None else catalog.ngettext(code, code, count)
+
+
+def wrapped(text: str, language: str) -> str:
+    """A message's words as said: in the pseudo-language, wrapped so a test sees them."""
     return f"⟦{text}⟧" if language == PSEUDO else text
 
 
-def _said(value: Param, language: str) -> Param:
-    """A parameter as its words hold it: messages and numbers in `language`."""
+def said(value: Param, language: str) -> Param:
+    """A parameter as a message's words hold it: messages and numbers in `language`,
+    anything else as it is."""
     if isinstance(value, Text | Joined):
         return render(value, language)
     if isinstance(value, Number):
         return format_decimal(value.value, locale=SOURCE if language == PSEUDO else language,
                               decimal_quantization=False)
     return value
+
+
+def moment(at: float, language: str) -> str:
+    """An instant (seconds since 1970) as a web page of `language` writes it, in UTC:
+    `Jan 5, 2026 10:00`, `5 янв. 2026 г. 10:00`, `5 jan 2026 10:00` (Babel's CLDR data)."""
+    locale = SOURCE if language == PSEUDO else language
+    when = datetime.fromtimestamp(at, UTC)
+    return (f"{format_skeleton('yMMMd', when, tzinfo=UTC, locale=locale)} "
+            f"{format_skeleton('Hm', when, tzinfo=UTC, locale=locale)}")
 
 
 def language_of(wanted: str | None, fallback: str) -> str:
