@@ -22,6 +22,7 @@ from typing import TextIO
 
 from bot.text import APOLOGY
 from core.calendar import DAY, INSTANTS, iso, parse_instant
+from core.i18n import render
 from core.records import Announcement, ChartData, Context, Reply, UserRef
 from core.service import catch_up_chat, handle
 from core.settings import Policy
@@ -151,10 +152,10 @@ class Console:
             await self.line(raw)
         except sqlite3.Error as error:  # a full disk, a file gone bad: not a bug of ours
             self.warn(f"the database failed: {error}; nothing of this line was stored")
-            self.say(APOLOGY)
+            self.say(render(APOLOGY, self.policy.language))
         except Exception:
             self.warn(f"unexpected error\n{traceback.format_exc()}")
-            self.say(APOLOGY)
+            self.say(render(APOLOGY, self.policy.language))
 
 
 def _is_utf8(text: str) -> bool:

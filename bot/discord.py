@@ -22,7 +22,15 @@ from discord import app_commands
 
 from bot.config import Config
 from bot.discord_render import MENTION, chunks, render, shown
-from bot.gateway import BUTTON_ACTIONS, Asker, Gateway, Said, button_command, button_label
+from bot.gateway import (
+    BUTTON_ACTIONS,
+    Asker,
+    Gateway,
+    Said,
+    button_command,
+    button_label,
+    own_words,
+)
 from bot.limits import Limiter
 from bot.scheduler import Undeliverable
 from bot.text import APOLOGY, cut
@@ -34,6 +42,8 @@ from core.commands import (
     ShowProfile,
     ShowStandings,
 )
+from core.i18n import language_of, t
+from core.i18n import render as said_in
 from core.records import Announcement, LadderInfo, Reply, UserRef
 from core.service import storeless
 from storage.sqlite import SqliteRepo, SqliteStore
@@ -216,12 +226,12 @@ class DiscordPlatform:
         """The refusal of an interaction the database need not see: outside a server, or
         from someone sending faster than the limiter lets through (always answered: an
         interaction must be)."""
+        locale = interaction.locale.value
         if interaction.guild_id is None:
-            return Reply("I keep ladders in servers: use me in a server channel.", error=True)
+            return own_words(t("adapter.servers_only"), locale, self.config.policy)
         allowed, note = self.gateway.admit(self.asker(interaction))
         if not allowed:
-            return Reply(note or "Slow down a little, please: you are sending commands "
-                                 "faster than I can take them.", error=True)
+            return own_words(note or t("limit.slow_long"), locale, self.config.policy)
         return None
 
     async def run(self, interaction: discord.Interaction[Any], command: Command | None,
@@ -234,7 +244,8 @@ class DiscordPlatform:
             reply = await self.gateway.run(self.asker(interaction), Said(said, known), ladder)
         else:
             reply = await self.gateway.run(self.asker(interaction), command, ladder)
-        return reply or Reply("Nothing to do.", error=True)
+        return reply or own_words(t("adapter.nothing"), interaction.locale.value,
+                                  self.config.policy)
 
     async def answer(self, interaction: discord.Interaction[Any], command: Command | None,
                      ladder: str | None = None, text: str | None = None) -> None:
@@ -323,7 +334,9 @@ class DiscordPlatform:
         log.error("error in a command", exc_info=error)
         try:
             send = await self._sender(interaction, ephemeral=True)
-            await send(APOLOGY, ephemeral=True)
+            await send(said_in(APOLOGY, language_of(interaction.locale.value,
+                                                   self.config.policy.language)),
+                       ephemeral=True)
         except discord.HTTPException:
             log.exception("could not send the apology")
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from bot.limits import Limiter
 from core.commands import Command, ConfirmResult, DisputeResult, Parsed, WithdrawReport
 from core.errors import LadderError
-from core.i18n import N_, render, t
+from core.i18n import N_, Message, Text, encode, language_of, render, t
 from core.records import Context, LadderInfo, Reply, UserRef
 from core.service import execute, handle, refused, spoken
 from core.settings import Policy
@@ -27,10 +27,17 @@ BUTTON_LABELS = {"confirm": N_("button.confirm"), "dispute": N_("button.dispute"
                  "withdraw": N_("button.withdraw")}
 
 
+def own_words(message: Message, locale: str | None, policy: Policy) -> Reply:
+    """A refusal an adapter makes itself, before the core sees the command (a rate limit,
+    a private chat's limits): in the asker's language where we speak it, else the bot's."""
+    language = language_of(locale, policy.language)
+    return Reply(render(message, language), error=True, private=True, language=language)
+
+
 def button_label(action: str, language: str) -> str:
     """`Confirm`, `Подтвердить`, `Bevestigen`."""
     return render(t(BUTTON_LABELS[action]), language)
-BUTTON_DISPUTE = "disputed with the button"
+BUTTON_DISPUTE = encode(t("dispute.by_button"))  # the reason a dispute's button gives
 
 
 def button_command(action: str, match: int) -> Command:
@@ -74,7 +81,7 @@ class Gateway:
                  limiter: Limiter) -> None:
         self.store, self.policy, self.clock, self.limiter = store, policy, clock, limiter
 
-    def admit(self, asker: Asker) -> tuple[bool, str | None]:
+    def admit(self, asker: Asker) -> tuple[bool, Text | None]:
         """Whether the asker may send a command now, and what to tell them if not (None:
         they were told already)."""
         return self.limiter.check(asker.chat, asker.user.key)

@@ -13,6 +13,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from core.i18n import Text, t
+
 
 @dataclass
 class Bucket:
@@ -50,7 +52,7 @@ class Limiter:
     users: dict[tuple[str, str], Bucket] = field(default_factory=dict)
     chats: dict[str, Bucket] = field(default_factory=dict)
 
-    def check(self, chat: str, user: str) -> tuple[bool, str | None]:
+    def check(self, chat: str, user: str) -> tuple[bool, Text | None]:
         """(allowed, polite reply to send if any). Refused commands are not handled."""
         if not self.enabled:
             return True, None
@@ -58,20 +60,18 @@ class Limiter:
         mine = self.users.setdefault((chat, user), Bucket(self.user_burst, self.user_rate))
         wait = mine.take(now)
         if wait:
-            return False, self._warn(mine, f"You are sending commands faster than I can "
-                                           f"take them: please wait {math.ceil(wait)} s.")
+            return False, self._warn(mine, t("limit.user", seconds=math.ceil(wait)))
         room = self.chats.setdefault(chat, Bucket(self.chat_burst, self.chat_rate))
         wait = room.take(now)
         if wait:
             mine.tokens += 1  # not this user's fault: give their token back
-            return False, self._warn(room, f"This chat is sending commands faster than I "
-                                           f"can take them: please wait {math.ceil(wait)} s.")
+            return False, self._warn(room, t("limit.chat", seconds=math.ceil(wait)))
         if len(self.users) > 100_000:  # forget idle users now and then
             self.users = {k: b for k, b in self.users.items() if now - b.stamp < 600}
         return True, None
 
     @staticmethod
-    def _warn(bucket: Bucket, text: str) -> str | None:
+    def _warn(bucket: Bucket, text: Text) -> Text | None:
         """The polite reply, once per throttled stretch."""
         if bucket.warned:
             return None

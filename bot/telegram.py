@@ -43,13 +43,14 @@ from telegram.ext import (
 from telegram.request import BaseRequest
 
 from bot.config import Config, host_port
-from bot.gateway import BUTTON_ACTIONS, Asker, Gateway, Said, button_command
+from bot.gateway import BUTTON_ACTIONS, Asker, Gateway, Said, button_command, own_words
 from bot.limits import Limiter
 from bot.menu import MENU
 from bot.scheduler import Undeliverable
 from bot.telegram_render import alert, render, shown, split
 from bot.text import APOLOGY
 from core import i18n
+from core.i18n import language_of, t
 from core.numerals import is_digits
 from core.parsing import command_word
 from core.records import Announcement, Reply, UserRef
@@ -312,7 +313,8 @@ class TelegramPlatform:
         allowed, note = self.gateway.admit(Asker(chat_key(chat.id), author))
         if not allowed:
             if note is not None:
-                await message.reply_text(note)
+                await message.reply_text(own_words(note, message.from_user.language_code,
+                                                   self.config.policy).text)
             return
         text, known = with_mentions(message)
         replied = message.reply_to_message
@@ -347,10 +349,9 @@ class TelegramPlatform:
 
     async def _private(self, asker: Asker, word: str, said: Said) -> Reply | None:
         """In a private chat: only reads, about the asker's ladders in their groups."""
+        policy = self.config.policy
         if word not in READ_ONLY_WORDS:
-            return Reply("In a private chat I only show things (/standings, /profile, "
-                         "/history, /halloffame, /players, /ladder info, /help). Report and "
-                         "play in your group.", error=True)
+            return own_words(t("adapter.private_reads"), asker.locale, policy)
         if word in ("help", "start"):
             return await self.gateway.run(asker, said)
         ladders = await self.store.run(lambda repo: repo.user_ladders(asker.user.key))
@@ -359,10 +360,10 @@ class TelegramPlatform:
         if named is not None:
             ladders = [lad for lad in ladders if lad.name == named]
         if not ladders:
-            return Reply("You are not on any ladder yet: /join one in your group.", error=True)
+            return own_words(t("adapter.no_ladders"), asker.locale, policy)
         if len(ladders) > 1:
-            return Reply("You play on several ladders: " + ", ".join(
-                sorted({lad.name for lad in ladders})) + ". Add ladder=NAME.", error=True)
+            return own_words(t("adapter.several", ladders=", ".join(
+                sorted({lad.name for lad in ladders}))), asker.locale, policy)
         ladder = ladders[0]
         group = Asker(ladder.chat, asker.user, reply_to=asker.reply_to, locale=asker.locale,
                       alone=True)
@@ -375,21 +376,24 @@ class TelegramPlatform:
             return
         action, _, rest = query.data.partition(":")
         ladder, _, match = rest.rpartition(":")
+        locale, policy = query.from_user.language_code, self.config.policy
         if action not in BUTTON_ACTIONS or not is_digits(match) or not ladder:
-            await query.answer("This button is no longer valid.", show_alert=True)
+            await query.answer(own_words(t("adapter.stale_button"), locale, policy).text,
+                               show_alert=True)
             return
-        asker = Asker(chat_key(query.message.chat.id), user_ref(query.from_user),
-                      locale=query.from_user.language_code)
+        asker = Asker(chat_key(query.message.chat.id), user_ref(query.from_user), locale=locale)
         allowed, note = self.gateway.admit(asker)
         if not allowed:
-            await query.answer(note or "Slow down a little, please.", show_alert=True)
+            await query.answer(own_words(note or t("limit.slow"), locale, policy).text,
+                               show_alert=True)
             return
         # The same command a Discord button runs, not a text to parse again.
         reply = await self.gateway.run(asker, button_command(action, int(match)), ladder)
         if reply is None or reply.error:
-            await query.answer(alert(reply, self.own), show_alert=True)
+            await query.answer(alert(reply or own_words(t("adapter.nothing"), locale, policy),
+                                     self.own), show_alert=True)
             return
-        await query.answer("Done.")
+        await query.answer(own_words(t("adapter.done"), locale, policy).text)
         with contextlib.suppress(BadRequest):  # the buttons were removed already
             await query.edit_message_reply_markup(reply_markup=None)
         if isinstance(query.message, Message):
@@ -400,6 +404,9 @@ class TelegramPlatform:
         log.error("error while handling an update", exc_info=context.error)
         if isinstance(update, Update) and update.effective_message is not None:
             try:
-                await update.effective_message.reply_text(APOLOGY)
+                user = update.effective_user
+                language = language_of(user.language_code if user else None,
+                                       self.config.policy.language)
+                await update.effective_message.reply_text(i18n.render(APOLOGY, language))
             except Exception:
                 log.exception("could not send the apology")

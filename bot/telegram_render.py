@@ -47,7 +47,7 @@ def render(reply: Reply, own: str | None = None
     return [(part, buttons(reply) if n == last else None) for n, part in enumerate(parts)]
 
 
-def alert(reply: Reply | None, own: str | None = None) -> str:
+def alert(reply: Reply, own: str | None = None) -> str:
     """A refusal as a button's alert, cut at a space to Telegram's 200 characters (a
     longer one was refused, and the presser saw nothing)."""
-    return cut(shown(reply.text, own), ALERT) if reply is not None else "Nothing to do."
+    return cut(shown(reply.text, own), ALERT)

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import re
 
+from core.i18n import t
+
 # What a user is told when a command fails unexpectedly; the traceback goes to the log.
-APOLOGY = "Sorry, something went wrong on my side. It has been logged; please try again."
+APOLOGY = t("adapter.apology")
 
 
 # Explicit direction marks a name may hold (U+202A-U+202E open an embedding or override,

@@ -13,6 +13,7 @@ from typing import Any
 from core.calendar import DAY, iso
 from core.errors import NoLadder
 from core.events import collect_corrections
+from core.i18n import t
 from core.jobs import catch_up
 from core.model import PlayerId, Timestamp
 from core.ports import Repo
@@ -29,8 +30,8 @@ def export_ladder(repo: Repo, chat: str, name: str | None, at: Timestamp) -> dic
     ladder = repo.ladder(chat, name)
     if ladder is None:
         if name is None:
-            raise NoLadder(f"Chat {chat} has no ladder.")
-        raise NoLadder(f"There is no ladder called {name} in chat {chat}.")
+            raise NoLadder(t("export.no_ladder", chat=chat))
+        raise NoLadder(t("export.unknown", ladder=name, chat=chat))
     name = ladder.name
     if at >= ladder.clock:
         catch_up(repo, ladder, at)

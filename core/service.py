@@ -251,7 +251,7 @@ def _ladder_command(s: Session, cmd: Command) -> Reply:
         return membership.remove(s, cmd)
     if isinstance(cmd, CloseSeason):
         return moderation.close_season(s, cmd)
-    raise RuleViolation("That command does not apply to a ladder.")
+    raise RuleViolation(t("command.not_ladder"))
 
 
 def catch_up_chat(repo: Repo, chat: str | None, now: int) -> list[Announcement]:

@@ -274,7 +274,7 @@ async def test_an_exception_is_logged_and_the_user_gets_an_apology(
     monkeypatch.setattr(dc.store, "run", broken)
     with caplog.at_level(logging.ERROR):
         answer = await dc.send(command("standings", by=ALICE))
-    assert text(answer) == APOLOGY and ephemeral(answer)
+    assert text(answer) == str(APOLOGY) and ephemeral(answer)
     assert "database on fire" in caplog.text and "Traceback" in caplog.text
 
 

@@ -198,7 +198,7 @@ async def test_an_exception_is_logged_and_the_user_gets_an_apology(
 
     monkeypatch.setattr(tg.store, "run", broken)
     with caplog.at_level(logging.ERROR):
-        assert await tg.say(ALICE, "/standings") == [APOLOGY]
+        assert await tg.say(ALICE, "/standings") == [str(APOLOGY)]
     assert "database on fire" in caplog.text and "Traceback" in caplog.text
     assert [type(e) for e in tg.errors] == [RuntimeError]
     tg.errors.clear()

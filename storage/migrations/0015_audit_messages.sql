@@ -1,8 +1,9 @@
--- Ladderbot schema 15: what the bot itself writes in a moderator's audit entry is a
--- stored message (core/i18n), as schema 14 made a match's note. The default reasons
--- and an adjustment's amount are rewritten here. Older entries' other details (a
--- settings change, a voided or changed result) were written as English sentences and
--- are shown as they were written; a reason a moderator typed stays as typed.
+-- Ladderbot schema 15: what the bot itself writes into a moderator's audit entry, and
+-- the reason a dispute's button gives, are stored messages (core/i18n), as schema 14
+-- made a match's note. The default reasons, an adjustment's amount and the button's
+-- reason are rewritten here. Older entries' other details (a settings change, a voided
+-- or changed result) were written as English sentences and are shown as they were
+-- written; a reason a moderator typed stays as typed.
 UPDATE audit SET reason = '["audit.closed_early",{}]'
  WHERE action = 'season-close' AND reason = 'closed early';
 UPDATE audit SET reason = '["audit.added",{}]'
@@ -16,3 +17,5 @@ UPDATE audit SET detail = json_array(
  WHERE action = 'adjust'
    AND (detail LIKE '% point' OR detail LIKE '% points' OR detail LIKE '% rung'
         OR detail LIKE '% rungs');
+-- A dispute's button gave its reason in English words.
+UPDATE matches SET note = '["dispute.by_button",{}]' WHERE note = 'disputed with the button';

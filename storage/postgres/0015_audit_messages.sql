@@ -11,3 +11,4 @@ UPDATE audit SET detail = json_build_array(
  WHERE action = 'adjust'
    AND (detail LIKE '% point' OR detail LIKE '% points' OR detail LIKE '% rung'
         OR detail LIKE '% rungs');
+UPDATE matches SET note = '["dispute.by_button",{}]' WHERE note = 'disputed with the button';
