@@ -22,7 +22,7 @@ from typing import TextIO
 
 from bot.text import APOLOGY
 from core.calendar import DAY, INSTANTS, iso, parse_instant
-from core.i18n import render
+from core.i18n import render, t
 from core.records import Announcement, ChartData, Context, Reply, UserRef
 from core.service import catch_up_chat, handle
 from core.settings import Policy
@@ -105,7 +105,8 @@ class Console:
             self.announce(reply.announcements)
             self.say(reply.text)
             if reply.chart is not None:
-                self.say(f"[chart saved to {await self.save_chart(reply.chart)}]")
+                path = await self.save_chart(reply.chart)
+                self.say(f"[{render(t('console.chart', path=path), reply.language)}]")
             await self.store.restate_pending()  # history a far-back correction left
 
     async def save_chart(self, chart: ChartData) -> str:

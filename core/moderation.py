@@ -32,7 +32,7 @@ from core.i18n import N_, Message, encode, joined, series, t
 from core.ledger import Rederived
 from core.model import PlayerId, Result
 from core.ports import Repo
-from core.records import Context, LadderInfo, MatchRecord, Reply
+from core.records import Context, MatchRecord, Reply
 from core.reporting import confirm_match, reopen_challenge
 from core.rulebooks import rulebook_summary
 from core.session import Session, rating_text, signed
@@ -288,8 +288,3 @@ def hall_text(s: Session, entries: list[HallEntry]) -> Message:
     s.names(e.player for e in entries)
     return joined(*(t("season.place", place=e.place, name=s.name(e.player),
                       gain=signed(e.gain)) for e in entries), sep=", ")
-
-
-def ladder_label(ladder: LadderInfo) -> str:
-    """`main (duel, default)`."""
-    return f"{ladder.name} ({ladder.settings.preset}{', default' if ladder.is_default else ''})"

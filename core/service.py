@@ -90,7 +90,13 @@ def handle(repo: Repo, ctx: Context, text: str, resolve: Resolver,
 def _chat_language(repo: Repo, chat: str, policy: Policy) -> str:
     """The language of a chat's default ladder (a refusal before any ladder was named),
     else the bot's."""
-    ladder = repo.ladder(chat, None)
+    return _ladder_language(repo, chat, None, policy)
+
+
+def _ladder_language(repo: Repo, chat: str, name: str | None, policy: Policy) -> str:
+    """The language of the chat's ladder `name` (None, or one that does not exist: the
+    chat's default), else the bot's."""
+    ladder = (repo.ladder(chat, name) if name is not None else None) or repo.ladder(chat, None)
     return ladder.settings.language if ladder is not None else policy.language
 
 
@@ -143,7 +149,8 @@ def _execute(repo: Repo, ctx: Context, parsed: Parsed, policy: Policy) -> tuple[
     cmd = parsed.command
     bots = policy.language
     if isinstance(cmd, MODERATOR_COMMANDS) and not ctx.moderator:
-        return refused(NotAllowed(t("moderators.only"))), bots
+        return refused(NotAllowed(t("moderators.only"))), \
+            _ladder_language(repo, ctx.chat, parsed.ladder, policy)
     try:
         check(cmd)  # typed options (Discord's) come here without the parser's checks
     except UsageError as error:
@@ -162,13 +169,15 @@ def _execute(repo: Repo, ctx: Context, parsed: Parsed, policy: Policy) -> tuple[
         reply = _guarded(repo, chat_level[type(cmd)])
         if isinstance(cmd, CreateLadder) and not reply.error:
             schedule(repo, ctx.chat, cmd.name)
-            created = repo.ladder(ctx.chat, cmd.name)
-            return reply, created.settings.language if created is not None else bots
-        return reply, bots
+        # The language of the ladder it names (as it is now: created, or made default),
+        # else of the chat's default ladder.
+        named = cmd.name if isinstance(cmd, CreateLadder | MakeDefault | DeleteLadder) else None
+        return reply, _ladder_language(repo, ctx.chat, named, policy)
     ladder = repo.ladder(ctx.chat, parsed.ladder)
     if ladder is None:
         if parsed.ladder is not None:
-            return refused(NoLadder(t("ladder.unknown_list", ladder=parsed.ladder))), bots
+            return refused(NoLadder(t("ladder.unknown_list", ladder=parsed.ladder))), \
+                _chat_language(repo, ctx.chat, policy)
         return refused(NoLadder(t("ladder.none_here"))), bots
     announcements = catch_up(repo, ladder, ctx.at)
     if announcements:

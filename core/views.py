@@ -17,7 +17,8 @@ from core.ports import Repo
 from core.queries import main_table
 from core.records import ChartData, LadderInfo, MatchRecord
 from core.rulebooks import rulebook_summary
-from core.tables import calibrating, league
+from core.settings import Settings
+from core.tables import calibrating, league, league_name
 
 TABLE_TITLES = {"rating": N_("web.table.rating"), "rung": N_("web.table.rung"),
                 "ladder": N_("web.table.ladder"), "season": N_("web.table.season"),
@@ -98,7 +99,7 @@ def standings_view(repo: Repo, ladder_id: int, table: str | None,
             entry["gain"] = _number(ladder, row.value)
         elif shown != "rung":
             entry["rating"] = _number(ladder, row.value)
-            entry["league"] = league(settings, row.value, row.rated_games)
+            entry["league"] = _league(settings, row.value, row.rated_games)
             entry["provisional"] = calibrating(settings, row.rated_games)
         if day:
             before = day.get(row.player)
@@ -123,6 +124,12 @@ def hall_view(repo: Repo, ladder_id: int) -> dict[str, Any] | None:
              "gain": _number(ladder, e.gain)})
     return {**_ladder_head(ladder),
             "seasons": [{"season": s, "places": p} for s, p in seasons.items()]}
+
+
+def _league(settings: Settings, rating: float, rated_games: int) -> str | None:
+    """A rating's league as the ladder's pages say it (a preset's in its language)."""
+    name = league(settings, rating, rated_games)
+    return None if name is None else render(league_name(name), settings.language)
 
 
 def _match(repo: Repo, ladder: LadderInfo, record: MatchRecord,
@@ -196,7 +203,7 @@ def player_view(repo: Repo, ladder_id: int, player: PlayerId,
             "rung": repo.rank(ladder.id, "rung", player, at) if settings.is_position else None,
             "rank": repo.rank(ladder.id, table, player, at),
             "league": None if settings.is_position else
-            league(settings, state.rating, state.rated_games),
+            _league(settings, state.rating, state.rated_games),
             "provisional": calibrating(settings, state.rated_games),
             "games": state.games, "rated_games": state.rated_games, "wins": state.wins,
             "losses": state.losses, "draws": state.draws,
