@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from core.commands import AdjustRating, Command
 from core.errors import UsageError
-from core.i18n import t
+from core.i18n import Number, t
 from core.words import MAX_ADJUST, MAX_REASON
 
 
@@ -14,6 +14,6 @@ def check(command: Command) -> None:
     adjustment's size), with what to do instead."""
     reason = getattr(command, "reason", None)
     if isinstance(reason, str) and len(reason) > MAX_REASON:
-        raise UsageError(t("check.reason_long", max=MAX_REASON, length=f"{len(reason):,}"))
+        raise UsageError(t("check.reason_long", max=MAX_REASON, length=Number(len(reason))))
     if isinstance(command, AdjustRating) and not 0 < abs(command.amount) <= MAX_ADJUST:
-        raise UsageError(t("check.adjust", max=f"{MAX_ADJUST:,}"))
+        raise UsageError(t("check.adjust", max=Number(MAX_ADJUST)))

@@ -28,7 +28,7 @@ from core.events import (
     SeasonClosed,
     SettingsChanged,
 )
-from core.i18n import N_, Message, encode, joined, series, t
+from core.i18n import N_, Message, Number, encode, joined, series, t
 from core.ledger import Rederived
 from core.model import PlayerId, Result
 from core.ports import Repo
@@ -245,7 +245,7 @@ def adjust(s: Session, cmd: AdjustRating) -> Reply:
     if not s.settings.is_position and state is not None \
             and abs(state.rating + amount) > RATING_LIMIT:
         raise RuleViolation(t("adjust.limit", name=player.name, rating=rating_text(state.rating),
-                              to=rating_text(state.rating + amount), limit=f"{RATING_LIMIT:,}"))
+                              to=rating_text(state.rating + amount), limit=Number(RATING_LIMIT)))
     applied = s.append(RatingAdjusted(s.now, player.id, amount, s.ctx.user.name, cmd.reason))[0]
     assert not isinstance(applied, Rederived)
     # A fraction of a point takes the form Russian gives 2-4 (1,5 очка; 1.5 points).

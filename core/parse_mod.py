@@ -22,7 +22,7 @@ from core.commands import (
     UnbanPlayer,
     VoidMatch,
 )
-from core.i18n import t
+from core.i18n import Number, t
 from core.model import Margin
 from core.numerals import is_digits, parse_number
 from core.records import UserRef
@@ -107,7 +107,7 @@ def parse_mod(args: Args) -> Command:
         token = args.pop() if args.tokens else ""
         amount = _adjustment(token)
         if amount is None:
-            raise args.error(t("mod.adjust_amount", max=f"{MAX_ADJUST:,}"))
+            raise args.error(t("mod.adjust_amount", max=Number(MAX_ADJUST)))
         return AdjustRating(user, amount, read_reason(args))
     if action in ("remove", "ban", "unban", "add"):
         user = args.optional_mention() or args.reply_to

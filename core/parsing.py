@@ -34,7 +34,7 @@ from core.commands import (
     WithdrawReport,
 )
 from core.errors import UsageError
-from core.i18n import joined, t
+from core.i18n import Number, joined, t
 from core.model import Margin
 from core.parse_mod import parse_ladder, parse_mod
 from core.records import UserRef
@@ -72,7 +72,7 @@ def parse(text: str, author: UserRef, resolve: Resolver,
           reply_to: UserRef | None = None) -> Parsed | None:
     """Parse a chat message; None when it is not a command at all."""
     if len(text) > MAX_TEXT:
-        raise UsageError(t("parse.too_long", length=f"{len(text):,}", max=f"{MAX_TEXT:,}"))
+        raise UsageError(t("parse.too_long", length=Number(len(text)), max=Number(MAX_TEXT)))
     word = command_word(text)
     if word is None:
         return None

@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from core.errors import UnknownPlayer, UsageError
 from core.helptext import usage
-from core.i18n import Message, joined, t
+from core.i18n import Message, Number, joined, t
 from core.model import Margin
 from core.numerals import is_digits
 from core.records import UserRef
@@ -112,7 +112,7 @@ def read_margin(token: str) -> Margin | None:
 def read_moves(args: Args, token: str) -> int:
     raw = token.split("=", 1)[1]
     if not is_digits(raw) or int(raw) > MAX_MOVES:
-        raise args.error(t("parse.moves", max=f"{MAX_MOVES:,}"))
+        raise args.error(t("parse.moves", max=Number(MAX_MOVES)))
     return int(raw)
 
 
@@ -135,7 +135,7 @@ def read_page(args: Args) -> int:
         if token.lower().startswith("page="):
             raw = token.split("=", 1)[1]
             if not is_digits(raw) or not 1 <= int(raw) <= MAX_PAGE:
-                raise args.error(t("parse.page", max=f"{MAX_PAGE:,}"))
+                raise args.error(t("parse.page", max=Number(MAX_PAGE)))
             args.tokens.remove(token)
             return int(raw)
     return 1

@@ -123,6 +123,6 @@ def test_a_malformed_command_is_refused_in_the_chats_language(tmp_path: Path) ->
         "[unrated] [again] | /report ffa @first @second ... | /report teams @a @b vs @c @d "
         "[draw]",
         "Я не знаю команды /repotr. Может быть, /report? Список команд: /help.",
-        "page=N — номер страницы от 1 до 100,000.",
+        "page=N — номер страницы от 1 до 100\xa0000.",  # (Russian groups digits by a space)
         "Как писать: /standings [season|week|ladder|rating] [page=N]",
     ]

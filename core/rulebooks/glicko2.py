@@ -18,7 +18,7 @@ import numpy as np
 
 from core.calendar import local_day
 from core.elo import round_half_away
-from core.i18n import N_, Message, encode, t
+from core.i18n import N_, Message, Number, encode, t
 from core.model import Match, PlayerId, Result
 from core.rulebooks import rated
 from core.rulebooks.glicko_math import Values, grown, grown_one, one_game, period
@@ -213,8 +213,8 @@ class Glicko2(rated.Rated):
         periods = {"game": N_("summary.period_game"), "day": N_("summary.period_day"),
                    "week": N_("summary.period_week")}
         return described(t("summary.glicko2", start=fmt_number(settings.start),
-                           rd=fmt_number(settings.rd), volatility=fmt_number(settings.volatility),
-                           tau=fmt_number(settings.tau), period=t(periods[settings.period]),
+                           rd=fmt_number(settings.rd), volatility=Number(settings.volatility),
+                           tau=Number(settings.tau), period=t(periods[settings.period]),
                            provisional=fmt_number(settings.provisional_rd)), settings, [])
 
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from openskill.models import PlackettLuce
 
 from core.elo import round_half_away
-from core.i18n import Message, t
+from core.i18n import Message, Number, t
 from core.model import Match, PlayerId, Result, Timestamp
 from core.rulebooks import rated
 from core.settings import Settings, fmt_number
@@ -163,7 +163,8 @@ class OpenSkill(rated.Rated):
     def summary(settings: Settings) -> Message:
         """`OpenSkill (Plackett-Luce, mu 25, sigma 8.33), shown as 40·(mu − 3σ) + 1000`."""
         return described(t("summary.openskill", mu=fmt_number(settings.mu),
-                           sigma=f"{settings.sigma:.2f}", scale=fmt_number(settings.display_scale),
+                           sigma=Number(round(settings.sigma, 2)),
+                           scale=fmt_number(settings.display_scale),
                            base=fmt_number(settings.display_base)), settings, [])
 
 
