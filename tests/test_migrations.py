@@ -147,12 +147,18 @@ async def test_schema_15_keeps_the_bots_own_audit_words_as_messages(tmp_path: Pa
         await chat.ok("mod", "/mod adjust @a -1 typo")
         await chat.ok("mod", "/mod season close")
         await chat.ok("mod", "/mod add @b")
+        await chat.ladder("nhwc", name="rungs")
+        await chat.ok("a", "/join ladder=rungs")
+        await chat.ok("b", "/join ladder=rungs")
+        await chat.ok("b", "/challenge @a ladder=rungs")
+        await chat.ok("mod", "/mod cancel 1 no time ladder=rungs")
     # The entries as schema 14 wrote them: English words.
     with sqlite3.connect(db) as conn:
         for entry, column, words in ((1, "detail", "+5 points"), (2, "detail", "-1 point"),
                                      (3, "reason", "closed early"),
                                      (4, "reason", "added by a moderator")):
-            conn.execute(f"UPDATE audit SET {column}=? WHERE id=?", (words, entry))
+            conn.execute(f"UPDATE audit SET {column}=? WHERE ladder=1 AND id=?", (words, entry))
+        conn.execute("UPDATE audit SET detail='#1 between b and a' WHERE ladder=2")
         conn.execute("PRAGMA user_version = 14")
     conn.close()
 
@@ -165,3 +171,5 @@ async def test_schema_15_keeps_the_bots_own_audit_words_as_messages(tmp_path: Pa
         history = await Chat(store).ok("a", "/history")
         assert "mod adjusted a +5 points: bonus" in history
         assert "mod closed the season: closed early" in history
+        cancelled = await store.run(lambda repo: repo.audit(2, limit=1)[0].detail)
+        assert decode(cancelled) == t("audit.challenge", id=1, challenger="b", challenged="a")

@@ -1,9 +1,9 @@
 -- Ladderbot schema 15: what the bot itself writes into a moderator's audit entry, and
 -- the reason a dispute's button gives, are stored messages (core/i18n), as schema 14
--- made a match's note. The default reasons, an adjustment's amount and the button's
--- reason are rewritten here. Older entries' other details (a settings change, a voided
--- or changed result) were written as English sentences and are shown as they were
--- written; a reason a moderator typed stays as typed.
+-- made a match's note. The default reasons, an adjustment's amount, a cancelled
+-- challenge and the button's reason are rewritten here. An older settings change
+-- ("k=24 (was 32)") is shown as it was written: its words cannot be told apart in SQL
+-- alone. A reason a moderator typed stays as typed.
 UPDATE audit SET reason = '["audit.closed_early",{}]'
  WHERE action = 'season-close' AND reason = 'closed early';
 UPDATE audit SET reason = '["audit.added",{}]'
@@ -19,3 +19,22 @@ UPDATE audit SET detail = json_array(
         OR detail LIKE '% rungs');
 -- A dispute's button gave its reason in English words.
 UPDATE matches SET note = '["dispute.by_button",{}]' WHERE note = 'disputed with the button';
+-- A moderator's cancellation named the challenge and its players in English words;
+-- they are said again from the challenge itself (its players' names as they are now).
+UPDATE audit SET detail = json_array('audit.challenge', json_object(
+    'id', (SELECT c.id FROM challenges c WHERE c.ladder = audit.ladder
+            AND c.id = CAST(substr(audit.detail, 2, instr(audit.detail, ' ') - 2) AS INTEGER)),
+    'challenger', (SELECT n.name FROM challenges c JOIN player_names n
+                    ON n.ladder = c.ladder AND n.id = c.challenger
+                    WHERE c.ladder = audit.ladder
+                      AND c.id = CAST(substr(audit.detail, 2, instr(audit.detail, ' ') - 2)
+                                      AS INTEGER)),
+    'challenged', (SELECT n.name FROM challenges c JOIN player_names n
+                    ON n.ladder = c.ladder AND n.id = c.challenged
+                    WHERE c.ladder = audit.ladder
+                      AND c.id = CAST(substr(audit.detail, 2, instr(audit.detail, ' ') - 2)
+                                      AS INTEGER))))
+ WHERE action = 'cancel' AND detail LIKE '#% between % and %'
+   AND EXISTS (SELECT 1 FROM challenges c WHERE c.ladder = audit.ladder
+                AND c.id = CAST(substr(audit.detail, 2, instr(audit.detail, ' ') - 2)
+                                AS INTEGER));

@@ -12,3 +12,11 @@ UPDATE audit SET detail = json_build_array(
    AND (detail LIKE '% point' OR detail LIKE '% points' OR detail LIKE '% rung'
         OR detail LIKE '% rungs');
 UPDATE matches SET note = '["dispute.by_button",{}]' WHERE note = 'disputed with the button';
+UPDATE audit SET detail = json_build_array('audit.challenge', json_build_object(
+    'id', c.id, 'challenger', a.name, 'challenged', b.name))::jsonb::text
+  FROM challenges c
+  JOIN player_names a ON a.ladder = c.ladder AND a.id = c.challenger
+  JOIN player_names b ON b.ladder = c.ladder AND b.id = c.challenged
+ WHERE audit.action = 'cancel' AND audit.detail LIKE '#% between % and %'
+   AND c.ladder = audit.ladder
+   AND c.id = CAST(split_part(substr(audit.detail, 2), ' ', 1) AS integer);
