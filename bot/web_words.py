@@ -9,7 +9,7 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from core.i18n import LANGUAGES, language_of, moment, said, words, wrapped
+from core.i18n import LANGUAGES, in_words, language_of, moment, words, wrapped
 
 
 def speaker(language: str) -> Callable[..., Markup]:
@@ -17,7 +17,7 @@ def speaker(language: str) -> Callable[..., Markup]:
     `language`, HTML-escaped, with parameters that are markup (a player's link) kept and
     every other parameter escaped."""
     def say(code: str, count: int | None = None, **params: Any) -> Markup:
-        filled = {name: value if isinstance(value, Markup) else said(value, language)
+        filled = {name: value if isinstance(value, Markup) else in_words(value, language)
                   for name, value in params.items()}
         if count is not None:
             filled.setdefault("count", count)

@@ -280,7 +280,7 @@ def _challenge_text(s: Session, player: PlayerId, c: ChallengeRecord) -> Message
 
 def _audit_text(s: Session, entry: AuditEntry) -> Message:
     """`2026-01-05 10:00 mod voided #3: a mistake`, in the reader's language."""
-    return entry.said(s.when(entry.at), s.name(entry.player) if entry.player is not None else "")
+    return entry.message(s.when(entry.at), s.name(entry.player) if entry.player is not None else "")
 
 
 def _match_text(s: Session, record: MatchRecord) -> Message:

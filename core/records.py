@@ -157,7 +157,7 @@ class AuditEntry:
     player: PlayerId | None = None
     detail: str = ""
 
-    def said(self, at: str, name: str) -> Text:
+    def message(self, at: str, name: str) -> Text:
         """The entry as /profile, /history and the web say it: `at`, when it was; `name`,
         the player it concerns."""
         return t(_ACTIONS.get(self.action, N_("audit.other")), at=at, by=self.by, name=name,

@@ -154,7 +154,7 @@ def _execute(repo: Repo, ctx: Context, parsed: Parsed, policy: Policy) -> tuple[
     try:
         check(cmd)  # typed options (Discord's) come here without the parser's checks
     except UsageError as error:
-        return refused(error), bots
+        return refused(error), _ladder_language(repo, ctx.chat, parsed.ladder, policy)
     if isinstance(cmd, Help):  # (no locale, as on the console: the chat's language)
         known = storeless(cmd, policy, ctx.locale, _chat_language(repo, ctx.chat, policy))
         assert known is not None

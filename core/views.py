@@ -172,7 +172,7 @@ def history_view(repo: Repo, ladder_id: int, player: PlayerId | None = None,
         **_ladder_head(ladder),
         "matches": [_match(repo, ladder, m, names) for m in records],
         "corrections": [{"at": iso(a.at), "by": a.by, "action": a.action,
-                         "said": render(a.said(moment(a.at, language), names.get(a.player, "")
+                         "said": render(a.message(moment(a.at, language), names.get(a.player, "")
                                                if a.player is not None else ""), language),
                          "reason": render(decode(a.reason), language),
                          "match": a.match, "player": names.get(a.player) if a.player else None,

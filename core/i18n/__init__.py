@@ -21,9 +21,8 @@ from babel.numbers import format_decimal
 from core.i18n.catalogs import LANGUAGES, PSEUDO, SOURCE, knows, translations
 
 __all__ = ["LANGUAGES", "N_", "PSEUDO", "Joined", "Message", "Number", "Param", "Text",
-           "decode", "either", "encode", "joined", "language_of", "listed", "moment", "plural",
-           "render",
-           "said", "series", "span", "t", "words", "wrapped"]
+           "decode", "either", "encode", "in_words", "joined", "language_of", "listed", "moment",
+           "plural", "render", "series", "span", "t", "words", "wrapped"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,7 +206,7 @@ def render(value: Message, language: str) -> str:
         return value
     if isinstance(value, Joined):
         return value.sep.join(render(part, language) for part in value.parts)
-    params = {name: said(v, language) for name, v in value.params}
+    params = {name: in_words(v, language) for name, v in value.params}
     if value.count is not None:
         params.setdefault("count", value.count)
     return wrapped(words(value.code, value.count, language).format_map(params), language)
@@ -225,7 +224,7 @@ def wrapped(text: str, language: str) -> str:
     return f"⟦{text}⟧" if language == PSEUDO else text
 
 
-def said(value: Param, language: str) -> Param:
+def in_words(value: Param, language: str) -> Param:
     """A parameter as a message's words hold it: messages and numbers in `language`,
     anything else as it is."""
     if isinstance(value, Text | Joined):
