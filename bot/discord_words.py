@@ -3,7 +3,8 @@
 Every description in the menu is a catalog message (`said`): Discord gets its English
 words, and the tree's translator (`Words`) says it in Russian and Dutch, so each user
 sees the menu in their client's language. Command and option names stay as they are in
-every language, like the words typed in chat (`/report win @bob major`).
+every language, like the words typed in chat (`/report win @bob major`): their
+localizations in Russian and Dutch are the names themselves.
 """
 
 from __future__ import annotations
@@ -59,10 +60,18 @@ class Words(app_commands.Translator):
 
     async def translate(self, string: app_commands.locale_str, locale: Locale,
                         context: app_commands.TranslationContextTypes) -> str | None:
-        """The words of `string` in `locale`'s language; None where we do not speak it,
-        or for a name (which stays as it is)."""
+        """The words of `string` in `locale`'s language (a name: itself); None where we
+        do not speak it."""
         code = string.extras.get("code")
         language = LOCALES.get(locale)
-        if code is None or language is None:
+        if language is None:
             return None
+        if code is None:
+            return string.message if context.location in _NAMES else None
         return render(t(code), language)
+
+
+# What is a name in the menu: a command's, a group's or an option's.
+_NAMES = (app_commands.TranslationContextLocation.command_name,
+          app_commands.TranslationContextLocation.group_name,
+          app_commands.TranslationContextLocation.parameter_name)
