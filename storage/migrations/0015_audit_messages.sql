@@ -21,20 +21,13 @@ UPDATE audit SET detail = json_array(
 UPDATE matches SET note = '["dispute.by_button",{}]' WHERE note = 'disputed with the button';
 -- A moderator's cancellation named the challenge and its players in English words;
 -- they are said again from the challenge itself (its players' names as they are now).
-UPDATE audit SET detail = json_array('audit.challenge', json_object(
-    'id', (SELECT c.id FROM challenges c WHERE c.ladder = audit.ladder
-            AND c.id = CAST(substr(audit.detail, 2, instr(audit.detail, ' ') - 2) AS INTEGER)),
-    'challenger', (SELECT n.name FROM challenges c JOIN player_names n
-                    ON n.ladder = c.ladder AND n.id = c.challenger
-                    WHERE c.ladder = audit.ladder
-                      AND c.id = CAST(substr(audit.detail, 2, instr(audit.detail, ' ') - 2)
-                                      AS INTEGER)),
-    'challenged', (SELECT n.name FROM challenges c JOIN player_names n
-                    ON n.ladder = c.ladder AND n.id = c.challenged
-                    WHERE c.ladder = audit.ladder
-                      AND c.id = CAST(substr(audit.detail, 2, instr(audit.detail, ' ') - 2)
-                                      AS INTEGER))))
- WHERE action = 'cancel' AND detail LIKE '#% between % and %'
-   AND EXISTS (SELECT 1 FROM challenges c WHERE c.ladder = audit.ladder
-                AND c.id = CAST(substr(audit.detail, 2, instr(audit.detail, ' ') - 2)
-                                AS INTEGER));
+UPDATE audit SET detail = coalesce((  -- (a challenge no longer there: as it was)
+    SELECT json_array('audit.challenge',
+                      json_object('id', c.id, 'challenger', a.name, 'challenged', b.name))
+      FROM challenges c
+      JOIN player_names a ON a.ladder = c.ladder AND a.id = c.challenger
+      JOIN player_names b ON b.ladder = c.ladder AND b.id = c.challenged
+     WHERE c.ladder = audit.ladder
+       AND c.id = CAST(substr(audit.detail, 2, instr(audit.detail, ' ') - 2) AS INTEGER)),
+    detail)
+ WHERE action = 'cancel' AND detail LIKE '#% between % and %';
