@@ -34,7 +34,7 @@ from core.model import PlayerId, Result
 from core.ports import Repo
 from core.records import Context, MatchRecord, Reply
 from core.reporting import confirm_match, reopen_challenge
-from core.rulebooks import rulebook_summary
+from core.rulebooks import choose, rulebook_summary
 from core.session import Session, rating_text, signed
 from core.setting_keys import describe, parse_settings, split_properties, validate
 from core.settings import LATEST_CONFIRMATION_DAYS, PRESETS, RATING_LIMIT, Policy, format_value
@@ -185,8 +185,7 @@ def spec_result(s: Session, record: MatchRecord, spec: ResultSpec) -> Result:
     rated = original.rated if spec.rated is None else spec.rated
     result = Result(sides, spec.draw, margin, spec.moves if spec.moves is not None
                     else original.moves, rated)
-    if s.settings.is_position and s.settings.margin_required and not result.draw \
-            and result.margin is None and result.rated:
+    if choose(s.settings).needs_margin(s.settings, result):
         raise UsageError(t("spec.margin"))
     return result
 

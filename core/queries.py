@@ -39,7 +39,7 @@ HISTORY_PAGE = 10  # matches of a history a page
 
 def member_table(settings: Settings) -> str:
     """The table that lists every member: rungs, or ratings (calibrating players too)."""
-    return "rung" if settings.is_position else "rating"
+    return choose(settings).table
 
 
 def member_count(repo: Repo, ladder: LadderInfo, at: Timestamp) -> int:
@@ -49,9 +49,8 @@ def member_count(repo: Repo, ladder: LadderInfo, at: Timestamp) -> int:
 
 def main_table(settings: Settings) -> str:
     """The table `/standings` shows by default."""
-    if settings.is_position:
-        return "rung"
-    return "ladder" if "ladder" in settings.tables else "rating"
+    member = member_table(settings)
+    return "ladder" if member == "rating" and "ladder" in settings.tables else member
 
 
 def _header(s: Session, table: str) -> Message:

@@ -72,8 +72,9 @@ def check_shape(s: Session, result: Result) -> None:
     """Refuse games the ladder does not rate: team games, too many sides, missing margin."""
     settings = s.settings
     name = s.ladder.name
-    refusal = choose(settings).refusal(settings, result)
-    if refusal:
+    book = choose(settings)
+    refusal = book.refusal(settings, result)
+    if refusal is not None:
         raise RuleViolation(t("shape.refused", ladder=name, why=refusal))
     if (settings.is_position or settings.max_sides == 2) and not result.is_duel:
         raise RuleViolation(t("shape.duels_only", ladder=name))
@@ -81,8 +82,7 @@ def check_shape(s: Session, result: Result) -> None:
         raise RuleViolation(t("shape.no_teams", ladder=name))
     if settings.max_sides is not None and len(result.sides) > settings.max_sides:
         raise RuleViolation(t("shape.max_sides", count=settings.max_sides, ladder=name))
-    if settings.is_position and settings.margin_required and not result.draw \
-            and result.margin is None and result.rated:
+    if book.needs_margin(settings, result):
         raise UsageError(t("shape.margin"))
 
 

@@ -14,7 +14,7 @@ from core.charts import chart_for
 from core.i18n import N_, decode, moment, render, t
 from core.model import PlayerId, Timestamp
 from core.ports import Repo
-from core.queries import main_table
+from core.queries import main_table, member_table
 from core.records import ChartData, LadderInfo, MatchRecord
 from core.rulebooks import rulebook_summary
 from core.settings import Settings
@@ -70,8 +70,8 @@ def ladder_list(repo: Repo) -> list[dict[str, Any]]:
     found = []
     for ladder in repo.every_ladder():
         if ladder.public:
-            _, members = repo.standings(ladder.id, "rung" if ladder.settings.is_position
-                                        else "rating", ladder.clock, 0)
+            _, members = repo.standings(ladder.id, member_table(ladder.settings),
+                                        ladder.clock, 0)
             found.append({**_ladder_head(ladder), "players": members})
     return found
 

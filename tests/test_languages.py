@@ -126,3 +126,12 @@ def test_a_malformed_command_is_refused_in_the_chats_language(tmp_path: Path) ->
         "page=N — номер страницы от 1 до 100\xa0000.",  # (Russian groups digits by a space)
         "Как писать: /standings [season|week|ladder|rating] [page=N]",
     ]
+
+
+def test_a_glicko2_ladder_refuses_a_free_for_all_in_its_language(tmp_path: Path) -> None:
+    lines = said(console(tmp_path / "l.db", "!time 2026-01-05T10:00:00+00:00\n"
+                         "@mod: /ladder create main preset=glicko2 language=ru\n"
+                         "@ann: /join\n@bob: /join\n@cat: /join\n"
+                         "@ann: /report ffa @ann @bob @cat\n"))
+    assert lines[-1] == ("main: Glicko-2 учитывает только игры один на один: ладдер с "
+                         "preset=openskill учитывает игры всех против всех и командные.")

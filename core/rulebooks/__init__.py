@@ -23,6 +23,7 @@ class Rulebook(Protocol):
     """How one family of rules rates a confirmed match."""
 
     name: str
+    table: str  # the table that lists every member: "rung", or "rating"
 
     def rate(self, state: LadderState, match: Match, note: str) -> Applied:
         """Fold a counted match into `state`: rated, or unrated for `note` ('' if not)."""
@@ -56,8 +57,12 @@ class Rulebook(Protocol):
         """A member who left: what it moves of the standings."""
         ...
 
-    def refusal(self, settings: Settings, result: Result) -> str:
-        """Why a report of this kind of game is refused ('' when it may be reported)."""
+    def refusal(self, settings: Settings, result: Result) -> Message | None:
+        """Why a report of this kind of game is refused (None when it may be reported)."""
+        ...
+
+    def needs_margin(self, settings: Settings, result: Result) -> bool:
+        """Whether this result, as reported or set, still lacks the margin it needs."""
         ...
 
     def provisional(self, settings: Settings, player: PlayerState) -> bool:

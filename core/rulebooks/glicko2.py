@@ -184,12 +184,9 @@ class Glicko2(rated.Rated):
         player.rating += amount
 
     @staticmethod
-    def refusal(settings: Settings, result: Result) -> str:
+    def refusal(settings: Settings, result: Result) -> Message | None:
         """Free-for-alls and team games: Glicko-2 rates one-on-one games."""
-        if result.is_duel:
-            return ""
-        return ("Glicko-2 rates one-on-one games only: a ladder with preset=openskill "
-                "rates free-for-alls and teams.")
+        return None if result.is_duel else t("shape.glicko2_duels")
 
     @staticmethod
     def provisional(settings: Settings, player: PlayerState) -> bool:

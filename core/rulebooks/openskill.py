@@ -124,9 +124,9 @@ class OpenSkill(rated.Rated):
         player.rating = displayed(settings, mu, sigma)
 
     @staticmethod
-    def refusal(settings: Settings, result: Result) -> str:
+    def refusal(settings: Settings, result: Result) -> Message | None:
         """Any game the ladder's limits allow."""
-        return ""
+        return None
 
     @staticmethod
     def provisional(settings: Settings, player: PlayerState) -> bool:

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from core import position
 from core.i18n import Message, encode, t
-from core.model import Match, PlayerId
+from core.model import Match, PlayerId, Result
 from core.rulebooks import rated
 from core.settings import Settings
 from core.standing import Applied, Change, MatchEffect
@@ -19,6 +19,13 @@ class Position(rated.EloBook):
     """Players on rungs 1..n; a match moves them by the table of cases and margins."""
 
     name = "position"
+    table = "rung"
+
+    @staticmethod
+    def needs_margin(settings: Settings, result: Result) -> bool:
+        """A rated win with no margin, where the ladder asks for one (RULES.md §4)."""
+        return settings.margin_required and not result.draw and result.margin is None \
+            and result.rated
 
     @staticmethod
     def rate(state: LadderState, match: Match, note: str) -> Applied:

@@ -23,6 +23,13 @@ class Rated:
     """What every rulebook of ratings does alike with its members: a moderator moves a
     rating (by the rulebook's `moved`), joining and leaving move nobody else."""
 
+    table = "rating"
+
+    @staticmethod
+    def needs_margin(settings: Settings, result: Result) -> bool:
+        """Never: a rating moves by the result alone."""
+        return False
+
     @staticmethod
     def moved(settings: Settings, player: PlayerState, amount: float) -> None:
         """The rating moved by `amount` points."""
@@ -63,9 +70,9 @@ class EloBook(Rated):
         return PlayerState(rating=settings.start, member=member)
 
     @staticmethod
-    def refusal(settings: Settings, result: Result) -> str:
+    def refusal(settings: Settings, result: Result) -> Message | None:
         """Nothing beyond the ladder's own limits (sides, teams)."""
-        return ""
+        return None
 
     @staticmethod
     def provisional(settings: Settings, player: PlayerState) -> bool:
