@@ -27,14 +27,10 @@ from core.commands import (
     DisputeResult,
     Help,
     IssueChallenge,
-    Join,
-    Leave,
     ListLadders,
     MakeDefault,
     RemovePlayer,
     ReportResult,
-    SetAvailability,
-    ShowHallOfFame,
     ShowHistory,
     ShowLadder,
     ShowPlayers,
@@ -45,10 +41,10 @@ from core.commands import (
     WithdrawChallenge,
     WithdrawReport,
 )
-from core.helptext import USAGE
 from core.i18n import N_, language_of, render, t
 from core.model import Margin
 from core.records import Reply
+from core.registry import SPECS, USAGE
 from core.settings import PRESETS
 from core.words import MAX_ADJUST, MAX_PAGE, MAX_REASON
 
@@ -125,13 +121,10 @@ def register(p: DiscordPlatform) -> None:
 
         tree.add_command(run)
 
-    simple("join", said("menu.join"), Join())
-    simple("leave", said("menu.leave"), Leave())
-    simple("available", said("menu.available"), SetAvailability(True))
-    simple("unavailable", said("menu.unavailable"),
-           SetAvailability(False))
-    simple("accept", said("menu.accept"), AcceptChallenge())
-    simple("halloffame", said("menu.halloffame"), ShowHallOfFame())
+    for spec in SPECS:  # every word that takes no arguments, as the registry has it
+        if spec.bare is not None:
+            simple(spec.word, said(spec.menu), spec.bare)
+    simple("accept", said("menu.accept"), AcceptChallenge())  # (/accept @user: in the text)
 
     @tree.command(name="players", description=said("menu.players"))
     @app_commands.guild_only()

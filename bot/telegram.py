@@ -54,6 +54,7 @@ from core.i18n import language_of, t
 from core.numerals import is_digits
 from core.parsing import command_word
 from core.records import Announcement, Reply, UserRef
+from core.registry import READ_ONLY_WORDS
 from storage.sqlite import SqliteRepo, SqliteStore
 
 log = logging.getLogger(__name__)
@@ -64,8 +65,6 @@ os.environ.setdefault("PTB_TIMEDELTA", "1")
 
 PLATFORM = "telegram"
 ADMIN_TTL = 300.0  # seconds a group's administrator list is trusted
-READ_ONLY_WORDS = ("help", "start", "standings", "profile", "history", "halloffame", "ladder",
-                   "players")
 
 
 # Updates handled at once. One chat's wait for each other (ChatOrder), and those waiting

@@ -274,13 +274,6 @@ Command = (
     | AddPlayer | BanPlayer | UnbanPlayer | CloseSeason
 )
 
-MODERATOR_COMMANDS = (CreateLadder, ChangeSettings, MakeDefault, RenameLadder, DeleteLadder,
-                      VoidMatch, SetResult, AdjustRating, RemovePlayer, AddPlayer, BanPlayer,
-                      UnbanPlayer, CloseSeason, CancelChallenge)
-# Commands about the chat's ladders as a whole: they act on no one ladder.
-CHAT_LEVEL = (CreateLadder, ListLadders, MakeDefault, DeleteLadder)
-
-
 @dataclass(frozen=True, slots=True)
 class Parsed:
     """A command and the ladder it names (`ladder=NAME`), if any."""

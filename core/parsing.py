@@ -1,9 +1,9 @@
-"""Chat text -> Command: the one parser every adapter uses.
-
-`parse` turns `/report win @bob major` into a typed command. Mentions are resolved by
-the adapter's `resolve` callback (a console name, a Telegram username, a Discord id);
-a mention nobody knows is refused with what to do. Malformed commands raise
-`UsageError` with the command's usage line.
+"""The arguments of each command word, read into a typed command (`read_report` makes
+`ReportResult` of `win @bob major`); `core.registry` names which word each reads, and
+`core.reading.parse` reads a whole message. Mentions are resolved by the adapter's
+`resolve` callback (a console name, a Telegram username, a Discord id); a mention nobody
+knows is refused with what to do. Malformed commands raise `UsageError` with the
+command's usage line.
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ import difflib
 from collections.abc import Callable
 
 from core.commands import (
-    CHAT_LEVEL,
     AcceptChallenge,
     Command,
     ConfirmResult,
@@ -20,12 +19,7 @@ from core.commands import (
     DisputeResult,
     Help,
     IssueChallenge,
-    Join,
-    Leave,
-    Parsed,
     ReportResult,
-    SetAvailability,
-    ShowHallOfFame,
     ShowHistory,
     ShowPlayers,
     ShowProfile,
@@ -33,15 +27,11 @@ from core.commands import (
     WithdrawChallenge,
     WithdrawReport,
 )
-from core.errors import UsageError
-from core.i18n import Number, joined, t
+from core.i18n import t
 from core.model import Margin
-from core.parse_mod import parse_ladder, parse_mod
 from core.records import UserRef
 from core.words import (
-    LADDER_NAME,
     Args,
-    Resolver,
     is_mention,
     quote,
     read_margin,
@@ -54,11 +44,6 @@ MAX_TEXT = 2000
 TABLES = ("season", "week", "ladder", "rating")
 
 
-
-
-# ------------------------------------------------------------------ parsing
-
-
 def command_word(text: str) -> str | None:
     """The command word of a message (`report` for `/report@MyBot win`), or None."""
     stripped = text.lstrip()
@@ -68,84 +53,7 @@ def command_word(text: str) -> str | None:
     return first.split("@", 1)[0].lower()
 
 
-def parse(text: str, author: UserRef, resolve: Resolver,
-          reply_to: UserRef | None = None) -> Parsed | None:
-    """Parse a chat message; None when it is not a command at all."""
-    if len(text) > MAX_TEXT:
-        raise UsageError(t("parse.too_long", length=Number(len(text)), max=Number(MAX_TEXT)))
-    word = command_word(text)
-    if word is None:
-        return None
-    tokens = text.split()[1:]
-    ladder: str | None = None
-    kept = []
-    for token in tokens:
-        if token.lower().startswith("ladder="):
-            ladder = token.split("=", 1)[1]
-            if not LADDER_NAME.match(ladder):
-                raise UsageError(t("parse.ladder_name"))
-        else:
-            kept.append(token)
-    if word == "ladder" and ladder is not None and [t.lower() for t in kept] == ["default"]:
-        kept, ladder = [*kept, ladder], None  # said as `/ladder default ladder=NAME`
-    parser = _PARSERS.get(word)
-    if parser is None:
-        shown = word if len(word) <= 32 else word[:32] + "…"
-        guess = _closest_command(word)
-        hint = joined(t("parse.did_you_mean", guess=guess) if guess else "",
-                      t("parse.lists_open") if word in ("challenges", "pending") else "", sep="")
-        raise UsageError(t("parse.unknown_command", word=shown, hint=hint))
-    args = Args(word, kept, author, resolve, reply_to)
-    command = parser(args)
-    if ladder is not None and isinstance(command, CHAT_LEVEL):
-        # These name their ladder themselves (or none); ladder= would be silently ignored.
-        raise args.error(t("parse.ladder_chat_level"))
-    return Parsed(command, ladder)
-
-
-_REPORT_KINDS = ("win", "loss", "draw", "ffa", "teams")
-# What people type for the outcome in plain English.
-_REPORT_WORDS = {"won": "win", "beat": "win", "lose": "loss", "lost": "loss", "tie": "draw",
-                 "tied": "draw", "drew": "draw", "team": "teams"}
-
-
-# Words other ladder bots use, and what they mean here (spelling alone misleads:
-# /challenges is not /challenge, /unjoin is not /join).
-_MEANT = {
-    "leaderboard": "standings", "top": "standings", "rank": "standings",
-    "ranking": "standings", "rankings": "standings", "table": "standings",
-    "stats": "profile", "me": "profile", "challenges": "profile", "pending": "profile",
-    "matches": "history", "games": "history", "results": "history",
-    "register": "join", "signup": "join", "unjoin": "leave", "quit": "leave",
-    "hof": "halloffame", "commands": "help",
-}
-
-
-def _closest_command(word: str) -> str | None:
-    """The command a mistyped or borrowed word most likely meant (`/hall`, `/reprot`,
-    `/leaderboard`), if any: its meaning here, else the one it begins, else the nearest by
-    spelling."""
-    if word in _MEANT:
-        return _MEANT[word]
-    if len(word) > 32:  # no command is that long; spare difflib a pasted wall of text
-        return None
-    names = [name for name in _PARSERS if name != "start"]  # (Telegram's own /help)
-    begun = [name for name in names if name.startswith(word)]
-    if len(word) >= 3 and len(begun) == 1:
-        return begun[0]
-    close = difflib.get_close_matches(word, names, n=1)
-    return close[0] if close else None
-
-
-
-
-
-
-
-
-
-
-def _no_args(command: Command) -> Callable[[Args], Command]:
+def no_args(command: Command) -> Callable[[Args], Command]:
     def parser(args: Args) -> Command:
         args.done()
         return command
@@ -153,7 +61,7 @@ def _no_args(command: Command) -> Callable[[Args], Command]:
     return parser
 
 
-def _challenge(args: Args) -> Command:
+def read_challenge(args: Args) -> Command:
     if (args.peek() or "").lower() == "cancel":
         args.pop()
         named = args.optional_mention()
@@ -166,17 +74,21 @@ def _challenge(args: Args) -> Command:
     return IssueChallenge(opponent)
 
 
-def _accept(args: Args) -> Command:
+def read_accept(args: Args) -> Command:
     challenger = args.optional_mention()
     args.done()
     return AcceptChallenge(challenger)
 
 
-def _decline(args: Args) -> Command:
+def read_decline(args: Args) -> Command:
     challenger = args.optional_mention()
     return DeclineChallenge(args.rest(), challenger)
 
 
+_REPORT_KINDS = ("win", "loss", "draw", "ffa", "teams")
+# What people type for the outcome in plain English.
+_REPORT_WORDS = {"won": "win", "beat": "win", "lose": "loss", "lost": "loss", "tie": "draw",
+                 "tied": "draw", "drew": "draw", "team": "teams"}
 
 
 def _is_option(token: str) -> bool:
@@ -185,7 +97,7 @@ def _is_option(token: str) -> bool:
         low in ("unrated", "draw", "again")
 
 
-def _report(args: Args) -> Command:
+def read_report(args: Args) -> Command:
     if not args.tokens:
         raise args.error(t("parse.report_what"))
     kind = args.pop().lower()
@@ -255,28 +167,24 @@ def _report(args: Args) -> Command:
     return ReportResult(sides, draw, margin, moves, rated, again)
 
 
-
-
-def _confirm(args: Args) -> Command:
+def read_confirm(args: Args) -> Command:
     match_id = read_match_id(args, required=False)
     args.done()
     return ConfirmResult(match_id)
 
 
-def _dispute(args: Args) -> Command:
+def read_dispute(args: Args) -> Command:
     match_id = read_match_id(args, required=False)
     return DisputeResult(match_id, args.rest())
 
 
-def _withdraw(args: Args) -> Command:
+def read_withdraw(args: Args) -> Command:
     match_id = read_match_id(args, required=False)
     args.done()
     return WithdrawReport(match_id)
 
 
-
-
-def _standings(args: Args) -> Command:
+def read_standings(args: Args) -> Command:
     page = read_page(args)
     token = args.pop() if args.tokens else None
     table = token.lower() if token is not None else None
@@ -286,56 +194,28 @@ def _standings(args: Args) -> Command:
     return ShowStandings(table, page)
 
 
-def _players(args: Args) -> Command:
+def read_players(args: Args) -> Command:
     page = read_page(args)
     args.done()
     return ShowPlayers(page)
 
 
-def _profile(args: Args) -> Command:
+def read_profile(args: Args) -> Command:
     user = args.optional_mention()
     args.done()
     return ShowProfile(user)
 
 
-def _history(args: Args) -> Command:
+def read_history(args: Args) -> Command:
     page = read_page(args)
     user = args.optional_mention()
     args.done()
     return ShowHistory(user, page)
 
 
-def _help(args: Args) -> Command:
+def read_help(args: Args) -> Command:
     # `/help mod void` and `/help report win` mean the command's help: words after the
     # command word are its arguments, which the help of the command covers.
     topic = args.pop().lstrip("/").lower() if args.tokens else None
     args.tokens = []
     return Help(topic)
-
-
-
-
-
-
-_PARSERS: dict[str, Callable[[Args], Command]] = {
-    "ladder": parse_ladder,
-    "join": _no_args(Join()),
-    "leave": _no_args(Leave()),
-    "challenge": _challenge,
-    "accept": _accept,
-    "decline": _decline,
-    "available": _no_args(SetAvailability(True)),
-    "unavailable": _no_args(SetAvailability(False)),
-    "report": _report,
-    "confirm": _confirm,
-    "dispute": _dispute,
-    "withdraw": _withdraw,
-    "standings": _standings,
-    "profile": _profile,
-    "history": _history,
-    "halloffame": _no_args(ShowHallOfFame()),
-    "players": _players,
-    "mod": parse_mod,
-    "help": _help,
-    "start": _help,  # Telegram sends /start when a user opens the bot
-}

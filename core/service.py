@@ -10,54 +10,25 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 
-from core import challenges, ladder_admin, membership, moderation, queries, reporting, roster
 from core.checks import check
 from core.commands import (
-    MODERATOR_COMMANDS,
-    AcceptChallenge,
-    AddPlayer,
-    AdjustRating,
-    BanPlayer,
-    CancelChallenge,
     ChangeSettings,
-    CloseSeason,
     Command,
-    ConfirmResult,
     CreateLadder,
-    DeclineChallenge,
     DeleteLadder,
-    DisputeResult,
     Help,
-    IssueChallenge,
-    Join,
-    Leave,
-    ListLadders,
     MakeDefault,
     Parsed,
-    RemovePlayer,
-    RenameLadder,
-    ReportResult,
-    SetAvailability,
-    SetResult,
-    ShowHallOfFame,
-    ShowHistory,
-    ShowLadder,
-    ShowPlayers,
-    ShowProfile,
-    ShowStandings,
-    UnbanPlayer,
-    VoidMatch,
-    WithdrawChallenge,
-    WithdrawReport,
 )
 from core.errors import LadderError, NoLadder, NotAllowed, RuleViolation, UsageError
 from core.helptext import help_text
 from core.i18n import joined, language_of, render, t
 from core.jobs import catch_up
-from core.parsing import parse
 from core.planning import schedule
 from core.ports import Repo
+from core.reading import parse
 from core.records import Announcement, Context, Reply
+from core.registry import ACTIONS
 from core.session import Session
 from core.settings import Policy
 from core.words import Resolver
@@ -148,7 +119,8 @@ def _execute(repo: Repo, ctx: Context, parsed: Parsed, policy: Policy) -> tuple[
     """The reply, and the language of the ladder it concerns (the bot's, if none)."""
     cmd = parsed.command
     bots = policy.language
-    if isinstance(cmd, MODERATOR_COMMANDS) and not ctx.moderator:
+    action = ACTIONS[type(cmd)]
+    if action.moderator and not ctx.moderator:
         return refused(NotAllowed(t("moderators.only"))), \
             _ladder_language(repo, ctx.chat, parsed.ladder, policy)
     try:
@@ -159,14 +131,9 @@ def _execute(repo: Repo, ctx: Context, parsed: Parsed, policy: Policy) -> tuple[
         known = storeless(cmd, policy, ctx.locale, _chat_language(repo, ctx.chat, policy))
         assert known is not None
         return known, known.language
-    chat_level: dict[type, Callable[[], Reply]] = {
-        CreateLadder: lambda: moderation.create_ladder(repo, ctx, cmd, policy),  # type: ignore
-        ListLadders: lambda: queries.list_ladders(repo, ctx),
-        MakeDefault: lambda: moderation.make_default(repo, ctx, cmd),  # type: ignore[arg-type]
-        DeleteLadder: lambda: ladder_admin.delete(repo, ctx, cmd),  # type: ignore[arg-type]
-    }
-    if type(cmd) in chat_level:
-        reply = _guarded(repo, chat_level[type(cmd)])
+    chat = action.chat
+    if chat is not None:
+        reply = _guarded(repo, lambda: chat(repo, ctx, cmd, policy))
         if isinstance(cmd, CreateLadder) and not reply.error:
             schedule(repo, ctx.chat, cmd.name)
         # The language of the ladder it names (as it is now: created, or made default),
@@ -183,7 +150,10 @@ def _execute(repo: Repo, ctx: Context, parsed: Parsed, policy: Policy) -> tuple[
     if announcements:
         ladder = repo.ladder(ctx.chat, ladder.name) or ladder
     session = Session(repo, ctx, ladder, policy)
-    reply = _guarded(repo, lambda: _ladder_command(session, cmd))
+    run = action.run
+    if run is None:  # (no such command comes here: each has a handler)
+        return refused(RuleViolation(t("command.not_ladder"))), ladder.settings.language
+    reply = _guarded(repo, lambda: run(session, cmd))
     if not reply.error and isinstance(cmd, ChangeSettings):  # time zone, windows, decay...
         schedule(repo, ladder.chat, ladder.name)
         ladder = repo.ladder(ladder.chat, ladder.name) or ladder  # (its language, too)
@@ -201,66 +171,6 @@ def _guarded(repo: Repo, run: Callable[[], Reply]) -> Reply:
             return run()
     except LadderError as error:
         return refused(error)
-
-
-def _ladder_command(s: Session, cmd: Command) -> Reply:
-    if isinstance(cmd, ReportResult):
-        return reporting.report(s, cmd)
-    if isinstance(cmd, ConfirmResult):
-        return reporting.confirm(s, cmd)
-    if isinstance(cmd, DisputeResult):
-        return reporting.dispute(s, cmd)
-    if isinstance(cmd, WithdrawReport):
-        return reporting.withdraw(s, cmd)
-    if isinstance(cmd, ShowStandings):
-        return queries.standings(s, cmd)
-    if isinstance(cmd, ShowProfile):
-        return queries.profile(s, cmd)
-    if isinstance(cmd, ShowHistory):
-        return queries.history(s, cmd)
-    if isinstance(cmd, ShowHallOfFame):
-        return queries.hall_of_fame(s)
-    if isinstance(cmd, ShowLadder):
-        return queries.ladder_info(s)
-    if isinstance(cmd, Join):
-        return membership.join(s)
-    if isinstance(cmd, Leave):
-        return membership.leave(s)
-    if isinstance(cmd, AddPlayer):
-        return membership.add(s, cmd)
-    if isinstance(cmd, BanPlayer):
-        return membership.ban(s, cmd)
-    if isinstance(cmd, UnbanPlayer):
-        return membership.unban(s, cmd)
-    if isinstance(cmd, ShowPlayers):
-        return roster.players(s, cmd)
-    if isinstance(cmd, RenameLadder):
-        return ladder_admin.rename(s, cmd)
-    if isinstance(cmd, IssueChallenge):
-        return challenges.issue(s, cmd)
-    if isinstance(cmd, AcceptChallenge):
-        return challenges.accept(s, cmd)
-    if isinstance(cmd, DeclineChallenge):
-        return challenges.decline(s, cmd)
-    if isinstance(cmd, SetAvailability):
-        return challenges.availability(s, cmd)
-    if isinstance(cmd, WithdrawChallenge):
-        return challenges.withdraw(s, cmd)
-    if isinstance(cmd, CancelChallenge):
-        return challenges.cancel(s, cmd)
-    if isinstance(cmd, ChangeSettings):
-        return moderation.change_settings(s, cmd)
-    if isinstance(cmd, VoidMatch):
-        return moderation.void(s, cmd)
-    if isinstance(cmd, SetResult):
-        return moderation.set_result(s, cmd)
-    if isinstance(cmd, AdjustRating):
-        return moderation.adjust(s, cmd)
-    if isinstance(cmd, RemovePlayer):
-        return membership.remove(s, cmd)
-    if isinstance(cmd, CloseSeason):
-        return moderation.close_season(s, cmd)
-    raise RuleViolation(t("command.not_ladder"))
 
 
 def catch_up_chat(repo: Repo, chat: str | None, now: int) -> list[Announcement]:

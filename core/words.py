@@ -7,7 +7,6 @@ import re
 from collections.abc import Callable
 
 from core.errors import UnknownPlayer, UsageError
-from core.helptext import usage
 from core.i18n import Message, Number, joined, t
 from core.model import Margin
 from core.numerals import is_digits
@@ -24,6 +23,8 @@ Resolver = Callable[[str], UserRef | None]
 
 def usage_error(word: str, problem: Message, stray: str = "") -> UsageError:
     """A malformed command: the problem, then the command's usage line."""
+    from core.helptext import usage  # (the registry reads the parsers, which read us)
+
     return UsageError(joined(problem, usage(word), sep="\n"), stray)
 
 

@@ -10,7 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from core.errors import LadderError
-from core.parsing import MAX_TEXT, parse
+from core.parsing import MAX_TEXT
+from core.reading import parse
 from core.records import Context, Reply, UserRef
 from core.service import handle
 from storage.sqlite import SqliteRepo, SqliteStore

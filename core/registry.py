@@ -1,0 +1,194 @@
+"""Every command once (ARCHITECTURE.md, "Commands"): the word a chat types, its usage line,
+help and menu words, the parser of its arguments, and for each command it makes what runs
+it, who may and whether it changes anything. `/help`, the parser's and the service's
+dispatch, Telegram's menus and Discord's no-argument commands are read from here, so a new
+command is one entry below and its handler.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from core import challenges, ladder_admin, membership, moderation, queries, reporting, roster
+from core.commands import (
+    AcceptChallenge,
+    AddPlayer,
+    AdjustRating,
+    BanPlayer,
+    CancelChallenge,
+    ChangeSettings,
+    CloseSeason,
+    Command,
+    ConfirmResult,
+    CreateLadder,
+    DeclineChallenge,
+    DeleteLadder,
+    DisputeResult,
+    Help,
+    IssueChallenge,
+    Join,
+    Leave,
+    ListLadders,
+    MakeDefault,
+    RemovePlayer,
+    RenameLadder,
+    ReportResult,
+    SetAvailability,
+    SetResult,
+    ShowHallOfFame,
+    ShowHistory,
+    ShowLadder,
+    ShowPlayers,
+    ShowProfile,
+    ShowStandings,
+    UnbanPlayer,
+    VoidMatch,
+    WithdrawChallenge,
+    WithdrawReport,
+)
+from core.i18n import N_
+from core.parse_mod import parse_ladder, parse_mod
+from core.parsing import (
+    no_args,
+    read_accept,
+    read_challenge,
+    read_confirm,
+    read_decline,
+    read_dispute,
+    read_help,
+    read_history,
+    read_players,
+    read_profile,
+    read_report,
+    read_standings,
+    read_withdraw,
+)
+from core.ports import Repo
+from core.records import Context, Reply
+from core.session import Session
+from core.settings import Policy
+from core.words import Args
+
+# What runs a command: on its ladder (most), or on the chat's ladders as a whole.
+Run = Callable[[Session, Any], Reply]
+ChatRun = Callable[[Repo, Context, Any, Policy], Reply]
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One command a word makes (`/ladder set` makes ChangeSettings) and what runs it."""
+
+    kind: type
+    run: Run | None = None  # on one ladder, in a Session
+    chat: ChatRun | None = None  # on the chat's ladders: it names its ladder, or none
+    moderator: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Spec:
+    """One command word as a chat types it."""
+
+    word: str
+    usage: tuple[str, ...]  # its forms (the command words stay in every language)
+    help: str  # catalog code: what it does, for /help WORD
+    menu: str  # catalog code: one line, for Telegram's menu and Discord's description
+    parser: Callable[[Args], Command]
+    actions: tuple[Action, ...]
+    reads: bool = False  # only reads: asked in a private chat too (Telegram)
+    bare: Command | None = None  # the command, when the word takes no arguments
+    aliases: tuple[str, ...] = ()
+
+
+def _bare(word: str, help: str, menu: str, command: Command, run: Run,
+          reads: bool = False) -> Spec:
+    """A word that takes no arguments and makes one command."""
+    return Spec(word, (f"/{word}",), help, menu, no_args(command),
+                (Action(type(command), run),), reads=reads, bare=command)
+
+
+def _one(kind: type, run: Run, moderator: bool = False) -> tuple[Action, ...]:
+    return (Action(kind, run, moderator=moderator),)
+
+
+def _mod(kind: type, run: Run) -> Action:
+    return Action(kind, run, moderator=True)
+
+
+SPECS: tuple[Spec, ...] = (
+    Spec("ladder", ("/ladder create NAME preset=PRESET [key=value ...]",
+                    "/ladder set key=value ...", "/ladder info", "/ladder list",
+                    "/ladder default NAME", "/ladder rename NEW", "/ladder delete NAME"),
+         N_("help.ladder"), N_("menu.ladder"), parse_ladder, (
+             Action(CreateLadder, chat=moderation.create_ladder, moderator=True),
+             _mod(ChangeSettings, moderation.change_settings),
+             Action(ShowLadder, lambda s, _: queries.ladder_info(s)),
+             Action(ListLadders, chat=lambda repo, ctx, _, __: queries.list_ladders(repo, ctx)),
+             Action(MakeDefault, chat=lambda repo, ctx, cmd, _: moderation.make_default(
+                 repo, ctx, cmd), moderator=True),
+             _mod(RenameLadder, ladder_admin.rename),
+             Action(DeleteLadder, chat=lambda repo, ctx, cmd, _: ladder_admin.delete(
+                 repo, ctx, cmd), moderator=True)),
+         reads=True),
+    _bare("join", N_("help.join"), N_("menu.join"), Join(), lambda s, _: membership.join(s)),
+    _bare("leave", N_("help.leave"), N_("menu.leave"), Leave(),
+          lambda s, _: membership.leave(s)),
+    Spec("challenge", ("/challenge @user", "/challenge cancel [@user]"), N_("help.challenge"),
+         N_("menu.challenge"), read_challenge,
+         (Action(IssueChallenge, challenges.issue), Action(WithdrawChallenge,
+                                                           challenges.withdraw))),
+    Spec("accept", ("/accept [@user]",), N_("help.accept"), N_("menu.accept"), read_accept,
+         _one(AcceptChallenge, challenges.accept)),
+    Spec("decline", ("/decline [reason]",), N_("help.decline"), N_("menu.decline"),
+         read_decline, _one(DeclineChallenge, challenges.decline)),
+    _bare("available", N_("help.available"), N_("menu.available"), SetAvailability(True),
+          challenges.availability),
+    _bare("unavailable", N_("help.unavailable"), N_("menu.unavailable"),
+          SetAvailability(False), challenges.availability),
+    Spec("report", ("/report win|loss|draw @user [minor|major|overwhelming] [moves=N] "
+                    "[unrated] [again]", "/report ffa @first @second ...",
+                    "/report teams @a @b vs @c @d [draw]"),
+         N_("help.report"), N_("menu.report"), read_report, _one(ReportResult, reporting.report)),
+    Spec("confirm", ("/confirm [MATCH_ID]",), N_("help.confirm"), N_("menu.confirm"),
+         read_confirm, _one(ConfirmResult, reporting.confirm)),
+    Spec("dispute", ("/dispute [MATCH_ID] [reason]",), N_("help.dispute"), N_("menu.dispute"),
+         read_dispute, _one(DisputeResult, reporting.dispute)),
+    Spec("withdraw", ("/withdraw [MATCH_ID]",), N_("help.withdraw"), N_("menu.withdraw"),
+         read_withdraw, _one(WithdrawReport, reporting.withdraw)),
+    Spec("standings", ("/standings [season|week|ladder|rating] [page=N]",),
+         N_("help.standings"), N_("menu.standings"), read_standings,
+         _one(ShowStandings, queries.standings), reads=True),
+    Spec("profile", ("/profile [@user]",), N_("help.profile"), N_("menu.profile"),
+         read_profile, _one(ShowProfile, queries.profile), reads=True),
+    Spec("history", ("/history [@user] [page=N]",), N_("help.history"), N_("menu.history"),
+         read_history, _one(ShowHistory, queries.history), reads=True),
+    Spec("players", ("/players [page=N]",), N_("help.players"), N_("menu.players"),
+         read_players, _one(ShowPlayers, roster.players), reads=True),
+    _bare("halloffame", N_("help.halloffame"), N_("menu.halloffame"), ShowHallOfFame(),
+          lambda s, _: queries.hall_of_fame(s), reads=True),
+    Spec("mod", ("/mod void MATCH_ID reason...", "/mod set MATCH_ID RESULT reason...",
+                 "/mod adjust @user +N|-N reason...", "/mod remove @user reason...",
+                 "/mod cancel CHALLENGE_ID reason...", "/mod add @user",
+                 "/mod ban @user reason...", "/mod unban @user reason...",
+                 "/mod season close [reason]"),
+         N_("help.mod"), N_("menu.mod"), parse_mod, (
+             _mod(VoidMatch, moderation.void), _mod(SetResult, moderation.set_result),
+             _mod(AdjustRating, moderation.adjust), _mod(RemovePlayer, membership.remove),
+             _mod(CancelChallenge, challenges.cancel), _mod(AddPlayer, membership.add),
+             _mod(BanPlayer, membership.ban), _mod(UnbanPlayer, membership.unban),
+             _mod(CloseSeason, moderation.close_season))),
+    # Help reads nothing stored: the service answers it (`storeless`), before any ladder.
+    Spec("help", ("/help [command]",), N_("help.help"), N_("menu.help"), read_help,
+         (Action(Help),), reads=True, aliases=("start",)),  # Telegram's /start
+)
+
+# Derived: the word (or alias) typed, and the spec of each command value.
+WORDS: dict[str, Spec] = {w: spec for spec in SPECS for w in (spec.word, *spec.aliases)}
+ACTIONS: dict[type, Action] = {}
+for _spec in SPECS:
+    for _action in _spec.actions:
+        ACTIONS.setdefault(_action.kind, _action)  # (one action may have two words)
+USAGE: dict[str, str] = {spec.word: " | ".join(spec.usage) for spec in SPECS}
+READ_ONLY_WORDS: tuple[str, ...] = tuple(w for spec in SPECS if spec.reads
+                                         for w in (spec.word, *spec.aliases))
