@@ -190,6 +190,11 @@ class ShowHallOfFame:
 
 
 @dataclass(frozen=True, slots=True)
+class Suggest:
+    """List fair opponents for the asker now."""
+
+
+@dataclass(frozen=True, slots=True)
 class ResultSpec:
     """A moderator's new result: players named in finishing order, or a draw."""
 
@@ -270,7 +275,7 @@ Command = (
     | RenameLadder | DeleteLadder | Join | Leave | IssueChallenge | AcceptChallenge
     | DeclineChallenge | WithdrawChallenge | CancelChallenge | SetAvailability | ReportResult
     | ConfirmResult | DisputeResult | WithdrawReport | ShowStandings | ShowProfile | ShowHistory
-    | ShowHallOfFame | ShowPlayers | VoidMatch | SetResult | AdjustRating | RemovePlayer
+    | ShowHallOfFame | ShowPlayers | Suggest | VoidMatch | SetResult | AdjustRating | RemovePlayer
     | AddPlayer | BanPlayer | UnbanPlayer | CloseSeason
 )
 

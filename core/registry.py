@@ -11,7 +11,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from core import challenges, ladder_admin, membership, moderation, queries, reporting, roster
+from core import (
+    challenges,
+    ladder_admin,
+    membership,
+    moderation,
+    queries,
+    reporting,
+    roster,
+    suggest,
+)
 from core.commands import (
     AcceptChallenge,
     AddPlayer,
@@ -43,6 +52,7 @@ from core.commands import (
     ShowPlayers,
     ShowProfile,
     ShowStandings,
+    Suggest,
     UnbanPlayer,
     VoidMatch,
     WithdrawChallenge,
@@ -165,6 +175,8 @@ SPECS: tuple[Spec, ...] = (
          read_history, _one(ShowHistory, queries.history), reads=True),
     Spec("players", ("/players [page=N]",), N_("help.players"), N_("menu.players"),
          read_players, _one(ShowPlayers, roster.players), reads=True),
+    _bare("suggest", N_("help.suggest"), N_("menu.suggest"), Suggest(),
+          lambda s, _: suggest.suggest(s), reads=True),
     _bare("halloffame", N_("help.halloffame"), N_("menu.halloffame"), ShowHallOfFame(),
           lambda s, _: queries.hall_of_fame(s), reads=True),
     Spec("mod", ("/mod void MATCH_ID reason...", "/mod set MATCH_ID RESULT reason...",

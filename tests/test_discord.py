@@ -295,7 +295,7 @@ def test_sync_dry_run_lists_every_command_without_a_token(tmp_path: Path) -> Non
     assert set(names) == {"ladder", "join", "leave", "challenge", "accept", "decline",
                           "available", "unavailable", "report", "report-ffa", "report-teams",
                           "confirm", "dispute", "withdraw", "standings", "profile",
-                          "history", "halloffame", "mod", "help", "players",
+                          "history", "halloffame", "mod", "help", "players", "suggest",
                           "challenge-cancel"}
     assert [o["name"] for o in names["ladder"]["options"]] == [
         "create", "set", "info", "list", "default", "rename", "delete"]
@@ -659,3 +659,12 @@ async def test_a_russian_ladders_report_and_buttons_speak_russian(dc: Harness) -
         "lb:confirm:1:main", "lb:dispute:1:main", "lb:withdraw:1:main"]
     confirmed = await dc.send(button("lb:confirm:1:main", BOB))
     assert text(confirmed).startswith("Матч #1 подтверждён: alice побеждает bob.")
+
+
+async def test_suggest_is_an_ephemeral_list_with_names_as_typed(dc: Harness) -> None:
+    await ladder(dc)
+    prankster = member(person(1300000000000000110, "@everyone"))
+    await dc.send(command("join", by=prankster))
+    answer = await dc.send(command("suggest", by=ALICE))
+    assert ephemeral(answer) and answer["allowed_mentions"]["parse"] == []
+    assert text(answer) == "Fair games for alice on main now: bob (1000), @everyone (1000)."

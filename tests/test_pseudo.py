@@ -94,6 +94,8 @@ SESSION = """\
 @alice: /history
 @alice: /players
 @alice: /halloffame
+@alice: /suggest
+@bob: /suggest
 @mod: /ladder info
 @mod: /ladder list
 @mod: /ladder set k=-5

@@ -63,7 +63,8 @@ async def test_commands_are_registered_for_groups_and_private_chats(tg: Harness)
         "halloffame", "mod", "help"}
     assert private["scope"]["type"] == "all_private_chats"
     assert {c["command"] for c in private["commands"]} == {
-        "help", "standings", "profile", "history", "halloffame", "ladder", "players"}
+        "help", "standings", "profile", "history", "halloffame", "ladder", "players",
+        "suggest"}
     # The menu in the user's own language; the command words stay as they are.
     russian = {c["command"]: c["description"] for c in registered[2]["commands"]}
     dutch = {c["command"]: c["description"] for c in registered[4]["commands"]}
@@ -182,6 +183,8 @@ async def test_private_chat_reads_the_users_ladder_and_refuses_play(tg: Harness)
     assert standings.startswith("alice on main: rating 1000")
     [members] = await tg.say(ALICE, "/players", chat=private)
     assert members.startswith("main: 2 members")
+    [fair] = await tg.say(ALICE, "/suggest", chat=private)
+    assert fair == "Fair games for alice on main now: bob (1000)."
     [refused] = await tg.say(ALICE, "/report win @bob", chat=private)
     assert refused.startswith("In a private chat I only show things")
     [lonely] = await tg.say(DAVE, "/standings", chat={**private, "id": DAVE["id"]})
