@@ -124,7 +124,14 @@ def register(p: DiscordPlatform) -> None:
     for spec in SPECS:  # every word that takes no arguments, as the registry has it
         if spec.bare is not None:
             simple(spec.word, said(spec.menu), spec.bare)
-    simple("accept", said("menu.accept"), AcceptChallenge())  # (/accept @user: in the text)
+
+    @tree.command(name="accept", description=said("menu.accept"))
+    @app_commands.guild_only()
+    @options()
+    async def accept(i: discord.Interaction[Any], challenger: discord.User | None = None,
+                     ladder: str | None = None) -> None:
+        # (a challenger named: their challenge to you, or their open challenge to anyone)
+        await p.answer(i, AcceptChallenge(user(challenger) if challenger else None), ladder)
 
     @tree.command(name="players", description=said("menu.players"))
     @app_commands.guild_only()
@@ -144,9 +151,10 @@ def register(p: DiscordPlatform) -> None:
     @tree.command(name="challenge", description=said("menu.challenge"))
     @app_commands.guild_only()
     @options(opponent=N_("menu.opt_challenged"))
-    async def challenge(i: discord.Interaction[Any], opponent: discord.User,
+    async def challenge(i: discord.Interaction[Any], opponent: discord.User | None = None,
                         ladder: str | None = None) -> None:
-        await p.answer(i, IssueChallenge(user(opponent)), ladder)
+        # (no opponent: an open challenge, taken by the first /accept naming the challenger)
+        await p.answer(i, IssueChallenge(user(opponent) if opponent else None), ladder)
 
     @tree.command(name="decline", description=said("menu.decline"))
     @app_commands.guild_only()

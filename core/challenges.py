@@ -50,9 +50,11 @@ def deadline(s: Session, challenge: ChallengeRecord) -> int:
 
 
 def issue(s: Session, cmd: IssueChallenge) -> Reply:
-    """Challenge another member."""
+    """Challenge another member, or anyone (an open challenge)."""
     _require_challenges(s)
     me = s.me()
+    if cmd.opponent is None:
+        return _issue_open(s, me.id, me.name)
     them = s.member(cmd.opponent)
     if them.id == me.id:
         raise RuleViolation(t("challenge.yourself"))
@@ -69,14 +71,46 @@ def issue(s: Session, cmd: IssueChallenge) -> Reply:
                    due=s.when(deadline(s, record))))
 
 
+def _issue_open(s: Session, me: PlayerId, name: str) -> Reply:
+    """A challenge to anyone: the first member to `/accept @challenger` takes it; unanswered
+    by the challenge deadline, it lapses with no forfeit (RULES.md, "Accepted
+    challenges"). One open challenge at a time."""
+    for challenge in s.repo.unfinished_challenges(s.ladder.id):
+        if challenge.challenger == me and challenge.challenged is None:
+            raise Duplicate(t("challenge.open_already", id=challenge.id))
+    record = ChallengeRecord(s.ladder.id, s.repo.new_challenge_id(s.ladder.id), me, None,
+                             "open", s.now)
+    s.repo.save_challenge(record)
+    _expect_jobs(s, record)
+    return Reply(t("challenge.issued_open", challenger=name, id=record.id,
+                   mine=standing(s, me), ladder=s.ladder.name,
+                   due=s.when(deadline(s, record))))
+
+
+def whom(s: Session, challenge: ChallengeRecord) -> Message:
+    """Who was challenged: a name, or `anyone` for an open challenge nobody took (the
+    replies about one say so in words of their own; this is the fallback)."""
+    if challenge.challenged is None:
+        return t("challenge.anyone")
+    return s.name(challenge.challenged)
+
+
 def _incoming(s: Session, me: PlayerId, challenger: PlayerId | None,
               verb: str = "") -> ChallengeRecord:
-    """The open challenge to `me` (from `challenger`). With `verb` (`decline`), several
+    """The open challenge to `me` (from `challenger`; with `challenger` named, their open
+    challenge to anyone too, when none is to `me`). With `verb` (`decline`), several
     waiting and none named is refused with the ones to choose from, as /confirm does."""
-    waiting = [c for c in s.repo.unfinished_challenges(s.ladder.id)
+    unfinished = s.repo.unfinished_challenges(s.ladder.id)
+    waiting = [c for c in unfinished
                if c.status == "open" and c.challenged == me
                and (challenger is None or c.challenger == challenger)]
+    if not waiting and challenger is not None and not verb:
+        waiting = [c for c in unfinished if c.status == "open" and c.challenged is None
+                   and c.challenger == challenger]
     if not waiting:
+        if challenger is None and not verb and any(c.challenged is None and c.challenger != me
+                                                   for c in unfinished):
+            raise RuleViolation(t("challenge.open_named"))
         raise RuleViolation(t("challenge.none_from", name=s.name(challenger))
                             if challenger is not None else t("challenge.none_open"))
     if verb and challenger is None and len(waiting) > 1:
@@ -92,7 +126,9 @@ def accept(s: Session, cmd: AcceptChallenge) -> Reply:
     me = s.me()
     challenger = s.member(cmd.challenger).id if cmd.challenger is not None else None
     challenge = _incoming(s, me.id, challenger)
-    s.append(ChallengeAccepted(s.now, challenge.id, challenge.challenger, challenge.challenged))
+    if challenge.challenged is None:  # an open challenge: the first to answer takes it
+        challenge = _take(s, challenge, me.id)
+    s.append(ChallengeAccepted(s.now, challenge.id, challenge.challenger, me.id))
     accepted = dataclasses.replace(challenge, status="accepted", answered_at=s.now,
                                    reminded=False)  # a reminder to play comes too
     s.repo.save_challenge(accepted)
@@ -103,6 +139,18 @@ def accept(s: Session, cmd: AcceptChallenge) -> Reply:
                    id=challenge.id, theirs=standing(s, challenge.challenger, True),
                    mine=standing(s, me.id, True), due=s.when(deadline(s, accepted)),
                    report=report))
+
+
+def _take(s: Session, challenge: ChallengeRecord, me: PlayerId) -> ChallengeRecord:
+    """`me` takes an open challenge, unless it is their own or the two already have an
+    unfinished challenge between them."""
+    if challenge.challenger == me:
+        raise RuleViolation(t("challenge.own_open"))
+    for other in s.repo.unfinished_challenges(s.ladder.id):
+        if {other.challenger, other.challenged} == {me, challenge.challenger}:
+            raise Duplicate(t("challenge.already", name=s.name(challenge.challenger),
+                              id=other.id, status=t(_STATUS[other.status])))
+    return dataclasses.replace(challenge, challenged=me)
 
 
 def _expect_jobs(s: Session, challenge: ChallengeRecord) -> None:
@@ -147,12 +195,15 @@ def withdraw(s: Session, cmd: WithdrawChallenge) -> Reply:
             raise RuleViolation(t("challenge.accepted_already", id=mine[0].id))
         raise RuleViolation(t("challenge.none_to_cancel"))
     if len(waiting) > 1:
-        s.names(c.challenged for c in waiting)
+        s.names(c.challenged for c in waiting if c.challenged is not None)
         raise UsageError(t("challenge.which_cancel", choices=either(
-            [f"/challenge cancel @{s.name(c.challenged)}" for c in waiting])))
+            [f"/challenge cancel @{s.name(c.challenged)}" if c.challenged is not None
+             else "/challenge cancel" for c in waiting])))
     challenge = waiting[0]
     s.repo.save_challenge(dataclasses.replace(challenge, status="cancelled", answered_at=s.now,
                                               reason=encode(t("challenge.by_challenger"))))
+    if challenge.challenged is None:
+        return Reply(t("challenge.withdrawn_open", name=me.name, id=challenge.id))
     return Reply(t("challenge.withdrawn", name=me.name, id=challenge.id,
                    challenged=s.name(challenge.challenged)))
 
@@ -167,13 +218,18 @@ def cancel(s: Session, cmd: CancelChallenge) -> Reply:
         raise RuleViolation(t("challenge.played", id=challenge.id, match=challenge.match))
     s.repo.save_challenge(dataclasses.replace(challenge, status="cancelled", answered_at=s.now,
                                               reason=cmd.reason))
+    challenger = s.name(challenge.challenger)
+    if challenge.challenged is None:  # an open challenge nobody took
+        s.audit("cancel", cmd.reason, player=challenge.challenger, detail=encode(
+            t("audit.challenge_open", id=challenge.id, challenger=challenger)))
+        return Reply(t("challenge.cancelled_open", mod=s.ctx.user.name, id=challenge.id,
+                       challenger=challenger, reason=cmd.reason))
     s.audit("cancel", cmd.reason, player=challenge.challenger,
-            detail=encode(t("audit.challenge", id=challenge.id,
-                            challenger=s.name(challenge.challenger),
+            detail=encode(t("audit.challenge", id=challenge.id, challenger=challenger,
                             challenged=s.name(challenge.challenged))))
     return Reply(t("challenge.cancelled", mod=s.ctx.user.name, id=challenge.id,
-                   challenger=s.name(challenge.challenger),
-                   challenged=s.name(challenge.challenged), reason=cmd.reason))
+                   challenger=challenger, challenged=s.name(challenge.challenged),
+                   reason=cmd.reason))
 
 
 def availability(s: Session, cmd: SetAvailability) -> Reply:

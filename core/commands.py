@@ -78,9 +78,9 @@ class Leave:
 
 @dataclass(frozen=True, slots=True)
 class IssueChallenge:
-    """Challenge another player."""
+    """Challenge another player, or anyone (`opponent` None: an open challenge)."""
 
-    opponent: UserRef
+    opponent: UserRef | None = None
 
 
 @dataclass(frozen=True, slots=True)

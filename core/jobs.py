@@ -14,6 +14,7 @@ import dataclasses
 from datetime import date, timedelta
 
 from core.calendar import DAY
+from core.challenges import whom
 from core.events import DecayDay, MatchConfirmed, SeasonClosed
 from core.i18n import N_, Message, joined, plural, render, span, t
 from core.ledger import Rederived
@@ -80,6 +81,8 @@ def _run(s: Session, job: Job) -> Message:
         return _remind(s, job)
     if job.kind == "lapse":
         return _lapse(s, job)
+    if job.kind == "expire":
+        return _expire(s, job)
     if job.kind == "decay":
         return _period_text(s, job.label, s.append(DecayDay(job.at, job.label))[0])
     if job.kind == "ranks":
@@ -135,15 +138,16 @@ def _challenge(s: Session, challenge_id: int) -> ChallengeRecord | None:
 
 def _forfeit(s: Session, job: Job) -> Message:
     challenge = _challenge(s, job.ref)
-    if challenge is None or challenge.status != "open":
+    if challenge is None or challenge.status != "open" or challenge.challenged is None:
         return ""
-    result = Result(((challenge.challenger,), (challenge.challenged,)), margin=Margin.MINOR)
+    challenged = challenge.challenged
+    result = Result(((challenge.challenger,), (challenged,)), margin=Margin.MINOR)
     record = MatchRecord(
         ladder=s.ladder.id, id=s.repo.new_match_id(s.ladder.id), status="confirmed",
         reporter=challenge.challenger, reported_at=job.at, result=result,
         challenge=challenge.id, forfeit=True, confirmed_at=job.at,
     )
-    members = s.repo.players(s.ladder.id, [challenge.challenger, challenge.challenged])
+    members = s.repo.players(s.ladder.id, [challenge.challenger, challenged])
     if not all(p.member for p in members.values()):
         s.repo.save_challenge(dataclasses.replace(challenge, status="cancelled"))
         return ""
@@ -153,7 +157,7 @@ def _forfeit(s: Session, job: Job) -> Message:
     s.repo.save_match(dataclasses.replace(record, rated=effect.rated, note=effect.note))
     s.repo.save_challenge(dataclasses.replace(challenge, status="forfeited", match=record.id,
                                               answered_at=job.at))
-    return joined(t("challenge.forfeit", challenged=s.name(challenge.challenged),
+    return joined(t("challenge.forfeit", challenged=s.name(challenged),
                     challenger=s.name(challenge.challenger), id=challenge.id,
                     within=span(s.settings.challenge_hours, "hour"), match=record.id),
                   effect_text(s, effect.rated, effect.note, effect.changes))
@@ -168,9 +172,9 @@ def _remind(s: Session, job: Job) -> Message:
     due = s.when(times[0][0])
     if challenge.status == "accepted":
         return t("challenge.remind_play", challenger=s.name(challenge.challenger),
-                 challenged=s.name(challenge.challenged), id=challenge.id, due=due)
+                 challenged=whom(s, challenge), id=challenge.id, due=due)
     return t("challenge.remind_answer", challenger=s.name(challenge.challenger),
-             challenged=s.name(challenge.challenged), id=challenge.id, due=due)
+             challenged=whom(s, challenge), id=challenge.id, due=due)
 
 
 def _lapse(s: Session, job: Job) -> Message:
@@ -180,7 +184,17 @@ def _lapse(s: Session, job: Job) -> Message:
         return ""
     s.repo.save_challenge(dataclasses.replace(challenge, status="lapsed"))
     return t("challenge.lapsed", id=challenge.id, challenger=s.name(challenge.challenger),
-             challenged=s.name(challenge.challenged), within=span(s.settings.play_hours, "hour"))
+             challenged=whom(s, challenge), within=span(s.settings.play_hours, "hour"))
+
+
+def _expire(s: Session, job: Job) -> Message:
+    """An open challenge nobody took by the challenge deadline: it lapses, no forfeit."""
+    challenge = _challenge(s, job.ref)
+    if challenge is None or challenge.status != "open" or challenge.challenged is not None:
+        return ""
+    s.repo.save_challenge(dataclasses.replace(challenge, status="lapsed", answered_at=job.at))
+    return t("challenge.open_lapsed", id=challenge.id, challenger=s.name(challenge.challenger),
+             within=span(s.settings.challenge_hours, "hour"))
 
 
 def _summary(s: Session, job: Job) -> Message:

@@ -68,10 +68,8 @@ def read_challenge(args: Args) -> Command:
         args.done()
         return WithdrawChallenge(named)
     opponent = args.optional_mention() or args.reply_to
-    if opponent is None:
-        raise args.error(t("parse.challenge_who"))
     args.done()
-    return IssueChallenge(opponent)
+    return IssueChallenge(opponent)  # (no one named: an open challenge)
 
 
 def read_accept(args: Args) -> Command:

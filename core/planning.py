@@ -26,8 +26,8 @@ from core.rulebooks import choose
 from core.settings import Settings
 
 # Jobs due at the same instant run in this order.
-_ORDER = {"confirm": 0, "forfeit": 1, "lapse": 2, "remind": 3, "decay": 4, "season": 5,
-          "summary": 6, "ranks": 7}
+_ORDER = {"confirm": 0, "forfeit": 1, "expire": 1, "lapse": 2, "remind": 3, "decay": 4,
+          "season": 5, "summary": 6, "ranks": 7}
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +88,9 @@ def plan(repo: Repo, ladder: LadderInfo, now: Timestamp) -> list[Job]:
 def challenge_times(settings: Settings, c: ChallengeRecord) -> list[tuple[Timestamp, str]]:
     """When a challenge's jobs fall due: an open one's forfeit, an accepted one's lapse
     (RULES.md, "Accepted challenges"; not while a report of it waits), and the reminder
-    `reminder_hours` before either, once."""
+    `reminder_hours` before either, once; an open challenge to anyone only lapses."""
+    if c.status == "open" and c.challenged is None:  # nobody took it: it lapses, no forfeit
+        return [(c.issued_at + round(settings.challenge_hours * HOUR), "expire")]
     if c.status == "open":
         start, due, kind = c.issued_at, c.issued_at + round(settings.challenge_hours * HOUR), \
             "forfeit"

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from core.challenges import deadline
+from core.challenges import deadline, whom
 from core.charts import chart_for
 from core.commands import ShowHistory, ShowProfile, ShowStandings
 from core.elo import decay_amount
@@ -268,12 +268,14 @@ def _challenge_text(s: Session, player: PlayerId, c: ChallengeRecord) -> Message
     """`#3 from erin, to answer by ...`, `#2 to bob, ...` or `#4 with dave, accepted`."""
     by = s.when(deadline(s, c))
     if c.status == "accepted":
-        other = s.name(c.challenged if c.challenger == player else c.challenger)
+        other = whom(s, c) if c.challenger == player else s.name(c.challenger)
         if c.match is not None:
             return t("profile.challenge_played", id=c.id, name=other, match=c.match)
         return t("profile.challenge_accepted", id=c.id, name=other, by=by)
     if c.challenged == player:
         return t("profile.challenge_from", id=c.id, name=s.name(c.challenger), by=by)
+    if c.challenged is None:
+        return t("profile.challenge_open", id=c.id, by=by)
     return t("profile.challenge_to", id=c.id, name=s.name(c.challenged), by=by)
 
 

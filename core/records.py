@@ -121,12 +121,12 @@ class MatchRecord:
 
 @dataclass(frozen=True, slots=True)
 class ChallengeRecord:
-    """A challenge on a position ladder."""
+    """A challenge (on a position ladder, or a rating ladder with challenges)."""
 
     ladder: int
     id: int
     challenger: PlayerId
-    challenged: PlayerId
+    challenged: PlayerId | None  # None: an open challenge nobody has taken yet
     status: ChallengeStatus
     issued_at: Timestamp
     answered_at: Timestamp | None = None

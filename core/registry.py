@@ -144,7 +144,7 @@ SPECS: tuple[Spec, ...] = (
     _bare("join", N_("help.join"), N_("menu.join"), Join(), lambda s, _: membership.join(s)),
     _bare("leave", N_("help.leave"), N_("menu.leave"), Leave(),
           lambda s, _: membership.leave(s)),
-    Spec("challenge", ("/challenge @user", "/challenge cancel [@user]"), N_("help.challenge"),
+    Spec("challenge", ("/challenge [@user]", "/challenge cancel [@user]"), N_("help.challenge"),
          N_("menu.challenge"), read_challenge,
          (Action(IssueChallenge, challenges.issue), Action(WithdrawChallenge,
                                                            challenges.withdraw))),

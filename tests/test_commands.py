@@ -54,6 +54,7 @@ def u(name: str) -> UserRef:
         ("/join", Join()),
         ("/leave", Leave()),
         ("/challenge @bob", IssueChallenge(u("bob"))),
+        ("/challenge", IssueChallenge(None)),  # an open challenge
         ("/accept", AcceptChallenge()),
         ("/accept @bob", AcceptChallenge(u("bob"))),
         ("/decline", DeclineChallenge("")),
@@ -166,7 +167,7 @@ def test_mention_with_trailing_punctuation() -> None:
         ("/report win @bob @carol", "A win, loss or draw names one opponent: a game of more "
                                     "players is /report ffa @first @second ... or /report teams "
                                     "@a @b vs @c @d."),
-        ("/challenge", "Name the player to challenge"),
+        ("/challenge bob", "I don't understand 'bob'"),
         ("/confirm soon", "I don't understand 'soon'"),
         ("/standings monthly", "There is no table called 'monthly'"),
         ("/mod", "Say what to do"),

@@ -668,3 +668,18 @@ async def test_suggest_is_an_ephemeral_list_with_names_as_typed(dc: Harness) -> 
     answer = await dc.send(command("suggest", by=ALICE))
     assert ephemeral(answer) and answer["allowed_mentions"]["parse"] == []
     assert text(answer) == "Fair games for alice on main now: bob (1000), @everyone (1000)."
+
+
+async def test_an_open_challenge_is_issued_and_taken_with_the_challenger_option(
+        dc: Harness) -> None:
+    await dc.send(command("create", option("name", "cup"), option("preset", "nhwc"),
+                          by=MOD, group="ladder"))
+    await dc.send(command("join", by=ALICE))
+    await dc.send(command("join", by=BOB))
+    issued = await dc.send(command("challenge", by=BOB))
+    assert text(issued).startswith("bob (rung 2) challenges anyone on cup")
+    assert issued["allowed_mentions"]["parse"] == []
+    taken = await dc.send(command("accept", with_user(user_option("challenger", BOB["user"]),
+                                                      BOB["user"]), by=ALICE))
+    assert text(taken).startswith("alice accepts bob's challenge #1: bob on rung 2, alice on "
+                                  "rung 1.")

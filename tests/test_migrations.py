@@ -173,3 +173,42 @@ async def test_schema_15_keeps_the_bots_own_audit_words_as_messages(tmp_path: Pa
         assert "mod closed the season: closed early" in history
         cancelled = await store.run(lambda repo: repo.audit(2, limit=1)[0].detail)
         assert decode(cancelled) == t("audit.challenge", id=1, challenger="b", challenged="a")
+
+
+async def test_schema_16_lets_a_challenge_be_open_to_anyone_and_keeps_the_others(
+        tmp_path: Path) -> None:
+    db = tmp_path / "l.db"
+    async with SqliteStore(db) as store:
+        chat = Chat(store)
+        await chat.ladder("nhwc")
+        await chat.join("a", "b", "c")
+        await chat.ok("c", "/challenge @a")
+        await chat.ok("b", "/challenge @a")
+        await chat.ok("a", "/accept @b")
+    # The table as schema 15 had it: every challenge names the challenged player.
+    with sqlite3.connect(db) as conn:
+        conn.executescript("""
+            CREATE TABLE old (ladder INTEGER NOT NULL REFERENCES ladders(id),
+                id INTEGER NOT NULL, challenger INTEGER NOT NULL, challenged INTEGER NOT NULL,
+                status TEXT NOT NULL, issued_at INTEGER NOT NULL, answered_at INTEGER,
+                reminded INTEGER NOT NULL DEFAULT 0, match INTEGER,
+                reason TEXT NOT NULL DEFAULT '', PRIMARY KEY (ladder, id)) WITHOUT ROWID;
+            INSERT INTO old SELECT * FROM challenges;
+            DROP TABLE challenges;
+            ALTER TABLE old RENAME TO challenges;
+            CREATE INDEX challenges_unfinished ON challenges (ladder, id)
+                WHERE status IN ('open', 'accepted');
+            PRAGMA user_version = 15;""")
+        with pytest.raises(sqlite3.IntegrityError):
+            conn.execute("INSERT INTO challenges (ladder, id, challenger, challenged, status, "
+                         "issued_at) VALUES (1, 9, 1, NULL, 'open', 0)")
+    conn.close()
+
+    async with SqliteStore(db) as store:
+        chat = Chat(store)
+        kept = await store.run(lambda repo: [(c.id, c.challenger, c.challenged, c.status)
+                                             for c in repo.unfinished_challenges(1)])
+        assert kept == [(1, 3, 1, "open"), (2, 2, 1, "accepted")]
+        await chat.ok("c", "/challenge cancel")  # #1, to a
+        assert "challenges anyone on main" in await chat.ok("c", "/challenge")
+        assert "#3 to anyone" in await chat.ok("c", "/profile")
