@@ -589,6 +589,17 @@ async def _ladder(tmp_path: Path, monkeypatch: Any, seed: int, preset: str,
         yield chat, store
 
 
+async def _restart(chat: Chat, store: SqliteStore) -> SqliteStore:
+    """The bot restarted: the store closed and opened again on the same file, nothing
+    kept in memory; what is due since runs when the chat is next heard."""
+    await store.close()
+    again = SqliteStore(store.path, snapshot_every=store.snapshot_every,
+                        snapshot_per_player=store.snapshot_per_player)
+    await again.open()
+    chat.store = again
+    return again
+
+
 def _pause(rng: random.Random) -> int:
     """Seconds until the next command: hours, about a day (a series' window), days."""
     return rng.choice([rng.randrange(1, 6 * 3600), rng.randrange(18 * 3600, 30 * 3600),
@@ -791,7 +802,8 @@ async def test_the_bot_moves_rungs_as_the_nhwc_rulebook(tmp_path: Path, monkeypa
     forfeits, left unplayed to lapse, taken back by the challenger or cancelled by a
     moderator; results of every margin; corrections and rung adjustments, as above. Seeds
     2 and 3 of every four: results wait for the opponent to answer (or are withdrawn, and
-    the challenge waits for its result again)."""
+    the challenge waits for its result again). Open challenges to anyone, taken by the
+    first to accept or left to lapse with no forfeit; the bot restarted now and then."""
     rng = random.Random(seed)
     names = NAMES
     rules = Nhwc(names)
@@ -799,7 +811,8 @@ async def test_the_bot_moves_rungs_as_the_nhwc_rulebook(tmp_path: Path, monkeypa
     play = 168 * 3600  # an accepted one not played by then lapses (RULES, "Accepted challenges")
     confirm = seed % 4 >= 2
     async with _ladder(tmp_path, monkeypatch, seed, "nhwc", confirm=confirm) as (chat, store):
-        waiting: dict[int, tuple[str, str, int]] = {}  # open: challenger, challenged, since
+        # open: challenger, challenged (None: an open challenge to anyone), since
+        waiting: dict[int, tuple[str, str | None, int]] = {}
         accepted: dict[int, tuple[str, str, int]] = {}  # challenger, challenged, accepted at
         next_challenge = next_id = 1
 
@@ -812,6 +825,8 @@ async def test_the_bot_moves_rungs_as_the_nhwc_rulebook(tmp_path: Path, monkeypa
                          in waiting.items() if since + hours <= chat.at)
             for deadline, number in due:  # the challenged player's minor defeat
                 a, b, _ = waiting.pop(number)
+                if b is None:  # an open challenge nobody took: it lapses, no forfeit
+                    continue
                 rules.report(Game(next_id, deadline, a, b, False, True, None, margin="minor",
                                   challenge=number))
                 next_id += 1
@@ -822,7 +837,31 @@ async def test_the_bot_moves_rungs_as_the_nhwc_rulebook(tmp_path: Path, monkeypa
             roll = rng.random()
             busy = [{a, b} for a, b, _ in (*waiting.values(), *accepted.values())]
             members = sorted(rules.members)
-            if roll < 0.22:
+            if roll < 0.05:  # an open challenge, to anyone; one a player at a time
+                a = rng.choice(members)
+                text = "/challenge"
+                if {a, None} in busy:
+                    await chat.refused(a, text)
+                else:
+                    await chat.ok(a, text)
+                    waiting[next_challenge] = (a, None, chat.at)
+                    next_challenge += 1
+            elif roll < 0.08 and (opens := [n for n, (_, b, _) in waiting.items() if b is None]):
+                number = rng.choice(opens)  # the first to answer takes it
+                a = waiting[number][0]
+                b = rng.choice([m for m in members if m != a])
+                text = f"/accept @{a}"
+                # (a challenge from a to b comes first: `/accept @a` answers that one)
+                number = next((n for n, (c, d, _) in sorted(waiting.items())
+                               if (c, d) == (a, b)), number)
+                if {a, b} in busy and waiting[number][1] is None:
+                    await chat.refused(b, text)
+                else:
+                    await chat.ok(b, text)
+                    rules.accept(chat.at, number, a, b)
+                    accepted[number] = (a, b, chat.at)
+                    del waiting[number]
+            elif roll < 0.22:
                 a, b = rng.sample(members, 2)
                 text = f"/challenge @{b}"
                 if {a, b} in busy:
@@ -831,8 +870,9 @@ async def test_the_bot_moves_rungs_as_the_nhwc_rulebook(tmp_path: Path, monkeypa
                     await chat.ok(a, text)
                     waiting[next_challenge] = (a, b, chat.at)
                     next_challenge += 1
-            elif roll < 0.4 and waiting:
-                number = rng.choice(list(waiting))
+            elif roll < 0.4 and (direct := [n for n, (_, b, _) in waiting.items()
+                                            if b is not None]):
+                number = rng.choice(direct)
                 a, b, _ = waiting[number]
                 engaged = sum(b in pair for pair in busy) > 1
                 if rng.random() < 0.25:  # declined: only while engaged elsewhere
@@ -853,7 +893,10 @@ async def test_the_bot_moves_rungs_as_the_nhwc_rulebook(tmp_path: Path, monkeypa
                 # cancels any unfinished one: no result, nobody moves
                 number = rng.choice(sorted({*waiting, *accepted}))
                 a, b, _ = waiting.get(number) or accepted[number]
-                if number in waiting and rng.random() < 0.6:
+                if number in waiting and b is None and rng.random() < 0.6 and \
+                        sum(c == a for c, _, _ in waiting.values()) == 1:
+                    who, text = a, "/challenge cancel"  # (their only one waiting)
+                elif number in waiting and b is not None and rng.random() < 0.6:
                     who, text = a, f"/challenge cancel @{b}"
                 else:
                     who, text = "mod", f"/mod cancel {number} test"
@@ -910,7 +953,10 @@ async def test_the_bot_moves_rungs_as_the_nhwc_rulebook(tmp_path: Path, monkeypa
             else:
                 text = await _adjust(chat, rules, rng.choice(members),
                                      rng.choice([-3, -2, -1, 1, 2, 3]))
+            if rng.random() < 0.05:  # open challenges and their deadlines outlive it
+                store = await _restart(chat, store)
             await _check(store, chat, rules, text)
+        await store.close()
 
 
 @pytest.mark.parametrize("preset", ["warlight", "warlight-placement", "fame"])
