@@ -89,11 +89,11 @@ def challenge_times(settings: Settings, c: ChallengeRecord) -> list[tuple[Timest
     """When a challenge's jobs fall due: an open one's forfeit, an accepted one's lapse
     (RULES.md, "Accepted challenges"; not while a report of it waits), and the reminder
     `reminder_hours` before either, once; an open challenge to anyone only lapses."""
-    if c.status == "open" and c.challenged is None:  # nobody took it: it lapses, no forfeit
-        return [(c.issued_at + round(settings.challenge_hours * HOUR), "expire")]
     if c.status == "open":
         start, due, kind = c.issued_at, c.issued_at + round(settings.challenge_hours * HOUR), \
             "forfeit"
+        if c.challenged is None:  # open to anyone, nobody took it: it lapses, no forfeit
+            return [(due, "expire")]
     elif c.status == "accepted" and c.match is None and c.answered_at is not None:
         start, due, kind = c.answered_at, c.answered_at + round(settings.play_hours * HOUR), \
             "lapse"
