@@ -41,12 +41,13 @@ from core.commands import (
     WithdrawChallenge,
     WithdrawReport,
 )
+from core.errors import UsageError
 from core.i18n import N_, language_of, render, t
 from core.model import Margin
 from core.records import Reply
 from core.registry import SPECS, USAGE
-from core.settings import PRESETS
-from core.words import MAX_ADJUST, MAX_PAGE, MAX_REASON
+from core.settings import MAX_BESTOF, PRESETS
+from core.words import MAX_ADJUST, MAX_PAGE, MAX_REASON, read_score
 
 PRESET = [app_commands.Choice(name=p, value=p) for p in PRESETS]
 TABLE = [app_commands.Choice(name=t, value=t) for t in ("season", "week", "ladder", "rating")]
@@ -170,19 +171,27 @@ def register(p: DiscordPlatform) -> None:
     @options()
     @app_commands.choices(result=RESULT, margin=MARGIN)
     async def report(i: discord.Interaction[Any], result: str, opponent: discord.User,
+                     score: app_commands.Range[str, 1, 16] | None = None,
                      margin: str | None = None,
                      moves: app_commands.Range[int, 0, 100_000] | None = None,
                      unrated: bool = False, again: bool = False,
                      ladder: str | None = None) -> None:
         me, them = (user(i.user),), (user(opponent),)
+        language = language_of(i.locale.value, p.config.policy.language)
         if result == "draw" and margin is not None:
-            await p.respond(i, Reply(render(t("result.draw_margin"), language_of(
-                i.locale.value, p.config.policy.language)), error=True))
+            await p.respond(i, Reply(render(t("result.draw_margin"), language), error=True))
+            return
+        try:
+            games = None if score is None else read_score(score.strip(), result == "draw")
+            if score is not None and games is None:
+                raise UsageError(t("parse.score", max=MAX_BESTOF))
+        except UsageError as error:
+            await p.respond(i, Reply(render(error.reason, language), error=True))
             return
         sides = (them, me) if result == "loss" else (me, them)
         await p.answer(i, ReportResult(sides, result == "draw",
                                        Margin(margin) if margin else None, moves, not unrated,
-                                       again),
+                                       again, games),
                        ladder)
 
     @tree.command(name="report-ffa", description=said("menu.report_ffa"))

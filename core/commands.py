@@ -130,6 +130,7 @@ class ReportResult:
     moves: int | None = None
     rated: bool = True
     again: bool = False  # a new game, though it matches one the other side just reported
+    score: tuple[int, int] | None = None  # games won, the winner's first (best-of-N)
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,6 +204,7 @@ class ResultSpec:
     margin: Margin | None = None
     moves: int | None = None
     rated: bool | None = None  # None: as reported
+    score: tuple[int, int] | None = None  # None: as reported (the winner's games first)
 
 
 @dataclass(frozen=True, slots=True)

@@ -154,7 +154,8 @@ def build(
         "matches": [
             {"id": m.id, "status": status, "rated": rated, "played_at": iso(m.reported_at),
              "players": [names.get(p, str(p)) for p in m.result.players],
-             "draw": m.result.draw}
+             "draw": m.result.draw,
+             "score": list(m.result.score) if m.result.score else None}
             for m, status, rated in sorted(matches, key=lambda t: (t[0].reported_at, t[0].id))
         ],
     }

@@ -27,7 +27,8 @@ class Result:
 
     `sides` lists the sides in finishing order: `sides[0]` won unless `draw` is set.
     A one-on-one game has two sides of one player each; a free-for-all has one player
-    per side; a team game has several players on a side.
+    per side; a team game has several players on a side. A match of several games
+    (best-of-N, RULES.md) is one result with its `score`.
     """
 
     sides: tuple[tuple[PlayerId, ...], ...]
@@ -35,6 +36,9 @@ class Result:
     margin: Margin | None = None
     moves: int | None = None
     rated: bool = True
+    # Games won by sides[0] and sides[1] in a match of several (`/report win @bob 2-1`):
+    # the winner's first, equal for a draw; None for a single game.
+    score: tuple[int, int] | None = None
     # Every participant, side by side in finishing order (derived, read very often).
     players: tuple[PlayerId, ...] = field(init=False, repr=False, compare=False)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from core.bestof import score_refusal
 from core.calendar import DAY
 from core.commands import (
     AdjustRating,
@@ -183,11 +184,22 @@ def spec_result(s: Session, record: MatchRecord, spec: ResultSpec) -> Result:
         sides = tuple(original.sides[i] for i in first + rest)
     margin = None if spec.draw else spec.margin or (None if original.draw else original.margin)
     rated = original.rated if spec.rated is None else spec.rated
+    score = spec.score or _kept_score(original.score, spec.draw)
     result = Result(sides, spec.draw, margin, spec.moves if spec.moves is not None
-                    else original.moves, rated)
+                    else original.moves, rated, score)
     if choose(s.settings).needs_margin(s.settings, result):
         raise UsageError(t("spec.margin"))
+    if (refused := score_refusal(s.settings, result)) is not None:
+        raise UsageError(refused)
     return result
+
+
+def _kept_score(score: tuple[int, int] | None, draw: bool) -> tuple[int, int] | None:
+    """The match's score under a new result that gives none: kept where it still fits
+    (the winner's games first, whoever won now; a draw's even), else dropped."""
+    if score is None or (score[0] == score[1]) != draw:
+        return None
+    return score
 
 
 def set_result(s: Session, cmd: SetResult) -> Reply:

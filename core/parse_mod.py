@@ -32,11 +32,13 @@ from core.words import (
     Args,
     clip,
     is_mention,
+    oriented,
     read_margin,
     read_match_id,
     read_moves,
     read_options,
     read_reason,
+    read_score,
 )
 
 
@@ -150,6 +152,7 @@ def _result_spec(args: Args) -> ResultSpec:
     margin: Margin | None = None
     moves: int | None = None
     rated: bool | None = None
+    score: tuple[int, int] | None = None
     while args.tokens:
         token = args.peek()
         assert token is not None
@@ -167,6 +170,9 @@ def _result_spec(args: Args) -> ResultSpec:
         elif low in ("unrated", "rated"):
             args.pop()
             rated = low == "rated"
+        elif (typed := read_score(token)) is not None:
+            args.pop()
+            score = typed
         elif low == "vs" and order and len(args.tokens) > 1 and is_mention(args.tokens[1]):
             args.pop()  # `@b vs @a`: the sides in order, as a report of teams writes them
         else:
@@ -175,4 +181,6 @@ def _result_spec(args: Args) -> ResultSpec:
         raise args.error(t("mod.new_result"))
     if draw and margin is not None:
         raise args.error(t("result.draw_margin"))
-    return ResultSpec(tuple(order), draw, margin, moves, rated)
+    if score is not None:
+        score = oriented(score, draw)
+    return ResultSpec(tuple(order), draw, margin, moves, rated, score)

@@ -31,13 +31,16 @@ from core.i18n import t
 from core.model import Margin
 from core.records import UserRef
 from core.words import (
+    SCORE,
     Args,
     is_mention,
+    oriented,
     quote,
     read_margin,
     read_match_id,
     read_moves,
     read_page,
+    read_score,
 )
 
 MAX_TEXT = 2000
@@ -92,7 +95,7 @@ _REPORT_WORDS = {"won": "win", "beat": "win", "lose": "loss", "lost": "loss", "t
 def _is_option(token: str) -> bool:
     low = token.lower()
     return read_margin(low) is not None or low.startswith("moves=") or \
-        low in ("unrated", "draw", "again")
+        low in ("unrated", "draw", "again") or SCORE.fullmatch(token) is not None
 
 
 def read_report(args: Args) -> Command:
@@ -104,6 +107,7 @@ def read_report(args: Args) -> Command:
     moves: int | None = None
     rated = True
     draw = again = False
+    score: tuple[int, int] | None = None
     sides: tuple[tuple[UserRef, ...], ...]
     if kind in ("win", "loss", "draw"):
         opponent = args.optional_mention() or args.reply_to
@@ -149,6 +153,10 @@ def read_report(args: Args) -> Command:
             rated = False
         elif low == "again":
             again = True
+        elif (typed := read_score(token)) is not None:
+            if kind == "ffa":
+                raise args.error(t("parse.score_ffa"))
+            score = typed
         elif low == "draw" and kind == "teams":
             draw = True
         elif read_margin(low) is not None and kind == "draw":
@@ -162,7 +170,9 @@ def read_report(args: Args) -> Command:
         raise args.error(t("parse.once"))
     if draw and len(sides) != 2:
         raise args.error(t("spec.draw_two"))
-    return ReportResult(sides, draw, margin, moves, rated, again)
+    if score is not None:
+        score = oriented(score, draw)
+    return ReportResult(sides, draw, margin, moves, rated, again, score)
 
 
 def read_confirm(args: Args) -> Command:

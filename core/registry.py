@@ -156,9 +156,9 @@ SPECS: tuple[Spec, ...] = (
           challenges.availability),
     _bare("unavailable", N_("help.unavailable"), N_("menu.unavailable"),
           SetAvailability(False), challenges.availability),
-    Spec("report", ("/report win|loss|draw @user [minor|major|overwhelming] [moves=N] "
+    Spec("report", ("/report win|loss|draw @user [2-1] [minor|major|overwhelming] [moves=N] "
                     "[unrated] [again]", "/report ffa @first @second ...",
-                    "/report teams @a @b vs @c @d [draw]"),
+                    "/report teams @a @b vs @c @d [2-1] [draw]"),
          N_("help.report"), N_("menu.report"), read_report, _one(ReportResult, reporting.report)),
     Spec("confirm", ("/confirm [MATCH_ID]",), N_("help.confirm"), N_("menu.confirm"),
          read_confirm, _one(ConfirmResult, reporting.confirm)),

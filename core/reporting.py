@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 
 from core import elo
+from core.bestof import score_refusal
 from core.calendar import HOUR
 from core.commands import ConfirmResult, DisputeResult, ReportResult, WithdrawReport
 from core.errors import Duplicate, NotAllowed, RuleViolation, UsageError
@@ -35,7 +36,7 @@ def report(s: Session, cmd: ReportResult) -> Reply:
     """Record a reported game: pending until confirmed, or at once without confirmation."""
     me = s.me()
     sides = tuple(tuple(s.member(u).id for u in side) for side in cmd.sides)
-    result = Result(sides, cmd.draw, cmd.margin, cmd.moves, cmd.rated)
+    result = Result(sides, cmd.draw, cmd.margin, cmd.moves, cmd.rated, cmd.score)
     if me.id not in result.players:
         raise NotAllowed(t("report.not_player"))
     check_shape(s, result)
@@ -84,6 +85,8 @@ def check_shape(s: Session, result: Result) -> None:
         raise RuleViolation(t("shape.max_sides", count=settings.max_sides, ladder=name))
     if book.needs_margin(settings, result):
         raise UsageError(t("shape.margin"))
+    if (refused := score_refusal(settings, result)) is not None:
+        raise RuleViolation(refused)
 
 
 def _rating(s: Session, player: PlayerId) -> float:
@@ -110,7 +113,7 @@ def _set_challenge(s: Session, challenge_id: int, **changes: object) -> None:
 
 def _same_outcome(a: Result, b: Result) -> bool:
     """Whether two reports tell the same result (a draw's sides in either order)."""
-    if a.draw != b.draw or a.margin != b.margin:
+    if a.draw != b.draw or a.margin != b.margin or a.score != b.score:
         return False
     sides_a, sides_b = ([frozenset(side) for side in r.sides] for r in (a, b))
     return set(sides_a) == set(sides_b) if a.draw else sides_a == sides_b

@@ -113,7 +113,8 @@ _Lean = tuple[PlayerId, PlayerId, bool, bool, int | None]  # winner, loser, draw
 def _lean(result: Result, players: set[PlayerId]) -> _Lean | None:
     """A corrected result as (winner, loser, draw, rated, moves), if it is a plain
     one-on-one game of the same two players."""
-    if not result.is_duel or result.margin is not None or set(result.players) != players:
+    if not result.is_duel or result.margin is not None or result.score is not None \
+            or set(result.players) != players:
         return None
     return result.sides[0][0], result.sides[1][0], result.draw, result.rated, result.moves
 

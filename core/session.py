@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 
+from core.bestof import score_text
 from core.calendar import local, month_label
 from core.elo import round_half_away
 from core.errors import NotAllowed, UnknownPlayer
@@ -176,6 +177,8 @@ class Session:
                 *(t("result.place", place=i, side=side) for i, side in enumerate(sides, 1)),
                 sep=", "))
         extras: list[Message] = []
+        if result.score is not None:
+            extras.append(score_text(result.score))
         if result.margin is not None and not result.draw:
             extras.append(result.margin.value)  # the word as the report gives it
         if result.moves is not None:

@@ -12,9 +12,11 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from core.errors import SettingError
 from core.i18n import LANGUAGES, N_, Message, Number, joined, t
+from core.model import Result
 from core.numerals import is_digits, parse_int, parse_number
 from core.settings import (
     LATEST_CONFIRMATION_DAYS,
+    MAX_BESTOF,
     MAX_COUNT,
     MAX_DAYS,
     MAX_HOURS,
@@ -132,6 +134,24 @@ def _parse_timezone(text: str) -> str:
     return text
 
 
+def _parse_bestof(text: str) -> int:
+    try:
+        value = parse_int(text)
+    except ValueError:
+        value = 0
+    if value < 3 or value > MAX_BESTOF or value % 2 == 0:
+        raise BadValue(t("value.bestof", max=MAX_BESTOF))
+    return value
+
+
+QUEUE_SIZES = tuple(f"{n}v{n}" for n in range(1, 6))
+
+
+def team_size(queue: str) -> int:
+    """The players of one team in a queue's match: 2 for `2v2`."""
+    return int(queue.partition("v")[0])
+
+
 def _parse_leagues(text: str) -> tuple[tuple[float, str], ...]:
     # Only `none` fits on a chat line; named leagues are set in config.toml.
     if text.lower() == "none":
@@ -217,6 +237,11 @@ _SPECS: tuple[SettingSpec, ...] = (
     _number(N_("key.max_sides"), _SIDES, optional=True),
     _plain(N_("key.teams"), _parse_bool),
     _number(N_("key.series_hours"), Range(0, _LATEST_HOURS, above=True), optional=True),
+    _plain(N_("key.bestof"), _optional(_parse_bestof), max=MAX_BESTOF),
+    _plain(N_("key.bestof_rating"), _choice("match", "games")),
+    _plain(N_("key.queue"), _optional(_choice(*QUEUE_SIZES)), sizes="|".join(QUEUE_SIZES)),
+    _number(N_("key.ready_seconds"), Range(10, 3600, whole=True)),
+    _number(N_("key.queue_minutes"), Range(0, 7 * 24 * 60, above=True)),
     _number(N_("key.calibration"), Range(0, 1000, whole=True)),
     _plain(N_("key.leagues"), _parse_leagues),
     _number(N_("key.farm_limit"), Range(1, 1000, whole=True), optional=True),
@@ -258,7 +283,9 @@ SETTING_SPECS: dict[str, SettingSpec] = {spec.key: spec for spec in _SPECS}
 SETTING_GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("reports", N_("group.reports"), ("confirm", "confirm_hours", "timezone")),
     ("words", N_("group.words"), ("language",)),
-    ("games", N_("group.games"), ("max_sides", "teams", "min_moves", "series_hours")),
+    ("games", N_("group.games"),
+     ("max_sides", "teams", "min_moves", "series_hours", "bestof", "bestof_rating")),
+    ("queue", N_("group.queue"), ("queue", "ready_seconds", "queue_minutes")),
     ("elo", N_("group.elo"),
      ("start", "k", "k_bands", "whole", "min_gain", "floor", "max_gap", "no_change_gap", "ffa")),
     ("fame", N_("group.fame"),
@@ -352,7 +379,27 @@ def validate(settings: Settings, given: Iterable[str] = ()) -> Settings:
         raise SettingError(t("setting.period_glicko"))
     if "season" in settings.tables and settings.family == "position":
         raise SettingError(t("setting.no_season_position"))
+    if settings.bestof_rating == "games" and (settings.is_position or settings.formula
+                                              in ("fame", "glicko2", "openskill")):
+        raise SettingError(t("setting.bestof_games"))
+    _check_queue(settings)
     return settings
+
+
+def _check_queue(settings: Settings) -> None:
+    """A queue forms matches of two teams balanced by rating: a rating ladder that
+    rates such a match (a team game, for more than one a side)."""
+    if settings.queue is None:
+        return
+    if settings.is_position:
+        raise SettingError(t("setting.queue_position"))
+    size = team_size(settings.queue)
+    from core.rulebooks import choose  # (the rulebooks read the settings, as we do)
+
+    sample = Result((tuple(range(size)), tuple(range(size, 2 * size))))
+    if size > 1 and (not settings.teams or settings.max_sides == 2
+                     or choose(settings).refusal(settings, sample) is not None):
+        raise SettingError(t("setting.queue_teams", queue=settings.queue))
 
 
 def describe(settings: Settings) -> str:

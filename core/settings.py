@@ -19,6 +19,7 @@ Family = Literal["rating", "position"]
 Formula = Literal["classic", "fame", "zero_sum", "banded", "glicko2", "openskill"]
 FfaMode = Literal["winner_takes_all", "placement"]
 Period = Literal["game", "day", "week"]
+BestOfRating = Literal["match", "games"]  # a best-of-N rated as one result, or its games
 Language = Literal["en", "ru", "nl"]  # core.i18n.LANGUAGES
 
 # (threshold, value) pairs: the value of the last threshold at or below x applies;
@@ -81,6 +82,13 @@ class Settings:
     max_sides: int | None = None
     teams: bool = True
     series_hours: float | None = None
+    # --- matches of several games (RULES.md, "Best-of-N matches") ---
+    bestof: int | None = None  # a reported score must decide a best of this many
+    bestof_rating: BestOfRating = "match"
+    # --- the queue: full, it forms a match of two teams of this size ("2v2") ---
+    queue: str | None = None
+    ready_seconds: int = 120  # to press Ready once the match is formed
+    queue_minutes: float = 60.0  # an entry waits this long, then lapses
     # --- Glicko-2 (RULES.md §6): start RD, volatility, τ; provisional above this RD ---
     rd: float = 350.0
     volatility: float = 0.06
@@ -200,6 +208,7 @@ RATING_LIMIT = 1_000_000
 # A new player's rating and the floor stay within this, so that the fast fold's table of
 # points (core/batch.py), computed around RATING_LIMIT / 2, is far above any floor.
 START_LIMIT = 100_000
+MAX_BESTOF = 99  # the longest best-of-N a ladder may play
 MAX_MOVES = 100_000  # the longest game a report may give (moves=N)
 MAX_SIDES = 100  # the most sides a ladder may allow in one game
 MAX_HOURS = 24 * 365  # challenge deadlines and reminders: at most a year

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from core.bestof import score_text
 from core.calendar import iso
 from core.charts import chart_for
 from core.i18n import N_, decode, moment, render, t
@@ -149,6 +150,7 @@ def _match(repo: Repo, ladder: LadderInfo, record: MatchRecord,
         if record.status == "confirmed" and not record.rated else None,
         "draw": result.draw,
         "margin": result.margin.value if result.margin else None,
+        "score": score_text(result.score) if result.score else None,
         "sides": [[{"id": p, "name": names.get(p, str(p)),
                     "before": _number(ladder, moved[p].before) if p in moved else None,
                     "after": _number(ladder, moved[p].after) if p in moved else None}

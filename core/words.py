@@ -11,7 +11,7 @@ from core.i18n import Message, Number, joined, t
 from core.model import Margin
 from core.numerals import is_digits
 from core.records import UserRef
-from core.settings import MAX_MOVES
+from core.settings import MAX_BESTOF, MAX_MOVES
 
 MAX_REASON = 300
 MAX_ADJUST = 10_000  # points, or rungs, of one /mod adjust
@@ -115,6 +115,33 @@ def read_moves(args: Args, token: str) -> int:
     if not is_digits(raw) or int(raw) > MAX_MOVES:
         raise args.error(t("parse.moves", max=Number(MAX_MOVES)))
     return int(raw)
+
+
+# A match's score as players write it: `2-1`, `2:1` or with a dash from a phone's keyboard.
+SCORE = re.compile(r"([0-9]{1,3})[-:\u2012\u2013\u2014\u2212]([0-9]{1,3})")
+
+
+def read_score(token: str, draw: bool | None = None) -> tuple[int, int] | None:
+    """The score a token gives (None: the token is no score), the winner's games first:
+    it is read in either order, since the command says who won (`oriented`, once `draw`
+    is known)."""
+    found = SCORE.fullmatch(token)
+    if found is None:
+        return None
+    a, b = int(found[1]), int(found[2])
+    if max(a, b) > MAX_BESTOF or a + b == 0:
+        raise UsageError(t("parse.score", max=MAX_BESTOF))
+    return (a, b) if draw is None else oriented((a, b), draw)
+
+
+def oriented(score: tuple[int, int], draw: bool) -> tuple[int, int]:
+    """A score as a result keeps it: the winner's games first; a draw's are equal."""
+    a, b = score
+    if draw and a != b:
+        raise UsageError(t("parse.score_draw"))
+    if not draw and a == b:
+        raise UsageError(t("parse.score_even", score=f"{a}-{b}"))
+    return max(a, b), min(a, b)
 
 
 def read_match_id(args: Args, required: bool) -> int | None:

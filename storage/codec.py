@@ -56,6 +56,8 @@ def result_to_json(result: Result) -> dict[str, Any]:
         data["mv"] = result.moves
     if not result.rated:
         data["u"] = 1
+    if result.score is not None:
+        data["g"] = list(result.score)
     return data
 
 
@@ -67,6 +69,7 @@ def result_from_json(data: dict[str, Any]) -> Result:
         margin=Margin(data["m"]) if "m" in data else None,
         moves=data.get("mv"),
         rated=not data.get("u"),
+        score=(data["g"][0], data["g"][1]) if "g" in data else None,
     )
 
 

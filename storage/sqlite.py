@@ -86,7 +86,8 @@ def duel_columns(event: Event) -> tuple[int | None, ...]:
     if isinstance(event, MatchConfirmed):
         m = event.match
         r = m.result
-        if r.is_duel and r.margin is None and m.challenge_id is None and not m.forfeit:
+        if r.is_duel and r.margin is None and r.score is None and m.challenge_id is None \
+                and not m.forfeit:
             return (r.sides[0][0], r.sides[1][0], int(r.draw) | (0 if r.rated else 2),
                     r.moves, m.played_at)
     return (None, None, None, None, None)

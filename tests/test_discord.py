@@ -304,8 +304,8 @@ def test_sync_dry_run_lists_every_command_without_a_token(tmp_path: Path) -> Non
     assert [o["name"] for o in names["standings"]["options"]] == ["table", "page", "ladder"]
     assert [c["value"] for c in names["standings"]["options"][0]["choices"]] == [
         "season", "week", "ladder", "rating"]
-    assert [o["name"] for o in names["report"]["options"]][:5] == [
-        "result", "opponent", "margin", "moves", "unrated"]
+    assert [o["name"] for o in names["report"]["options"]][:6] == [
+        "result", "opponent", "score", "margin", "moves", "unrated"]
     assert [c["value"] for c in names["report"]["options"][0]["choices"]] == [
         "win", "loss", "draw"]
     assert not (tmp_path / "ladder.db").exists()

@@ -1,6 +1,8 @@
 """The five rulebooks worked out again, straight from RULES.md, and compared with the bot
 over random chats: reports (duels, free-for-alls in both modes, games of two teams,
-draws, unrated and short games, game lengths, pairs that play often, every margin),
+draws, unrated and short games, game lengths, pairs that play often, every margin,
+matches of several games with their score: rated as one result, or on dutch's even
+seeds game by game in the pair's series, `bestof_rating=games`),
 challenges (accepted, declined only for a valid reason, left to become forfeits, left
 unplayed to lapse, taken back or cancelled by a moderator),
 moderators voiding, restoring and changing any match, adjustments (down to the floor,
@@ -18,7 +20,8 @@ is taken and said so: ties in a table are compared without their order; a dutch 
 that reaches the floor of 0 replaces what it really moved, and the 719 rule holds for a
 series the stronger player won every game of; on an nhwc draw "the player who started
 higher" is the one higher when the result comes in; a fame game that a correction
-leaves more than 1000 apart counts as unrated. RULES says nothing of leaving: who leaves
+leaves more than 1000 apart counts as unrated; a moderator's new result keeps a
+match's score where it still fits (a draw's even). RULES says nothing of leaving: who leaves
 keeps the record and comes back to it, is in no table, Hall of Fame or decay meanwhile,
 and on nhwc gives up the rung (those below move up) and comes back at the bottom.
 ORACLE_SEEDS=400 sweeps further than the suite does.
@@ -83,6 +86,7 @@ class Game:
     voided: bool = False
     margin: str | None = None  # nhwc: minor, major or overwhelming
     challenge: int | None = None  # nhwc: the challenge it was played for
+    score: tuple[int, int] | None = None  # a match of several games: the winner's first
 
 
 @dataclass
@@ -101,8 +105,9 @@ class Player:
 class History:
     """The history as the chat wrote it, worked out from scratch on demand."""
 
-    def __init__(self, players: list[str]) -> None:
+    def __init__(self, players: list[str], games_mode: bool = False) -> None:
         self.names = players
+        self.games_mode = games_mode  # bestof_rating=games: a match's games in the series
         # ("game", Game) | ("adjust", (at, name, n)) | ("member", (at, name, joined))
         # | ("set", (at, key, value)) | ("accept", (at, challenge, a, b))
         self.log: list[tuple[str, Any]] = []
@@ -313,10 +318,16 @@ class Dutch(History):
                                       "base": {n: players[n].rating for n in pair},
                                       "score": dict.fromkeys(pair, 0.0),
                                       "moved": dict.fromkeys(pair, 0)}
-            run["games"] += 1
+            # RULES, "Best-of-N matches": rated by its games, a match adds them all.
+            games, won = (sum(game.score), game.score[0]) \
+                if self.games_mode and game.score else (1, None)
+            run["games"] += games
             n = run["games"]
             for name in pair:
-                run["score"][name] += 0.5 if game.draw else float(name == game.winner)
+                if won is None:
+                    run["score"][name] += 0.5 if game.draw else float(name == game.winner)
+                else:
+                    run["score"][name] += won if name == game.winner else games - won
             for name in pair:
                 other = next(o for o in pair if o != name)
                 mine, theirs = run["base"][name], run["base"][other]
@@ -558,6 +569,24 @@ SETTINGS = {"duel": [("k", 16), ("k", 24), ("k", 32), ("k", 40), ("farm_limit", 
             "dutch": [("series_hours", 12), ("series_hours", 24), ("series_hours", 36)]}
 EXTRAS = {"duel": ["", "", "", " unrated", " moves=1", " moves=30"],
           "dutch": ["", "", "", " unrated"]}
+# Scores of matches of several games, read in either order (RULES, "Best-of-N matches").
+SCORES = {"win": ["", "", " 2-1", " 2-0", " 1-2"], "loss": ["", "", " 2-1", " 0-2"],
+          "draw": ["", "", " 1-1"]}
+
+
+def _score(extra: str) -> tuple[int, int] | None:
+    """The score a report's words give, the winner's games first."""
+    for word in extra.split():
+        if "-" in word:
+            a, b = map(int, word.split("-"))
+            return max(a, b), min(a, b)
+    return None
+
+
+def _kept_score(score: tuple[int, int] | None, draw: bool) -> tuple[int, int] | None:
+    """The bot's reading where RULES is silent: a moderator's new result keeps the
+    match's score where it still fits (a draw's even, a win's not), else drops it."""
+    return score if score is not None and (score[0] == score[1]) == draw else None
 
 
 def _adjustment(rng: random.Random, preset: str) -> int:
@@ -729,9 +758,12 @@ async def test_the_bot_rates_as_the_rulebook(tmp_path: Path, monkeypatch: Any, p
     withdraws them first."""
     rng = random.Random(seed)
     names = NAMES
-    rules = RULEBOOKS[preset](names)
+    games_mode = preset == "dutch" and seed % 2 == 0  # else a match is one result
+    rules = RULEBOOKS[preset](names, games_mode)
     confirm = seed % 4 >= 2
-    async with _ladder(tmp_path, monkeypatch, seed, preset, confirm=confirm) as (chat, store):
+    options = ("bestof_rating=games",) if games_mode else ()
+    async with _ladder(tmp_path, monkeypatch, seed, preset, *options, confirm=confirm) as (
+            chat, store):
         next_id = 1
         for _ in range(160):
             roll = rng.random()
@@ -741,7 +773,7 @@ async def test_the_bot_rates_as_the_rulebook(tmp_path: Path, monkeypatch: Any, p
             if roll < 0.55:
                 a, b = rng.sample(pool, 2)
                 word = rng.choice(["win", "win", "loss", "draw"])
-                extra = rng.choice(EXTRAS[preset])
+                extra = rng.choice(EXTRAS[preset]) + rng.choice(SCORES[word])
                 # every report is a new game: `again` where reports count at once (else the
                 # other side's matching report within confirm_hours is the same game)
                 text = f"/report {word} @{b}{extra}" + ("" if confirm else " again")
@@ -752,7 +784,7 @@ async def test_the_bot_rates_as_the_rulebook(tmp_path: Path, monkeypatch: Any, p
                 if not confirm or await _answer(chat, rng, next_id - 1, a, b, word, extra):
                     moves = 1 if "moves=1" in extra else 30 if "moves=30" in extra else None
                     rules.report(Game(next_id - 1, chat.at, winner, loser, word == "draw",
-                                      "unrated" not in extra, moves))
+                                      "unrated" not in extra, moves, score=_score(extra)))
             elif roll < 0.66:
                 await chat.tick(_pause(rng))
                 text = "tick"
@@ -772,15 +804,16 @@ async def test_the_bot_rates_as_the_rulebook(tmp_path: Path, monkeypatch: Any, p
                 if draw:  # a draw keeps the sides as reported
                     winner, loser = game.winner, game.loser
                 new = Game(game.id, game.at, winner, loser, draw,
-                           game.rated if rated is None else rated, game.moves)
-                same = (new.winner, new.loser, new.draw, new.rated) == (
-                    game.winner, game.loser, game.draw, game.rated)
+                           game.rated if rated is None else rated, game.moves,
+                           score=_kept_score(game.score, draw))
+                same = (new.winner, new.loser, new.draw, new.rated, new.score) == (
+                    game.winner, game.loser, game.draw, game.rated, game.score)
                 if same and not game.voided:
                     await chat.refused("mod", text)
                 else:
                     await chat.ok("mod", text)
                     game.winner, game.loser, game.draw = new.winner, new.loser, new.draw
-                    game.rated, game.voided = new.rated, False
+                    game.rated, game.voided, game.score = new.rated, False, new.score
             elif roll < 0.95:
                 text = await _adjust(chat, rules, rng.choice(pool), _adjustment(rng, preset))
             elif roll < 0.96 and preset == "duel":  # an early close: the next still ends on the 1st

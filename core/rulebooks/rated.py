@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from core import elo, summary
+from core.bestof import by_games, games_won
 from core.calendar import HOUR
 from core.i18n import N_, Message, encode, t
 from core.model import Match, PlayerId, Result, pair_key
@@ -142,7 +143,7 @@ def duel_or_elo(state: LadderState, match: Match, note: str) -> Applied:
     by the formula over its sides."""
     settings = state.settings
     if match.result.is_duel:
-        if settings.series_hours is not None:
+        if settings.series_hours is not None or by_games(settings, match.result):
             return series_match(state, match, note)
         if settings.no_change_gap is None:
             return state.rate_duel(match, note)
@@ -153,7 +154,9 @@ def series_or_elo(state: LadderState, match: Match, note: str) -> Applied:
     """A fame or banded match: a one-on-one game in its series where the ladder has them,
     any other by the formula over its sides (no fast path: their K reads more than the
     two ratings)."""
-    if match.result.is_duel and state.settings.series_hours is not None:
+    settings = state.settings
+    if match.result.is_duel and (settings.series_hours is not None
+                                 or by_games(settings, match.result)):
         return series_match(state, match, note)
     return elo_match(state, match, note)
 
@@ -199,24 +202,22 @@ def elo_match(state: LadderState, match: Match, note: str) -> Applied:
 
 
 def series_match(state: LadderState, match: Match, note: str) -> Applied:
-    """A dutch game: rated with every earlier game of its series as one event."""
+    """A dutch game: rated with every earlier game of its series as one event. A match
+    of several games rated by its games (`bestof_rating=games`) adds them all; on a
+    ladder without series it is a series of its own."""
     if note:
         return state.unrated_effect(match, note)
     settings, result = state.settings, match.result
     a, b = result.sides[0][0], result.sides[1][0]
     low, high = pair_key(a, b)
     players = state.players
-    series = state.series.get((low, high))
-    assert settings.series_hours is not None
-    if series is None or match.played_at >= series.first_at + settings.series_hours * HOUR:
+    if settings.series_hours is None:
         series = SeriesState(match.played_at, players[low].rating, players[high].rating)
-        state.series[(low, high)] = series
-        state.series_due.push(match.played_at, (low, high))
-    series.games += 1
-    if result.draw:
-        series.score_low += 0.5
-    elif low == a:
-        series.score_low += 1.0
+    else:
+        series = _open_series(state, match.played_at, low, high)
+    games, won = games_won(result, by_games(settings, result))
+    series.games += games
+    series.score_low += won if low == a else games - won
     before = {p: players[p].rating for p in (a, b)}
     n = series.games
     target_low = elo.series_change(settings, series.base_low, series.base_high,
@@ -232,11 +233,24 @@ def series_match(state: LadderState, match: Match, note: str) -> Applied:
         setattr(series, attr, applied + (new_rating - s.rating))
         s.rating = new_rating
     changes = state.record_rated(match, before)
-    note = encode(t("note.series_game", n=n)) if n > 1 else ""
+    note = encode(t("note.series_game", n=n)) if n > 1 and settings.series_hours else ""
     if elo.no_change(settings, series.base_low, series.base_high, series.score_low / n):
         note = beyond_gap(settings, series.base_low, series.base_high)
     return Applied("match", players=(a, b), changes=changes,
                    match=MatchEffect(match.id, True, note, changes))
+
+
+def _open_series(state: LadderState, at: int, low: PlayerId, high: PlayerId) -> SeriesState:
+    """The pair's series a game at `at` belongs to: the open one, or a new one."""
+    series = state.series.get((low, high))
+    hours = state.settings.series_hours
+    assert hours is not None
+    if series is None or at >= series.first_at + hours * HOUR:
+        players = state.players
+        series = SeriesState(at, players[low].rating, players[high].rating)
+        state.series[(low, high)] = series
+        state.series_due.push(at, (low, high))
+    return series
 
 
 def beyond_gap(settings: Settings, a: float, b: float) -> str:
