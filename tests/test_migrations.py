@@ -78,7 +78,11 @@ async def test_a_database_made_by_the_first_release_keeps_every_standing(tmp_pat
     async with SqliteStore(db) as store:
         chat = Chat(store, at=at)
         for ladder, old in expected.items():
-            assert await chat.export(ladder) == old
+            now = await chat.export(ladder)
+            # Keys added since (CONSOLE.md: "more keys may be added"): a match's score,
+            # none for a single game.
+            assert [m.pop("score") for m in now["matches"]] == [None] * len(old["matches"])
+            assert now == old
         assert "Match #9: a beat c" in await chat.ok("a", "/report win @c ladder=main")
     with sqlite3.connect(db) as conn:
         assert conn.execute("PRAGMA user_version").fetchone()[0] == migrations()[-1][0]
