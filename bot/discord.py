@@ -24,6 +24,7 @@ from bot.config import Config
 from bot.discord_render import MENTION, chunks, render, shown
 from bot.gateway import (
     BUTTON_ACTIONS,
+    READY_ACTIONS,
     Asker,
     Gateway,
     Said,
@@ -89,14 +90,15 @@ def mentions_as_tokens(text: str, names: dict[int, str]) -> tuple[str, dict[str,
 
 
 class ReportButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-                   template=rf"lb:(?P<action>{'|'.join(BUTTON_ACTIONS)}):(?P<match>\d+):"
+                   template=rf"lb:(?P<action>{'|'.join(BUTTON_ACTIONS + READY_ACTIONS)}):"
+                            r"(?P<match>\d+):"
                             r"(?P<ladder>[A-Za-z0-9_-]{1,32})"):
     """Confirm / Dispute (for the opponent) and Withdraw (for the reporter's side) under a
-    pending report; the custom id carries what it answers, so the buttons keep working
-    after a restart."""
+    pending report, Ready under a queue match's ready check; the custom id carries what
+    it answers, so the buttons keep working after a restart."""
 
     def __init__(self, action: str, ladder: str, match: int, language: str = "en") -> None:
-        style = {"confirm": discord.ButtonStyle.success,
+        style = {"confirm": discord.ButtonStyle.success, "ready": discord.ButtonStyle.success,
                  "dispute": discord.ButtonStyle.danger}.get(action, discord.ButtonStyle.secondary)
         # (Rebuilt from a press, the label is not sent again: the message keeps its own.)
         super().__init__(discord.ui.Button(label=button_label(action, language), style=style,
@@ -117,10 +119,11 @@ class ReportButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
             await platform.on_error(interaction, error)
 
 
-def report_view(ladder: str, match: int, language: str) -> discord.ui.View:
-    """The buttons of a pending report, labelled in `language`."""
+def report_view(actions: tuple[str, ...], ladder: str, match: int,
+                language: str) -> discord.ui.View:
+    """The buttons of a pending report (or a ready check), labelled in `language`."""
     view = discord.ui.View(timeout=None)
-    for action in BUTTON_ACTIONS:
+    for action in actions:
         view.add_item(ReportButton(action, ladder, match, language))
     return view
 
@@ -193,9 +196,15 @@ class DiscordPlatform:
         if announcement.channel is None:
             raise Undeliverable(f"{announcement.ladder} has no announcement channel")
         channel = self.client.get_partial_messageable(int(announcement.channel))
+        parts = chunks(shown(announcement.text, self.config.policy.web_url))
         try:
-            for part in chunks(shown(announcement.text, self.config.policy.web_url)):
-                await channel.send(part)
+            for n, part in enumerate(parts):
+                if n == len(parts) - 1 and announcement.ready is not None:
+                    await channel.send(part, view=report_view(
+                        READY_ACTIONS, announcement.ladder, announcement.ready,
+                        announcement.language))
+                else:
+                    await channel.send(part)
         except (discord.Forbidden, discord.NotFound) as error:
             raise Undeliverable(str(error)) from error
 
@@ -312,7 +321,8 @@ class DiscordPlatform:
 
     async def press(self, interaction: discord.Interaction[Any], action: str, ladder: str,
                     match: int) -> None:
-        """A Confirm / Dispute / Withdraw button: the core decides whether the presser may."""
+        """A Confirm / Dispute / Withdraw or Ready button: the core decides whether the
+        presser may."""
         reply = self.admit(interaction)
         if reply is None:  # deferred as commands are; a button's leaves no loading message
             await interaction.response.defer()
@@ -320,7 +330,7 @@ class DiscordPlatform:
         # The same way out as a command's reply: split to Discord's sizes, announcements
         # posted (a long free-for-all's confirmation was refused whole, and lost).
         await self.respond(interaction, reply)
-        if reply.error:
+        if reply.error or reply.private:  # (a ready noted: the others still need the button)
             return
         if interaction.message is not None:
             try:

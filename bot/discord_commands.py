@@ -27,8 +27,11 @@ from core.commands import (
     DisputeResult,
     Help,
     IssueChallenge,
+    JoinQueue,
+    LeaveQueue,
     ListLadders,
     MakeDefault,
+    Ready,
     RemovePlayer,
     ReportResult,
     ShowHistory,
@@ -148,6 +151,26 @@ def register(p: DiscordPlatform) -> None:
                                opponent: discord.User | None = None,
                                ladder: str | None = None) -> None:
         await p.answer(i, WithdrawChallenge(user(opponent) if opponent else None), ladder)
+
+    @tree.command(name="queue", description=said("menu.queue"))
+    @app_commands.guild_only()
+    @options()
+    async def queue(i: discord.Interaction[Any], ladder: str | None = None) -> None:
+        await p.answer(i, JoinQueue(), ladder)
+
+    @tree.command(name="queue-leave", description=said("menu.queue_leave"))
+    @app_commands.guild_only()
+    @options()
+    async def queue_leave(i: discord.Interaction[Any], ladder: str | None = None) -> None:
+        await p.answer(i, LeaveQueue(), ladder)
+
+    @tree.command(name="ready", description=said("menu.ready"))
+    @app_commands.guild_only()
+    @options(match=N_("menu.opt_queue_match"))
+    async def ready(i: discord.Interaction[Any],
+                    match: app_commands.Range[int, 1, 2**53] | None = None,
+                    ladder: str | None = None) -> None:
+        await p.answer(i, Ready(match), ladder)
 
     @tree.command(name="challenge", description=said("menu.challenge"))
     @app_commands.guild_only()

@@ -13,6 +13,7 @@ from typing import Any
 
 import discord
 
+from bot.gateway import buttons_of
 from bot.text import contain_bidi, split_text, unlink
 from core.records import Reply
 
@@ -64,7 +65,8 @@ class Rendered:
     messages: list[dict[str, Any]]
     private: bool
     chart: bool
-    buttons: tuple[str, int, str] | None  # a pending report's ladder, match and language
+    # the buttons' actions, ladder, number and language: a pending report's, a ready check's
+    buttons: tuple[tuple[str, ...], str, int, str] | None
 
 
 def render(reply: Reply, embed: bool = False, own: str | None = None,
@@ -88,7 +90,8 @@ def render(reply: Reply, embed: bool = False, own: str | None = None,
                      for more in pages[1:]]
     else:
         messages = [{"content": part} for part in chunks(text)]
-    buttons = (reply.ladder, reply.confirm_match, reply.language) \
-        if reply.confirm_match is not None and reply.ladder is not None else None
+    found = buttons_of(reply.ready, reply.confirm_match)
+    buttons = (found[0], reply.ladder, found[1], reply.language) \
+        if found is not None and reply.ladder is not None else None
     return Rendered([common | m for m in messages], private,
                     embed and not reply.error and reply.chart is not None, buttons)

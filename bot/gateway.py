@@ -12,7 +12,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from bot.limits import Limiter
-from core.commands import Command, ConfirmResult, DisputeResult, Parsed, WithdrawReport
+from core.commands import (
+    Command,
+    ConfirmResult,
+    DisputeResult,
+    Parsed,
+    Ready,
+    WithdrawReport,
+)
 from core.errors import LadderError
 from core.i18n import N_, Message, Text, encode, language_of, render, t
 from core.records import Context, LadderInfo, Reply, UserRef
@@ -24,7 +31,19 @@ from storage.sqlite import SqliteRepo, SqliteStore
 BUTTON_ACTIONS = ("confirm", "dispute", "withdraw")
 # Each button's label, said in the language of the reply it hangs under.
 BUTTON_LABELS = {"confirm": N_("button.confirm"), "dispute": N_("button.dispute"),
-                 "withdraw": N_("button.withdraw")}
+                 "withdraw": N_("button.withdraw"), "ready": N_("button.ready")}
+# The button under a queue match's ready check.
+READY_ACTIONS = ("ready",)
+
+
+def buttons_of(ready: int | None, confirm: int | None) -> tuple[tuple[str, ...], int] | None:
+    """The buttons a reply or an announcement carries, and the number they act on: a
+    ready check's, else a pending report's (None: no buttons)."""
+    if ready is not None:
+        return READY_ACTIONS, ready
+    if confirm is not None:
+        return BUTTON_ACTIONS, confirm
+    return None
 
 
 def own_words(message: Message, locale: str | None, policy: Policy) -> Reply:
@@ -41,11 +60,13 @@ BUTTON_DISPUTE = encode(t("dispute.by_button"))  # the reason a dispute's button
 
 
 def button_command(action: str, match: int) -> Command:
-    """The command a report's button stands for (the same on every platform)."""
+    """The command a button stands for (the same on every platform)."""
     if action == "confirm":
         return ConfirmResult(match)
     if action == "withdraw":
         return WithdrawReport(match)
+    if action == "ready":
+        return Ready(match)
     return DisputeResult(match, BUTTON_DISPUTE)
 
 

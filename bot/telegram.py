@@ -43,11 +43,20 @@ from telegram.ext import (
 from telegram.request import BaseRequest
 
 from bot.config import Config, host_port
-from bot.gateway import BUTTON_ACTIONS, Asker, Gateway, Said, button_command, own_words
+from bot.gateway import (
+    BUTTON_ACTIONS,
+    READY_ACTIONS,
+    Asker,
+    Gateway,
+    Said,
+    button_command,
+    buttons_of,
+    own_words,
+)
 from bot.limits import Limiter
 from bot.menu import MENU
 from bot.scheduler import Undeliverable
-from bot.telegram_render import alert, render, shown, split
+from bot.telegram_render import alert, keyboard, render, shown, split
 from bot.text import APOLOGY
 from core import i18n
 from core.i18n import language_of, t
@@ -247,9 +256,14 @@ class TelegramPlatform:
     async def post(self, announcement: Announcement) -> None:
         """Post an announcement to its group (raises for the outbox to retry)."""
         chat_id = int(announcement.chat.split(":", 1)[1])
+        parts = split(shown(announcement.text, self.own))
+        markup = keyboard(buttons_of(announcement.ready, None), announcement.ladder,
+                          announcement.language)
         try:
-            for part in split(shown(announcement.text, self.own)):
-                await self.app.bot.send_message(chat_id=chat_id, text=part)
+            for n, part in enumerate(parts):
+                await self.app.bot.send_message(
+                    chat_id=chat_id, text=part, reply_markup=markup if n == len(parts) - 1
+                    else None)
         except Forbidden as error:  # the bot was removed from the group
             raise Undeliverable(str(error)) from error
 
@@ -369,14 +383,15 @@ class TelegramPlatform:
         return await self.gateway.run(group, said, None if named else ladder.name)
 
     async def on_button(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        """Confirm / Dispute / Withdraw pressed: the core decides if the presser may."""
+        """Confirm / Dispute / Withdraw or Ready pressed: the core decides if the presser
+        may."""
         query = update.callback_query
         if query is None or query.data is None or query.message is None:
             return
         action, _, rest = query.data.partition(":")
         ladder, _, match = rest.rpartition(":")
         locale, policy = query.from_user.language_code, self.config.policy
-        if action not in BUTTON_ACTIONS or not is_digits(match) or not ladder:
+        if action not in BUTTON_ACTIONS + READY_ACTIONS or not is_digits(match) or not ladder:
             await query.answer(own_words(t("adapter.stale_button"), locale, policy).text,
                                show_alert=True)
             return
@@ -391,6 +406,9 @@ class TelegramPlatform:
         if reply is None or reply.error:
             await query.answer(alert(reply or own_words(t("adapter.nothing"), locale, policy),
                                      self.own), show_alert=True)
+            return
+        if reply.private:  # a ready noted: said to the presser; the others need the button
+            await query.answer(alert(reply, self.own))
             return
         await query.answer(own_words(t("adapter.done"), locale, policy).text)
         with contextlib.suppress(BadRequest):  # the buttons were removed already

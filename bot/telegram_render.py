@@ -7,7 +7,7 @@ from __future__ import annotations
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.constants import CallbackQueryLimit, MessageLimit
 
-from bot.gateway import BUTTON_ACTIONS, button_label
+from bot.gateway import button_label, buttons_of
 from bot.text import contain_bidi, cut, split_text, unlink
 from core.records import Reply
 
@@ -29,14 +29,21 @@ def split(text: str, limit: int = MAX_MESSAGE) -> list[str]:
 
 def buttons(reply: Reply) -> InlineKeyboardMarkup | None:
     """Confirm / Dispute (for the opponent) and Withdraw (for the reporter's side) under a
-    pending report."""
-    if reply.confirm_match is None or reply.ladder is None:
+    pending report; Ready under a queue match's ready check."""
+    return keyboard(buttons_of(reply.ready, reply.confirm_match), reply.ladder,
+                    reply.language)
+
+
+def keyboard(found: tuple[tuple[str, ...], int] | None, ladder: str | None,
+             language: str) -> InlineKeyboardMarkup | None:
+    """The inline buttons `buttons_of` names, each carrying `action:ladder:number`."""
+    if found is None or ladder is None:
         return None
-    tail = f"{reply.ladder}:{reply.confirm_match}"
+    actions, ref = found
     return InlineKeyboardMarkup([[
-        InlineKeyboardButton(button_label(action, reply.language),
-                             callback_data=f"{action}:{tail}")
-        for action in BUTTON_ACTIONS]])
+        InlineKeyboardButton(button_label(action, language),
+                             callback_data=f"{action}:{ladder}:{ref}")
+        for action in actions]])
 
 
 def render(reply: Reply, own: str | None = None

@@ -196,6 +196,23 @@ class Suggest:
 
 
 @dataclass(frozen=True, slots=True)
+class JoinQueue:
+    """Take a place in the ladder's queue (or see who waits, when in it already)."""
+
+
+@dataclass(frozen=True, slots=True)
+class LeaveQueue:
+    """Give up a place in the queue, or drop out of a ready check."""
+
+
+@dataclass(frozen=True, slots=True)
+class Ready:
+    """Say ready for the match the queue formed (its number, where given)."""
+
+    match_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class ResultSpec:
     """A moderator's new result: players named in finishing order, or a draw."""
 
@@ -277,8 +294,8 @@ Command = (
     | RenameLadder | DeleteLadder | Join | Leave | IssueChallenge | AcceptChallenge
     | DeclineChallenge | WithdrawChallenge | CancelChallenge | SetAvailability | ReportResult
     | ConfirmResult | DisputeResult | WithdrawReport | ShowStandings | ShowProfile | ShowHistory
-    | ShowHallOfFame | ShowPlayers | Suggest | VoidMatch | SetResult | AdjustRating | RemovePlayer
-    | AddPlayer | BanPlayer | UnbanPlayer | CloseSeason
+    | ShowHallOfFame | ShowPlayers | Suggest | JoinQueue | LeaveQueue | Ready | VoidMatch
+    | SetResult | AdjustRating | RemovePlayer | AddPlayer | BanPlayer | UnbanPlayer | CloseSeason
 )
 
 @dataclass(frozen=True, slots=True)

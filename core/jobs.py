@@ -11,8 +11,10 @@ stored in the same transaction, a skipped or doubled timer changes nothing.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterator
 from datetime import date, timedelta
 
+from core import queue
 from core.calendar import DAY
 from core.challenges import whom
 from core.events import DecayDay, MatchConfirmed, SeasonClosed
@@ -41,8 +43,9 @@ def catch_up(repo: Repo, ladder: LadderInfo, now: Timestamp) -> list[Announcemen
     if now <= ladder.clock or ladder.next_due is None or now < ladder.next_due:
         return []
     texts: list[Message] = []
+    readies: dict[int, int] = {}  # text index -> the queue match whose ready check it has
     quiet: list[tuple[Session, SeasonEffect]] = []  # seasons no one qualified in, in turn
-    for job in plan(repo, ladder, now):
+    for job in _planned(repo, ladder, now):
         session = Session(repo, Context(ladder.chat, SYSTEM, job.at), ladder)
         if job.kind == "season":
             effect = _close_season(session, job)
@@ -51,6 +54,13 @@ def catch_up(repo: Repo, ladder: LadderInfo, now: Timestamp) -> list[Announcemen
             else:
                 texts += [*_quiet_text(quiet), season_text(session, effect)]
                 quiet = []
+        elif job.kind == "unready":  # a match formed again carries its Ready button
+            text, formed = queue.deadline(session, job.ref)
+            if text:
+                texts += [*_quiet_text(quiet), text]
+                quiet = []
+                if formed is not None:
+                    readies[len(texts) - 1] = formed
         elif text := _run(session, job):
             texts += [*_quiet_text(quiet), text]
             quiet = []
@@ -60,10 +70,23 @@ def catch_up(repo: Repo, ladder: LadderInfo, now: Timestamp) -> list[Announcemen
     # Announcements leave the core here, in words: the ladder's language.
     language = ladder.settings.language
     announcements = [Announcement(ladder.chat, ladder.name, render(text, language),
-                                  ladder.channel) for text in texts]
+                                  ladder.channel, readies.get(n), language)
+                     for n, text in enumerate(texts)]
     repo.update_ladder(ladder.id, clock=now)
     schedule(repo, ladder.chat, ladder.name)
     return announcements
+
+
+def _planned(repo: Repo, ladder: LadderInfo, now: Timestamp) -> Iterator[Job]:
+    """The due jobs in order, planned again after a round that ran a queue's: a failed
+    ready check gives places back, whose own lapse may fall due before `now` too."""
+    while True:
+        again = False
+        for job in plan(repo, _reload(repo, ladder), now):
+            again = again or job.kind in ("unready", "unqueue")
+            yield job
+        if not again:
+            return
 
 
 def _reload(repo: Repo, ladder: LadderInfo) -> LadderInfo:
@@ -85,6 +108,8 @@ def _run(s: Session, job: Job) -> Message:
         return _expire(s, job)
     if job.kind == "decay":
         return _period_text(s, job.label, s.append(DecayDay(job.at, job.label))[0])
+    if job.kind == "unqueue":
+        return queue.lapse(s, job.at)
     if job.kind == "ranks":
         s.repo.keep_day_ranks(s.ladder.id, main_table(s.settings), job.at)
         return ""

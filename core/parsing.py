@@ -19,6 +19,9 @@ from core.commands import (
     DisputeResult,
     Help,
     IssueChallenge,
+    JoinQueue,
+    LeaveQueue,
+    Ready,
     ReportResult,
     ShowHistory,
     ShowPlayers,
@@ -190,6 +193,21 @@ def read_withdraw(args: Args) -> Command:
     match_id = read_match_id(args, required=False)
     args.done()
     return WithdrawReport(match_id)
+
+
+def read_queue(args: Args) -> Command:
+    if args.tokens and args.tokens[0].lower() == "leave":
+        args.pop()
+        args.done()
+        return LeaveQueue()
+    args.done()
+    return JoinQueue()
+
+
+def read_ready(args: Args) -> Command:
+    match_id = read_match_id(args, required=False)
+    args.done()
+    return Ready(match_id)
 
 
 def read_standings(args: Args) -> Command:

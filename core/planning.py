@@ -21,13 +21,13 @@ from core.calendar import (
 )
 from core.model import Timestamp
 from core.ports import Repo
-from core.records import ChallengeRecord, LadderInfo
+from core.records import ChallengeRecord, LadderInfo, QueueState
 from core.rulebooks import choose
 from core.settings import Settings
 
 # Jobs due at the same instant run in this order.
-_ORDER = {"confirm": 0, "forfeit": 1, "expire": 1, "lapse": 2, "remind": 3, "decay": 4,
-          "season": 5, "summary": 6, "ranks": 7}
+_ORDER = {"confirm": 0, "forfeit": 1, "expire": 1, "lapse": 2, "remind": 3, "unready": 3,
+          "unqueue": 3, "decay": 4, "season": 5, "summary": 6, "ranks": 7}
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,7 +36,7 @@ class Job:
 
     at: Timestamp
     kind: str
-    ref: int = 0  # match or challenge id
+    ref: int = 0  # match, challenge or queue match id
     label: str = ""  # decay day or season
 
     @property
@@ -61,6 +61,9 @@ def plan(repo: Repo, ladder: LadderInfo, now: Timestamp) -> list[Job]:
                 if due <= now:
                     jobs.append(Job(max(due, clock), kind, c.id))
                     break
+    if settings.queue is not None:
+        jobs += [Job(max(due, clock), kind, ref) for due, kind, ref in
+                 queue_due(repo.queue(ladder.id), settings.ready_seconds) if due <= now]
     days = midnights(clock, now, settings.timezone) if now > clock else []
     # The log's end of each local day, applied once: decay, or a rating period's close.
     if settings.decays or choose(settings).waits(settings):
@@ -106,6 +109,13 @@ def challenge_times(settings: Settings, c: ChallengeRecord) -> list[tuple[Timest
     return times
 
 
+def queue_due(state: QueueState, ready_seconds: int) -> list[tuple[Timestamp, str, int]]:
+    """When a queue's jobs fall due: each place's lapse, each ready check's end."""
+    jobs = [(e.expires, "unqueue", 0) for e in state.entries]
+    jobs += [(m.formed_at + ready_seconds, "unready", m.id) for m in state.matches if not m.on]
+    return jobs
+
+
 def next_due(repo: Repo, ladder: LadderInfo) -> Timestamp | None:
     """When this ladder next has a job due after its clock (None: nothing scheduled)."""
     settings = ladder.settings
@@ -120,6 +130,8 @@ def next_due(repo: Repo, ladder: LadderInfo) -> Timestamp | None:
     if settings.challenges:
         for c in repo.unfinished_challenges(ladder.id):
             found += [due for due, _ in challenge_times(settings, c)]
+    if settings.queue is not None:
+        found += [due for due, _, _ in queue_due(repo.queue(ladder.id), settings.ready_seconds)]
     return min(found) if found else None
 
 

@@ -21,6 +21,7 @@ from core.records import (
     LadderInfo,
     MatchRecord,
     PlayerInfo,
+    QueueState,
     UserRef,
 )
 from core.settings import Settings
@@ -154,6 +155,15 @@ class Repo(Protocol):
 
     def unfinished_challenges(self, ladder: int) -> list[ChallengeRecord]:
         """Open and accepted challenges, oldest first."""
+        ...
+
+    # ---- the queue
+    def queue(self, ladder: int) -> QueueState:
+        """The ladder's queue as it stands (empty where it never had one)."""
+        ...
+
+    def save_queue(self, ladder: int, state: QueueState) -> None:
+        """Replace the ladder's queue."""
         ...
 
     # ---- audit

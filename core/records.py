@@ -194,6 +194,46 @@ class Announcement:
     ladder: str
     text: str
     channel: str | None = None
+    ready: int | None = None  # a queue match's ready check: adapters offer its button
+    language: str = "en"  # what its words (and its button) are said in
+
+
+@dataclass(frozen=True, slots=True)
+class QueueEntry:
+    """A player waiting in a ladder's queue: their place (`since`) and when it lapses."""
+
+    player: PlayerId
+    since: Timestamp
+    expires: Timestamp
+
+
+@dataclass(frozen=True, slots=True)
+class QueueMatch:
+    """A match a full queue formed: its two teams and who has said they are ready; `on`
+    once everyone has, waiting for its report. `since` keeps each player's place in the
+    queue, for those who wait again when the ready check fails."""
+
+    id: int
+    formed_at: Timestamp
+    teams: tuple[tuple[PlayerId, ...], tuple[PlayerId, ...]]
+    since: tuple[Timestamp, ...]  # each player's place, in the order of `players`
+    ready: tuple[PlayerId, ...] = ()
+    on: bool = False
+
+    @property
+    def players(self) -> tuple[PlayerId, ...]:
+        """Both teams' players, the first team first."""
+        return self.teams[0] + self.teams[1]
+
+
+@dataclass(frozen=True, slots=True)
+class QueueState:
+    """A ladder's queue: who waits, oldest place first, and the matches it formed that
+    are still in their ready check or waiting for a report."""
+
+    next_id: int = 1
+    entries: tuple[QueueEntry, ...] = ()
+    matches: tuple[QueueMatch, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,6 +260,7 @@ class Reply:
     announce: bool = False  # also post it in the ladder's announcement channel
     announcements: tuple[Announcement, ...] = ()
     confirm_match: int | None = None  # a pending report: adapters offer Confirm/Dispute
+    ready: int | None = None  # a queue match's ready check: adapters offer Ready
     ladder: str | None = None
     chart: ChartData | None = None  # a picture to attach (adapters render it)
     language: str = "en"  # what its words are said in (core.service.spoken sets it)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from core import elo
+from core import elo, queue
 from core.bestof import score_refusal
 from core.calendar import HOUR
 from core.commands import ConfirmResult, DisputeResult, ReportResult, WithdrawReport
@@ -55,18 +55,20 @@ def report(s: Session, cmd: ReportResult) -> Reply:
         reporter=me.id, reported_at=s.now, result=result, challenge=challenge,
     )
     what = s.describe_result(result)
+    formed = queue.played(s, result)  # the match a full queue formed, if it is that one
     if not s.settings.confirm:
         record, text = confirm_match(s, record, s.now)
-        return Reply(joined(t("report.counted", id=record.id, result=what), text),
+        return Reply(joined(t("report.counted", id=record.id, result=what), text, formed),
                      ladder=s.ladder.name)
     s.repo.save_match(record)
     expect(s.repo, s.ladder, record.reported_at + round(s.settings.confirm_hours * HOUR))
     if challenge is not None:
         _set_challenge(s, challenge, status="accepted", match=record.id)
     others = [p for p in result.players if result.side_of(p) != result.side_of(me.id)]
-    return Reply(t("report.pending", id=record.id, result=what,
-                   others=participants_text(s, others),
-                   within=span(s.settings.confirm_hours, "hour")), confirm_match=record.id)
+    return Reply(joined(t("report.pending", id=record.id, result=what,
+                          others=participants_text(s, others),
+                          within=span(s.settings.confirm_hours, "hour")), formed),
+                 confirm_match=record.id)
 
 
 def check_shape(s: Session, result: Result) -> None:

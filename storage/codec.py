@@ -22,6 +22,7 @@ from core.events import (
     SettingsChanged,
 )
 from core.model import Margin, Match, Result
+from core.records import QueueEntry, QueueMatch, QueueState
 from core.settings import Settings
 from core.state import LadderState, PlayerState, SeriesState
 from core.tables import HallEntry, TableRow
@@ -224,3 +225,25 @@ def _state_from_json(text: str, tables: Tables) -> LadderState:
         last_decay=data["last_decay"],
         pending=[(m, a, b, score) for m, a, b, score in data.get("pending", [])],
     )
+
+
+# ------------------------------------------------------------------ the queue
+
+
+def queue_to_json(state: QueueState) -> str:
+    """A ladder's queue as compact JSON."""
+    return dumps({"n": state.next_id,
+                  "e": [[e.player, e.since, e.expires] for e in state.entries],
+                  "m": [{"id": m.id, "t": m.formed_at, "teams": [list(t) for t in m.teams],
+                         "since": list(m.since), "ready": list(m.ready), "on": int(m.on)}
+                        for m in state.matches]})
+
+
+def queue_from_json(text: str) -> QueueState:
+    """The inverse of `queue_to_json`."""
+    data = json.loads(text)
+    return QueueState(
+        data["n"], tuple(QueueEntry(*e) for e in data["e"]),
+        tuple(QueueMatch(m["id"], m["t"], (tuple(m["teams"][0]), tuple(m["teams"][1])),
+                         tuple(m["since"]), tuple(m["ready"]), bool(m["on"]))
+              for m in data["m"]))

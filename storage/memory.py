@@ -26,6 +26,7 @@ from core.records import (
     LadderInfo,
     MatchRecord,
     PlayerInfo,
+    QueueState,
     UserRef,
 )
 from core.settings import Settings
@@ -49,6 +50,7 @@ class _Data:
     day_ranks: dict[int, dict[PlayerId, int]] = field(default_factory=dict)
     counters: dict[tuple[int, str], int] = field(default_factory=dict)
     exports: dict[str, str] = field(default_factory=dict)  # deleted ladders' exports
+    queues: dict[int, QueueState] = field(default_factory=dict)
 
 
 class MemoryRepo:
@@ -100,7 +102,8 @@ class MemoryRepo:
 
     def delete_ladder(self, ladder: int) -> None:
         for table in (self.d.ladders, self.d.ledgers, self.d.players, self.d.matches,
-                      self.d.challenges, self.d.audit, self.d.changes, self.d.day_ranks):
+                      self.d.challenges, self.d.audit, self.d.changes, self.d.day_ranks,
+                      self.d.queues):
             table.pop(ladder, None)  # type: ignore[attr-defined]
         for key in [k for k in self.d.counters if k[0] == ladder]:
             del self.d.counters[key]
@@ -229,6 +232,13 @@ class MemoryRepo:
         found = [m for _, m in sorted(self.d.matches[ladder].items(), reverse=True)
                  if player is None or player in m.result.players]
         return found if limit is None else found[:limit]
+
+    # ---- the queue
+    def queue(self, ladder: int) -> QueueState:
+        return self.d.queues.get(ladder, QueueState())
+
+    def save_queue(self, ladder: int, state: QueueState) -> None:
+        self.d.queues[ladder] = state
 
     # ---- challenges
     def new_challenge_id(self, ladder: int) -> int:

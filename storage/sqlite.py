@@ -44,6 +44,7 @@ from core.records import (
     LadderInfo,
     MatchRecord,
     PlayerInfo,
+    QueueState,
     UserRef,
 )
 from core.ripple import Original, ripple
@@ -55,6 +56,8 @@ from storage.codec import (
     decode_event,
     dumps,
     encode_event,
+    queue_from_json,
+    queue_to_json,
     result_from_json,
     result_to_json,
     settings_from_json,
@@ -379,7 +382,7 @@ class SqliteRepo:
     # Every table of a ladder's, children first (ladders itself last).
     _LADDER_TABLES = ("match_players", "changes", "matches", "challenges", "seasons",
                       "hall_of_fame", "audit", "snapshots", "events", "players",
-                      "player_names", "rating_counts")
+                      "player_names", "rating_counts", "queues")
 
     def delete_ladder(self, ladder: int) -> None:
         row = self._one("SELECT chat, name FROM ladders WHERE id=?", (ladder,))
@@ -1259,15 +1262,27 @@ class SqliteRepo:
     def enqueue(self, announcements: Sequence[Announcement], at: Timestamp) -> None:
         """Keep announcements until a platform has posted them."""
         self.conn.executemany(
-            "INSERT INTO outbox (chat, ladder, channel, text, created_at, next_at) "
-            "VALUES (?, ?, ?, ?, ?, ?)",
-            [(a.chat, a.ladder, a.channel, a.text, at, at) for a in announcements])
+            "INSERT INTO outbox (chat, ladder, channel, text, created_at, next_at, ready, "
+            "language) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [(a.chat, a.ladder, a.channel, a.text, at, at, a.ready, a.language)
+             for a in announcements])
 
     def outbox_due(self, now: Timestamp, limit: int = 50) -> list[tuple[int, int, Announcement]]:
         """(id, attempts, announcement) waiting to be posted, oldest first."""
-        return [(r[0], r[1], Announcement(r[2], r[3], r[5], r[4])) for r in self._all(
-            "SELECT id, attempts, chat, ladder, channel, text FROM outbox WHERE next_at <= ? "
-            "ORDER BY id LIMIT ?", (now, limit))]
+        return [(r[0], r[1], Announcement(r[2], r[3], r[5], r[4], r[6], r[7]))
+                for r in self._all(
+                    "SELECT id, attempts, chat, ladder, channel, text, ready, language "
+                    "FROM outbox WHERE next_at <= ? ORDER BY id LIMIT ?", (now, limit))]
+
+    # ---- the queue
+    def queue(self, ladder: int) -> QueueState:
+        row = self._one("SELECT state FROM queues WHERE ladder=?", (ladder,))
+        return QueueState() if row is None else queue_from_json(row[0])
+
+    def save_queue(self, ladder: int, state: QueueState) -> None:
+        self.conn.execute("INSERT INTO queues (ladder, state) VALUES (?, ?) ON CONFLICT "
+                          "(ladder) DO UPDATE SET state=excluded.state",
+                          (ladder, queue_to_json(state)))
 
     def outbox_done(self, item: int) -> None:
         """An announcement was posted."""

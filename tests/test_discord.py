@@ -296,7 +296,7 @@ def test_sync_dry_run_lists_every_command_without_a_token(tmp_path: Path) -> Non
                           "available", "unavailable", "report", "report-ffa", "report-teams",
                           "confirm", "dispute", "withdraw", "standings", "profile",
                           "history", "halloffame", "mod", "help", "players", "suggest",
-                          "challenge-cancel"}
+                          "challenge-cancel", "queue", "queue-leave", "ready"}
     assert [o["name"] for o in names["ladder"]["options"]] == [
         "create", "set", "info", "list", "default", "rename", "delete"]
     assert [o["name"] for o in names["mod"]["options"]] == [
