@@ -137,3 +137,20 @@ async def test_a_race_of_two_joins_forms_one_match(chat: Chat) -> None:
     replies: list[Any] = [await chat.say(n, "/queue") for n in "bc"]
     assert [r.ready for r in replies] == [1, None]
     assert replies[1].text == "c joined main's queue. Waiting in main's queue (1 of 2): c."
+
+
+async def test_who_waits_again_keeps_the_place_taken_before_the_later_joiners(
+        chat: Chat) -> None:
+    await queue_ladder(chat, "queue=2v2", "ready_seconds=60", names="abcdefg")
+    for name in "defg":  # the last four to join the ladder take the first places
+        await chat.ok(name, "/queue")
+    await chat.tick(5)
+    for name in "abc":
+        await chat.ok(name, "/queue")
+    await chat.ok("d", "/ready")
+    await chat.ok("e", "/ready")
+    [failed] = await chat.tick(60)
+    # d and e are back before a, b and c (who joined the ladder first, the queue later)
+    # (all at 1000: every split is even, and the first in queue order is taken)
+    assert failed.text.splitlines()[-1].startswith("Queue match #2 on main: @d @e vs @a @b")
+    assert await chat.ok("c", "/queue") == "Waiting in main's queue (1 of 4): c."
