@@ -1,8 +1,8 @@
 """The queue worked out again from its rules (issue 27; CONSOLE.md, README) and compared
 with the bot over random chats: places taken, shown and given up, ready checks passed,
 failed at their deadline or left, places lapsing, players leaving the ladder and coming
-back, games changing the ratings a split is balanced by, and the bot restarting (the
-store closed and opened on the file). After every step the bot's queue must be the
+back, games and moderators' voids changing the ratings a split is balanced by, and the
+bot restarting (the store closed and opened on the file). After every step the bot's queue must be the
 model's: who waits (in which place, until when), each formed match's players, who said
 ready and whether it is on; and each match formed must be of the first places, split with
 the smallest gap between the teams' mean ratings found by trying every split.
@@ -176,6 +176,7 @@ async def test_the_queue_behaves_as_its_rules(tmp_path: Path, seed: int) -> None
                           f"queue={size}v{size}", f"ready_seconds={READY}",
                           f"queue_minutes={MINUTES}")
         await chat.join(*NAMES)
+        reported = 0
         for _ in range(150):
             rating = await ratings(chat)
             roll = rng.random()
@@ -209,7 +210,7 @@ async def test_the_queue_behaves_as_its_rules(tmp_path: Path, seed: int) -> None
                 model.advance(chat.at)
                 await chat.ok(name, "/join" if joined else "/leave")
                 (model.members.add if joined else model.members.discard)(name)
-            elif roll < 0.96:
+            elif roll < 0.93:
                 players = sorted(model.members)
                 if len(players) < 2:
                     continue
@@ -217,6 +218,11 @@ async def test_the_queue_behaves_as_its_rules(tmp_path: Path, seed: int) -> None
                 step = f"{a}: /report win @{b}"
                 model.advance(chat.at)
                 await chat.ok(a, f"/report win @{b} again")
+                reported += 1
+            elif roll < 0.96 and reported:  # a correction: every later rating moves
+                step = f"/mod void {rng.randrange(1, reported + 1)}"
+                model.advance(chat.at)
+                await chat.say("mod", f"{step} test")  # (refused if voided already)
             else:
                 step = "restart"
                 await store.close()
