@@ -2,10 +2,10 @@
 with the bot over random chats: places taken, shown and given up, ready checks passed,
 failed at their deadline or left, places lapsing, players leaving the ladder and coming
 back, games and moderators' voids changing the ratings a split is balanced by, and the
-bot restarting (the store closed and opened on the file). After every step the bot's queue must be the
-model's: who waits (in which place, until when), each formed match's players, who said
-ready and whether it is on; and each match formed must be of the first places, split with
-the smallest gap between the teams' mean ratings found by trying every split.
+bot restarting (the store closed and opened on the file). After every step the bot's
+queue must be the model's: who waits (in which place, until when), each formed match's
+players, who said ready and whether it is on; and each match formed must be of the first
+places, split with the smallest gap between the teams' mean ratings found by trying every split.
 
 The rules, as the model reads them: a place is (the time it was taken, then who joined
 the ladder first); a full queue forms a match of the first 2n places among members (a
