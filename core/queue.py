@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from core.errors import RuleViolation
 from core.i18n import Message, Text, joined, listed, t
 from core.model import PlayerId, Result, Timestamp
-from core.planning import expect
+from core.planning import expect, queue_due
 from core.records import QueueEntry, QueueMatch, QueueState, Reply
 from core.session import Session
 from core.setting_keys import team_size
@@ -37,9 +37,8 @@ def join(s: Session, _cmd: object) -> Reply:
         return Reply(waiting_text(s, state, size), private=True)
     expires = s.now + round(s.settings.queue_minutes * MINUTE)
     state = dataclasses.replace(state, entries=(*state.entries, QueueEntry(me, s.now, expires)))
-    expect(s.repo, s.ladder, expires)
     state, formed = form(s, state)
-    s.repo.save_queue(s.ladder.id, state)
+    _save(s, state)
     if formed is None:
         return Reply(joined(t("queue.joined", name=s.name(me), ladder=s.ladder.name),
                             waiting_text(s, state, size)))
@@ -61,7 +60,7 @@ def leave(s: Session, _cmd: object) -> Reply:
         raise RuleViolation(t("queue.not_in", ladder=s.ladder.name))
     # The others' time has not run out: each waits again in their place.
     state, formed = fall_through(s, state, check, [p for p in check.players if p != me])
-    s.repo.save_queue(s.ladder.id, state)
+    _save(s, state)
     said = t("queue.left_check", name=s.name(me), id=check.id)
     return Reply(_after(s, state, said, formed, len(check.teams[0])),
                  ready=formed.id if formed else None)
@@ -105,7 +104,6 @@ def form(s: Session, state: QueueState) -> tuple[QueueState, QueueMatch | None]:
     teams = balanced(players, [_rating(s, p) for p in players])
     since = {e.player: e.since for e in chosen}
     match = QueueMatch(state.next_id, s.now, teams, tuple(since[p] for p in teams[0] + teams[1]))
-    expect(s.repo, s.ladder, s.now + s.settings.ready_seconds)
     return QueueState(state.next_id + 1, tuple(rest), (*_recent(s, state.matches), match)), match
 
 
@@ -119,8 +117,6 @@ def fall_through(s: Session, state: QueueState, check: QueueMatch,
             for p, since in zip(check.players, check.since, strict=True) if p in kept]
     state = dataclasses.replace(state, entries=(*state.entries, *back),
                                 matches=tuple(m for m in state.matches if m.id != check.id))
-    for entry in back:
-        expect(s.repo, s.ladder, entry.expires)
     return form(s, state)
 
 
@@ -216,7 +212,17 @@ def _number(value: float) -> str:
     return f"{value:g}"
 
 
-# ---- reading the state
+# ---- reading and keeping the state
+
+
+def _save(s: Session, state: QueueState) -> None:
+    """Keep the queue a command changed, and wake the ladder for its first job (once,
+    with the earliest: `expect` only ever moves the wake-up earlier, from the ladder as
+    the command began). A job's changes are planned again by the catch-up itself."""
+    s.repo.save_queue(s.ladder.id, state)
+    dues = [due for due, _, _ in queue_due(state, s.settings.ready_seconds)]
+    if dues:
+        expect(s.repo, s.ladder, min(dues))
 
 
 def _size(s: Session) -> int:
