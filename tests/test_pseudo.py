@@ -30,7 +30,7 @@ from tests.telegram_fake import person as tg_person
 # What users typed, and the words that stay as they are in every language.
 TYPED = {"alice", "bob", "carol", "mod", "main", "rungs", "league", "mistake", "wrong",
          "winner", "bonus", "inactive", "cheating", "ok", "busy", "nowhere", "extra", "chess",
-         "colour", "xx", "charts", "png", "json", "deleted", "console"}
+         "colour", "xx", "charts", "png", "json", "deleted", "console", "q"}
 LATIN = re.compile(r"[A-Za-z]{2,}")
 
 
@@ -144,6 +144,28 @@ SESSION = """\
 @mod: /ladder delete league
 @mod: /ladder delete league confirm
 @mod: /ladder create x preset=chess
+@mod: /ladder create q preset=warlight queue=1v1 bestof=3 language=ru
+@alice: /join ladder=q
+@bob: /join ladder=q
+@carol: /join ladder=q
+@alice: /queue ladder=q
+@alice: /queue ladder=q
+@bob: /queue ladder=q
+@carol: /ready ladder=q
+@alice: /ready ladder=q
+@alice: /ready ladder=q
+@bob: /queue leave ladder=q
+@carol: /queue ladder=q
+@carol: /ready ladder=q
+@alice: /ready ladder=q
+@alice: /report win @carol ladder=q
+@alice: /report win @carol 1-1 ladder=q
+@alice: /report win @carol 3-0 ladder=q
+@alice: /report win @carol 2-1 ladder=q
+@carol: /queue ladder=q
+@carol: /queue leave ladder=q
+@mod: /ladder set queue=5v5 bestof_rating=games ladder=q
+@mod: /ladder create p preset=nhwc queue=1v1 language=ru
 @alice: /standings ladder=nowhere
 @mod: /ladder set weekly_summary=true decay=true
 !time 2026-02-09T10:00:00+00:00
