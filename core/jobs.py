@@ -82,11 +82,12 @@ def _planned(repo: Repo, ladder: LadderInfo, now: Timestamp) -> Iterator[Job]:
     ready check gives places back, whose own lapse may fall due before `now` too."""
     while True:
         again = False
-        for job in plan(repo, _reload(repo, ladder), now):
+        for job in plan(repo, ladder, now):
             again = again or job.kind in ("unready", "unqueue")
             yield job
         if not again:
             return
+        ladder = _reload(repo, ladder)  # (its clock moved with the jobs)
 
 
 def _reload(repo: Repo, ladder: LadderInfo) -> LadderInfo:
