@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable
 
+from core.commands import JoinQueue, LeaveQueue, Ready
 from core.errors import RuleViolation
 from core.i18n import Message, Text, joined, listed, t
 from core.model import PlayerId, Result, Timestamp
@@ -24,7 +25,7 @@ from core.teams import balanced
 MINUTE = 60
 
 
-def join(s: Session, _cmd: object) -> Reply:
+def join(s: Session, _cmd: JoinQueue) -> Reply:
     """Take a place in the queue, or say where the asker stands in it."""
     size = _size(s)
     me = s.me().id
@@ -45,7 +46,7 @@ def join(s: Session, _cmd: object) -> Reply:
     return Reply(formed_text(s, formed), ready=formed.id)
 
 
-def leave(s: Session, _cmd: object) -> Reply:
+def leave(s: Session, _cmd: LeaveQueue) -> Reply:
     """Give up a place in the queue, or drop out of a ready check (the others wait again)."""
     _size(s)
     me = s.me().id
@@ -66,14 +67,13 @@ def leave(s: Session, _cmd: object) -> Reply:
                  ready=formed.id if formed else None)
 
 
-def ready(s: Session, cmd: object) -> Reply:
+def ready(s: Session, cmd: Ready) -> Reply:
     """Say ready for the asker's formed match; the last to say it starts the match."""
     _size(s)
     me = s.me().id
     state = s.repo.queue(s.ladder.id)
     check = _check_of(state, me)
-    wanted = getattr(cmd, "match_id", None)
-    if check is None or (wanted is not None and check.id != wanted):
+    if check is None or (cmd.match_id is not None and check.id != cmd.match_id):
         raise RuleViolation(t("queue.no_check", ladder=s.ladder.name))
     if me in check.ready:
         return Reply(_still_waiting(s, check), private=True)
