@@ -173,8 +173,8 @@ def _after(s: Session, state: QueueState, said: Message, formed: QueueMatch | No
 
 
 def formed_text(s: Session, match: QueueMatch) -> Message:
-    """`Queue match #3 on main: @a @b vs @c @d. Say /ready (or press Ready) within 2
-    minutes.`"""
+    """`Queue match #3 on main: @a @b vs @c @d (mean ratings ...). Say /ready (or press
+    Ready) within 120 seconds.`"""
     return t("queue.formed", id=match.id, ladder=s.ladder.name, teams=teams_text(s, match),
              seconds=s.settings.ready_seconds)
 
