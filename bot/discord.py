@@ -21,7 +21,7 @@ import yarl
 from discord import app_commands
 
 from bot.config import Config
-from bot.discord_render import MENTION, chunks, render, shown
+from bot.discord_render import MENTION, called_ids, calling, chunks, pinged, render, shown
 from bot.gateway import (
     BUTTON_ACTIONS,
     READY_ACTIONS,
@@ -196,15 +196,17 @@ class DiscordPlatform:
         if announcement.channel is None:
             raise Undeliverable(f"{announcement.ladder} has no announcement channel")
         channel = self.client.get_partial_messageable(int(announcement.channel))
-        parts = chunks(shown(announcement.text, self.config.policy.web_url))
+        called = called_ids(announcement.notify)
+        parts = chunks(calling(shown(announcement.text, self.config.policy.web_url), called))
         try:
             for n, part in enumerate(parts):
-                if n == len(parts) - 1 and announcement.ready is not None:
-                    await channel.send(part, view=report_view(
-                        READY_ACTIONS, announcement.ladder, announcement.ready,
-                        announcement.language))
-                else:
-                    await channel.send(part)
+                extra: dict[str, Any] = {}
+                if n == len(parts) - 1:  # the calls are on the last line: ping there
+                    extra["allowed_mentions"] = pinged("", called=called)
+                    if announcement.ready is not None:
+                        extra["view"] = report_view(READY_ACTIONS, announcement.ladder,
+                                                    announcement.ready, announcement.language)
+                await channel.send(part, **extra)
         except (discord.Forbidden, discord.NotFound) as error:
             raise Undeliverable(str(error)) from error
 

@@ -40,15 +40,29 @@ def shown(text: str, own: str | None = None) -> str:
     return ESCAPED_MENTION.sub(r"\1", escaped)
 
 
-def pinged(text: str, named: frozenset[int] = frozenset()) -> discord.AllowedMentions:
+def pinged(text: str, named: frozenset[int] = frozenset(),
+           called: frozenset[int] = frozenset()) -> discord.AllowedMentions:
     """Whom a core text means to mention: the users it addresses as `@<@123>` (a user known
     only by a mention) among those the asker `named` as players. Never a mention that came
     in with what someone typed: "@<@123>" typed into a reason or a display name reads the
-    same as the core's address, so only whom the command itself named may be pinged."""
-    ids = sorted({int(MENTION.match(m).group(1))  # type: ignore[union-attr]
-                  for m in ESCAPED_MENTION.findall(text)} & named)
+    same as the core's address, so only whom the command itself named may be pinged; and
+    the users it `called` (a formed match's players, by the bot's own line: `calling`)."""
+    ids = sorted(({int(MENTION.match(m).group(1))  # type: ignore[union-attr]
+                   for m in ESCAPED_MENTION.findall(text)} & named) | called)
     return discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
                                    users=[discord.Object(i) for i in ids])
+
+
+def called_ids(keys: tuple[str, ...]) -> frozenset[int]:
+    """The Discord users among the user keys a reply or announcement calls."""
+    return frozenset(int(k.split(":", 1)[1]) for k in keys
+                     if k.startswith("discord:") and k.split(":", 1)[1].isdigit())
+
+
+def calling(text: str, ids: frozenset[int]) -> str:
+    """A shown text with a line that mentions the users it calls (a formed match's
+    players): the bot's own mentions, made after what anyone typed was escaped."""
+    return text if not ids else text + "\n" + " ".join(f"<@{i}>" for i in sorted(ids))
 
 
 def chunks(text: str, limit: int = MAX_CONTENT) -> list[str]:
@@ -76,9 +90,10 @@ def render(reply: Reply, embed: bool = False, own: str | None = None,
     mid-line, and the rest lost), anything else as text messages cut at line breaks.
     `named`: the users the asker named as players, whom the reply may ping."""
     private = reply.error or reply.private
+    called = frozenset() if private else called_ids(reply.notify)
     common: dict[str, Any] = {"ephemeral": private,
-                              "allowed_mentions": pinged(reply.text, named)}
-    text = shown(reply.text, own)
+                              "allowed_mentions": pinged(reply.text, named, called)}
+    text = calling(shown(reply.text, own), called)
     messages: list[dict[str, Any]]
     if embed and not reply.error:
         title, _, body = text.partition("\n")

@@ -43,7 +43,8 @@ def catch_up(repo: Repo, ladder: LadderInfo, now: Timestamp) -> list[Announcemen
     if now <= ladder.clock or ladder.next_due is None or now < ladder.next_due:
         return []
     texts: list[Message] = []
-    readies: dict[int, int] = {}  # text index -> the queue match whose ready check it has
+    # text index -> the queue match whose ready check it carries, and whom it calls
+    readies: dict[int, tuple[int, tuple[str, ...]]] = {}
     quiet: list[tuple[Session, SeasonEffect]] = []  # seasons no one qualified in, in turn
     for job in _planned(repo, ladder, now):
         session = Session(repo, Context(ladder.chat, SYSTEM, job.at), ladder)
@@ -60,20 +61,27 @@ def catch_up(repo: Repo, ladder: LadderInfo, now: Timestamp) -> list[Announcemen
                 texts += [*_quiet_text(quiet), text]
                 quiet = []
                 if formed is not None:
-                    readies[len(texts) - 1] = formed
+                    readies[len(texts) - 1] = (formed.id, queue.called(session, formed))
         elif text := _run(session, job):
             texts += [*_quiet_text(quiet), text]
             quiet = []
         repo.update_ladder(ladder.id, clock=job.at)
         ladder = _reload(repo, ladder)
     texts += _quiet_text(quiet)
-    # Announcements leave the core here, in words: the ladder's language.
-    language = ladder.settings.language
-    announcements = [Announcement(ladder.chat, ladder.name, render(text, language),
-                                  ladder.channel, readies.get(n), language)
-                     for n, text in enumerate(texts)]
     repo.update_ladder(ladder.id, clock=now)
     schedule(repo, ladder.chat, ladder.name)
+    return _announced(ladder, texts, readies)
+
+
+def _announced(ladder: LadderInfo, texts: list[Message],
+               readies: dict[int, tuple[int, tuple[str, ...]]]) -> list[Announcement]:
+    """Announcements leave the core here, in words: the ladder's language."""
+    language = ladder.settings.language
+    announcements = []
+    for n, text in enumerate(texts):
+        ready, notify = readies.get(n, (None, ()))
+        announcements.append(Announcement(ladder.chat, ladder.name, render(text, language),
+                                          ladder.channel, ready, language, notify))
     return announcements
 
 

@@ -43,7 +43,7 @@ def join(s: Session, _cmd: JoinQueue) -> Reply:
     if formed is None:
         return Reply(joined(t("queue.joined", name=s.name(me), ladder=s.ladder.name),
                             waiting_text(s, state, size)))
-    return Reply(formed_text(s, formed), ready=formed.id)
+    return Reply(formed_text(s, formed), ready=formed.id, notify=called(s, formed))
 
 
 def leave(s: Session, _cmd: LeaveQueue) -> Reply:
@@ -64,7 +64,7 @@ def leave(s: Session, _cmd: LeaveQueue) -> Reply:
     _save(s, state)
     said = t("queue.left_check", name=s.name(me), id=check.id)
     return Reply(_after(s, state, said, formed, len(check.teams[0])),
-                 ready=formed.id if formed else None)
+                 ready=formed.id if formed else None, notify=called(s, formed))
 
 
 def ready(s: Session, cmd: Ready) -> Reply:
@@ -133,7 +133,7 @@ def lapse(s: Session, at: Timestamp) -> Message:
              minutes=_number(s.settings.queue_minutes))
 
 
-def deadline(s: Session, match_id: int) -> tuple[Message, int | None]:
+def deadline(s: Session, match_id: int) -> tuple[Message, QueueMatch | None]:
     """A ready check's time ran out: the match falls through unless everyone said ready."""
     state = s.repo.queue(s.ladder.id)
     check = next((m for m in state.matches if m.id == match_id and not m.on), None)
@@ -143,7 +143,7 @@ def deadline(s: Session, match_id: int) -> tuple[Message, int | None]:
     s.repo.save_queue(s.ladder.id, state)
     said = t("queue.check_failed", id=check.id,
              dropped=_names(s, (p for p in check.players if p not in check.ready)))
-    return _after(s, state, said, formed, len(check.teams[0])), formed.id if formed else None
+    return _after(s, state, said, formed, len(check.teams[0])), formed
 
 
 def played(s: Session, result: Result) -> Message:
@@ -162,6 +162,14 @@ def played(s: Session, result: Result) -> Message:
 
 
 # ---- words
+
+
+def called(s: Session, match: QueueMatch | None) -> tuple[str, ...]:
+    """The user keys of a formed match's players: the platforms call them to it."""
+    if match is None:
+        return ()
+    found = s.repo.players(s.ladder.id, list(match.players))
+    return tuple(found[p].user for p in match.players if p in found)
 
 
 def _after(s: Session, state: QueueState, said: Message, formed: QueueMatch | None,

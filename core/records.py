@@ -196,6 +196,7 @@ class Announcement:
     channel: str | None = None
     ready: int | None = None  # a queue match's ready check: adapters offer its button
     language: str = "en"  # what its words (and its button) are said in
+    notify: tuple[str, ...] = ()  # users it calls (a formed match's players), by user key
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,6 +262,7 @@ class Reply:
     announcements: tuple[Announcement, ...] = ()
     confirm_match: int | None = None  # a pending report: adapters offer Confirm/Dispute
     ready: int | None = None  # a queue match's ready check: adapters offer Ready
+    notify: tuple[str, ...] = ()  # users it calls (a formed match's players), by user key
     ladder: str | None = None
     chart: ChartData | None = None  # a picture to attach (adapters render it)
     language: str = "en"  # what its words are said in (core.service.spoken sets it)

@@ -12,7 +12,16 @@ from typing import Any
 
 from bot.scheduler import Scheduler
 from tests.adapters import T0, discord_harness, telegram_harness
-from tests.discord_fake import CHANNEL, MANAGE_GUILD, button, command, member, option, person
+from tests.discord_fake import (
+    CHANNEL,
+    MANAGE_GUILD,
+    OTHER_CHANNEL,
+    button,
+    command,
+    member,
+    option,
+    person,
+)
 from tests.telegram_fake import GROUP
 from tests.telegram_fake import person as tg_person
 
@@ -41,8 +50,12 @@ async def test_discords_ready_button(tmp_path: Path) -> None:
         await dc.send(command("queue", option("ladder", LADDER), by=alice))
         formed = await dc.send(command("queue", option("ladder", LADDER), by=bob))
         assert content(formed).startswith("Queue match #1 on")
-        assert "@everyone" not in content(formed).replace("\\@everyone", "") or \
-            formed["allowed_mentions"]["parse"] == []
+        # the two players are called on a line of the bot's own; the name pings nobody
+        assert content(formed).splitlines()[-1] == \
+            "<@1300000000000000102> <@1300000000000000103>"
+        assert formed["allowed_mentions"]["parse"] == []
+        assert sorted(map(int, formed["allowed_mentions"]["users"])) == [
+            1300000000000000102, 1300000000000000103]
         [row] = formed["components"]
         assert [c["custom_id"] for c in row["components"]] == [f"lb:ready:1:{LADDER}"]
         stranger = await dc.send(button(f"lb:ready:1:{LADDER}", dave))
@@ -99,3 +112,38 @@ async def test_telegrams_ready_button_and_the_announcement_of_a_match_formed_aga
             " Say /ready (or press Ready) within 60 seconds."]
         assert [b["callback_data"] for b in posted["reply_markup"]["inline_keyboard"][0]] == [
             f"ready:{LADDER}:2"]
+
+
+async def test_discords_announcement_of_a_match_formed_again_calls_its_players(
+        tmp_path: Path) -> None:
+    mod = member(person(1300000000000000101, "mod"), permissions=MANAGE_GUILD)
+    players = [member(person(1300000000000000110 + n, name)) for n, name in
+               enumerate(("ann", HOSTILE, "cid"))]
+    async with discord_harness(tmp_path / "l.db") as dc:
+        await dc.send(command("create", option("name", "main"), option("preset", "warlight"),
+                              option("options", f"queue=1v1 ready_seconds=60 "
+                                                f"channel={OTHER_CHANNEL}"),
+                              by=mod, group="ladder"))
+        for who in players:
+            await dc.send(command("join", by=who))
+        for who in players:
+            await dc.send(command("queue", by=who))  # ann and the hostile name; cid waits
+        await dc.send(button("lb:ready:1:main", players[0]))
+
+        async def post(announcement: Any) -> None:
+            await dc.platform.post(announcement)
+
+        scheduler = Scheduler(dc.store, post, lambda: dc.clock.now + 61)
+        await scheduler.tick()
+        await scheduler.flush()
+        [body] = [b for m, p, b in dc.fake.requests
+                  if m == "POST" and p == f"/channels/{OTHER_CHANNEL}/messages"]
+        lines = body["content"].splitlines()
+        assert lines[0].startswith("Queue match #1 did not start:")
+        assert lines[1].startswith("Queue match #2 on main: @ann vs @cid")
+        assert lines[2] == "<@1300000000000000110> <@1300000000000000112>"
+        assert body["allowed_mentions"]["parse"] == []
+        assert sorted(map(int, body["allowed_mentions"]["users"])) == [
+            1300000000000000110, 1300000000000000112]
+        [row] = body["components"]
+        assert [c["custom_id"] for c in row["components"]] == ["lb:ready:2:main"]
