@@ -186,3 +186,30 @@ async def test_discords_report_takes_a_score_option(tmp_path: Path) -> None:
         counted = await dc.send(report("1-2"))
         assert counted["content"].startswith("Match #1: bob beat alice (2-1).")
         assert (await dc.export())["matches"][0]["score"] == [2, 1]
+
+
+async def test_a_far_back_void_rates_later_matches_by_games_as_a_fresh_history(
+        tmp_path: Path, monkeypatch: Any) -> None:
+    # A correction beyond the journal follows its ripple or replays from a snapshot: the
+    # matches rated by their games after it must come out as if it had never been.
+    import storage.sqlite as sqlite_module
+
+    monkeypatch.setattr(sqlite_module, "UNDO_EVENTS", 7)
+    monkeypatch.setattr(sqlite_module, "SYNC_RESTATE", 4)
+    games = [("a", "b", ""), ("b", "c", " 2-1"), ("a", "c", ""), ("c", "a", " 2-0"),
+             ("b", "a", ""), ("a", "b", " 1-2"), ("c", "b", ""), ("a", "c", " 2-1")] * 3
+
+    async def play(db: Path, skip_first: bool) -> dict[str, Any]:
+        async with SqliteStore(db, snapshot_every=3, snapshot_per_player=0) as store:
+            chat = Chat(store)
+            await chat.ladder("warlight", *ELO, "bestof_rating=games")
+            await chat.join("a", "b", "c")
+            for n, (w, lo, score) in enumerate(games):
+                if not (skip_first and n == 0):
+                    await chat.ok(w, f"/report win @{lo}{score} again")
+            if not skip_first:
+                await chat.ok("mod", "/mod void 1 never played")
+            await store.restate_pending()
+            return await chat.ratings()
+
+    assert await play(tmp_path / "a.db", False) == await play(tmp_path / "b.db", True)
