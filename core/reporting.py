@@ -26,6 +26,7 @@ from core.planning import expect
 from core.records import MatchRecord, Reply
 from core.rulebooks import choose
 from core.session import Session, participants_text
+from core.shape import shape_refusal
 from core.state import Applied, Change
 
 # Pending reports are found whenever they were made; this reaches back for the rest.
@@ -74,18 +75,9 @@ def report(s: Session, cmd: ReportResult) -> Reply:
 def check_shape(s: Session, result: Result) -> None:
     """Refuse games the ladder does not rate: team games, too many sides, missing margin."""
     settings = s.settings
-    name = s.ladder.name
-    book = choose(settings)
-    refusal = book.refusal(settings, result)
-    if refusal is not None:
-        raise RuleViolation(t("shape.refused", ladder=name, why=refusal))
-    if (settings.is_position or settings.max_sides == 2) and not result.is_duel:
-        raise RuleViolation(t("shape.duels_only", ladder=name))
-    if result.is_team_game and not settings.teams:
-        raise RuleViolation(t("shape.no_teams", ladder=name))
-    if settings.max_sides is not None and len(result.sides) > settings.max_sides:
-        raise RuleViolation(t("shape.max_sides", count=settings.max_sides, ladder=name))
-    if book.needs_margin(settings, result):
+    if (refused := shape_refusal(settings, result, s.ladder.name)) is not None:
+        raise RuleViolation(refused)
+    if choose(settings).needs_margin(settings, result):
         raise UsageError(t("shape.margin"))
     if (refused := score_refusal(settings, result)) is not None:
         raise RuleViolation(refused)

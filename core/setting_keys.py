@@ -394,11 +394,10 @@ def _check_queue(settings: Settings) -> None:
     if settings.is_position:
         raise SettingError(t("setting.queue_position"))
     size = team_size(settings.queue)
-    from core.rulebooks import choose  # (the rulebooks read the settings, as we do)
+    from core.shape import shape_refusal  # (the rulebooks read the settings, as we do)
 
     sample = Result((tuple(range(size)), tuple(range(size, 2 * size))))
-    if size > 1 and (not settings.teams or settings.max_sides == 2
-                     or choose(settings).refusal(settings, sample) is not None):
+    if shape_refusal(settings, sample, "") is not None:
         raise SettingError(t("setting.queue_teams", queue=settings.queue))
 
 

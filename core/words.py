@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from core.bestof import score_text
 from core.errors import UnknownPlayer, UsageError
 from core.i18n import Message, Number, joined, t
 from core.model import Margin
@@ -140,7 +141,7 @@ def oriented(score: tuple[int, int], draw: bool) -> tuple[int, int]:
     if draw and a != b:
         raise UsageError(t("parse.score_draw"))
     if not draw and a == b:
-        raise UsageError(t("parse.score_even", score=f"{a}-{b}"))
+        raise UsageError(t("parse.score_even", score=score_text(score)))
     return max(a, b), min(a, b)
 
 
