@@ -122,7 +122,8 @@ class SetAvailability:
 
 @dataclass(frozen=True, slots=True)
 class ReportResult:
-    """Report a game; `sides` lists sides in finishing order (first won unless draw)."""
+    """Report a game; `sides` lists sides in finishing order (first won unless draw), or
+    none for the asker's match from the queue (`/report win` alone)."""
 
     sides: tuple[tuple[UserRef, ...], ...]
     draw: bool = False
@@ -131,6 +132,8 @@ class ReportResult:
     rated: bool = True
     again: bool = False  # a new game, though it matches one the other side just reported
     score: tuple[int, int] | None = None  # games won, the winner's first (best-of-N)
+    # No sides: the asker's match the queue formed, their team first unless `loss`.
+    loss: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -116,11 +116,12 @@ def read_report(args: Args) -> Command:
         opponent = args.optional_mention() or args.reply_to
         if opponent is None and args.tokens and not _is_option(args.tokens[0]):
             opponent = args.mention(args.tokens[0])  # refuses a name written without @
-        if opponent is None:
-            raise args.error(t("parse.report_opponent"))
-        if opponent.key == args.author.key:
+        if opponent is None:  # the asker's match from the queue, if they have one
+            sides = ()
+        elif opponent.key == args.author.key:
             raise args.error(t("parse.report_yourself"))
-        sides = (me, (opponent,)) if kind != "loss" else ((opponent,), me)
+        else:
+            sides = (me, (opponent,)) if kind != "loss" else ((opponent,), me)
         draw = kind == "draw"
     elif kind == "ffa":
         order = []
@@ -171,6 +172,10 @@ def read_report(args: Args) -> Command:
     everyone = [u.key for side in sides for u in side]
     if len(set(everyone)) != len(everyone):
         raise args.error(t("parse.once"))
+    if not sides:
+        return ReportResult((), kind == "draw", margin, moves, rated, again,
+                            None if score is None else oriented(score, kind == "draw"),
+                            loss=kind == "loss")
     if draw and len(sides) != 2:
         raise args.error(t("spec.draw_two"))
     if score is not None:

@@ -21,6 +21,7 @@ from core.records import QueueEntry, QueueMatch, QueueState, Reply
 from core.session import Session
 from core.setting_keys import team_size
 from core.teams import balanced
+from core.words import usage_error
 
 MINUTE = 60
 
@@ -159,6 +160,19 @@ def played(s: Session, result: Result) -> Message:
     s.repo.save_queue(s.ladder.id, dataclasses.replace(
         state, matches=tuple(m for m in state.matches if m.id != found.id)))
     return t("queue.played", id=found.id)
+
+
+def my_sides(s: Session, player: PlayerId, loss: bool
+             ) -> tuple[tuple[PlayerId, ...], tuple[PlayerId, ...]]:
+    """The teams of the asker's latest match from the queue that is on, their own first
+    (the other first for a loss): what `/report win` alone reports. Without one, the
+    refusal asks for the opponent as before."""
+    state = s.repo.queue(s.ladder.id) if s.settings.queue is not None else QueueState()
+    found = next((m for m in reversed(state.matches) if m.on and player in m.players), None)
+    if found is None:
+        raise usage_error("report", t("parse.report_opponent"))
+    mine, other = found.teams if player in found.teams[0] else found.teams[::-1]
+    return (other, mine) if loss else (mine, other)
 
 
 # ---- words

@@ -36,7 +36,8 @@ DUPLICATE_WINDOW = 120
 def report(s: Session, cmd: ReportResult) -> Reply:
     """Record a reported game: pending until confirmed, or at once without confirmation."""
     me = s.me()
-    sides = tuple(tuple(s.member(u).id for u in side) for side in cmd.sides)
+    sides = tuple(tuple(s.member(u).id for u in side) for side in cmd.sides) if cmd.sides \
+        else queue.my_sides(s, me.id, cmd.loss)
     result = Result(sides, cmd.draw, cmd.margin, cmd.moves, cmd.rated, cmd.score)
     if me.id not in result.players:
         raise NotAllowed(t("report.not_player"))

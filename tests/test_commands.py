@@ -150,7 +150,6 @@ def test_mention_with_trailing_punctuation() -> None:
         ("/challenges", "Did you mean /profile? It lists your open reports and challenges."),
         ("/pending", "Did you mean /profile? It lists your open reports and challenges."),
         ("/report", "Say what happened"),
-        ("/report win", "Name your opponent"),
         ("/report win bob", "'bob' is not a player; name players as @name"),
         ("/report tie @bob", "a report starts with win, loss, draw, ffa or teams. Did you "
                              "mean draw?"),

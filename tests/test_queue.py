@@ -154,3 +154,21 @@ async def test_who_waits_again_keeps_the_place_taken_before_the_later_joiners(
     # (all at 1000: every split is even, and the first in queue order is taken)
     assert failed.text.splitlines()[-1].startswith("Queue match #2 on main: @d @e vs @a @b")
     assert await chat.ok("c", "/queue") == "Waiting in main's queue (1 of 4): c."
+
+
+async def test_report_win_alone_reports_the_askers_match_from_the_queue(chat: Chat) -> None:
+    await queue_ladder(chat, "queue=2v2")
+    await ratings_1400_1000_1300_1100(chat)
+    # No match from the queue yet: the reply the parser gave before a bare /report win
+    # could mean one (tests/test_commands.py had it), with the usage.
+    refused = await chat.refused("c", "/report win")
+    assert refused.startswith("Name your opponent: /report win @bob.\nUsage: /report win")
+    for name in "abcd":
+        await chat.ok(name, "/queue")
+    for name in "abcd":
+        await chat.ok(name, "/ready")
+    said = await chat.ok("c", "/report loss 1-2")  # c's team, c and d, lost
+    assert said.startswith("Match #1: a and b beat c and d (2-1).")
+    assert said.endswith("It was queue match #1.")
+    assert (await chat.refused("a", "/report win")).startswith(
+        "Name your opponent")  # reported: the match from the queue is closed
