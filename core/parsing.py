@@ -172,15 +172,12 @@ def read_report(args: Args) -> Command:
     everyone = [u.key for side in sides for u in side]
     if len(set(everyone)) != len(everyone):
         raise args.error(t("parse.once"))
-    if not sides:
-        return ReportResult((), kind == "draw", margin, moves, rated, again,
-                            None if score is None else oriented(score, kind == "draw"),
-                            loss=kind == "loss")
-    if draw and len(sides) != 2:
+    if draw and sides and len(sides) != 2:
         raise args.error(t("spec.draw_two"))
     if score is not None:
         score = oriented(score, draw)
-    return ReportResult(sides, draw, margin, moves, rated, again, score)
+    return ReportResult(sides, draw, margin, moves, rated, again, score,
+                        loss=kind == "loss" and not sides)
 
 
 def read_confirm(args: Args) -> Command:
