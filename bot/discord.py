@@ -23,7 +23,7 @@ from discord import app_commands
 from bot.config import Config
 from bot.discord_render import MENTION, called_ids, calling, chunks, pinged, render, shown
 from bot.gateway import (
-    BUTTON_ACTIONS,
+    PRESSABLE,
     READY_ACTIONS,
     Asker,
     Gateway,
@@ -90,7 +90,7 @@ def mentions_as_tokens(text: str, names: dict[int, str]) -> tuple[str, dict[str,
 
 
 class ReportButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-                   template=rf"lb:(?P<action>{'|'.join(BUTTON_ACTIONS + READY_ACTIONS)}):"
+                   template=rf"lb:(?P<action>{'|'.join(PRESSABLE)}):"
                             r"(?P<match>\d+):"
                             r"(?P<ladder>[A-Za-z0-9_-]{1,32})"):
     """Confirm / Dispute (for the opponent) and Withdraw (for the reporter's side) under a

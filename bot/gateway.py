@@ -34,6 +34,8 @@ BUTTON_LABELS = {"confirm": N_("button.confirm"), "dispute": N_("button.dispute"
                  "withdraw": N_("button.withdraw"), "ready": N_("button.ready")}
 # The button under a queue match's ready check.
 READY_ACTIONS = ("ready",)
+# Every button a press may name (a press of anything else is a stale or forged one).
+PRESSABLE = BUTTON_ACTIONS + READY_ACTIONS
 
 
 def buttons_of(ready: int | None, confirm: int | None) -> tuple[tuple[str, ...], int] | None:

@@ -44,8 +44,7 @@ from telegram.request import BaseRequest
 
 from bot.config import Config, host_port
 from bot.gateway import (
-    BUTTON_ACTIONS,
-    READY_ACTIONS,
+    PRESSABLE,
     Asker,
     Gateway,
     Said,
@@ -391,7 +390,7 @@ class TelegramPlatform:
         action, _, rest = query.data.partition(":")
         ladder, _, match = rest.rpartition(":")
         locale, policy = query.from_user.language_code, self.config.policy
-        if action not in BUTTON_ACTIONS + READY_ACTIONS or not is_digits(match) or not ladder:
+        if action not in PRESSABLE or not is_digits(match) or not ladder:
             await query.answer(own_words(t("adapter.stale_button"), locale, policy).text,
                                show_alert=True)
             return
