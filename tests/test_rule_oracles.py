@@ -866,6 +866,16 @@ async def test_the_bot_moves_rungs_as_the_nhwc_rulebook(tmp_path: Path, monkeypa
             for number in [n for n, (*_, since) in accepted.items() if since + play <= chat.at]:
                 del accepted[number]
 
+        async def issue(a: str, b: str | None, text: str, number: int) -> int:
+            """A challenge from a (to b, or to anyone): refused while the pair (or a's open
+            one) is in one already; the next challenge's number."""
+            if {a, b} in busy:
+                await chat.refused(a, text)
+                return number
+            await chat.ok(a, text)
+            waiting[number] = (a, b, chat.at)
+            return number + 1
+
         for _ in range(160):
             roll = rng.random()
             busy = [{a, b} for a, b, _ in (*waiting.values(), *accepted.values())]
@@ -873,12 +883,7 @@ async def test_the_bot_moves_rungs_as_the_nhwc_rulebook(tmp_path: Path, monkeypa
             if roll < 0.05:  # an open challenge, to anyone; one a player at a time
                 a = rng.choice(members)
                 text = "/challenge"
-                if {a, None} in busy:
-                    await chat.refused(a, text)
-                else:
-                    await chat.ok(a, text)
-                    waiting[next_challenge] = (a, None, chat.at)
-                    next_challenge += 1
+                next_challenge = await issue(a, None, text, next_challenge)
             elif roll < 0.08 and (opens := [n for n, (_, b, _) in waiting.items() if b is None]):
                 number = rng.choice(opens)  # the first to answer takes it
                 a = waiting[number][0]
@@ -897,12 +902,7 @@ async def test_the_bot_moves_rungs_as_the_nhwc_rulebook(tmp_path: Path, monkeypa
             elif roll < 0.22:
                 a, b = rng.sample(members, 2)
                 text = f"/challenge @{b}"
-                if {a, b} in busy:
-                    await chat.refused(a, text)
-                else:
-                    await chat.ok(a, text)
-                    waiting[next_challenge] = (a, b, chat.at)
-                    next_challenge += 1
+                next_challenge = await issue(a, b, text, next_challenge)
             elif roll < 0.4 and (direct := [n for n, (_, b, _) in waiting.items()
                                             if b is not None]):
                 number = rng.choice(direct)
