@@ -9,6 +9,7 @@ gateway intents: slash commands and buttons need none.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import io
 import logging
 import re
@@ -21,7 +22,9 @@ import yarl
 from discord import app_commands
 
 from bot.config import Config
+from bot.discord_board import DiscordBoard
 from bot.discord_render import MENTION, called_ids, calling, chunks, pinged, render, shown
+from bot.discord_roles import DiscordRoles
 from bot.gateway import (
     PRESSABLE,
     READY_ACTIONS,
@@ -55,6 +58,8 @@ PLATFORM = "discord"
 CHOICE_NAME = 100  # characters of an autocomplete choice (discord-api-docs)
 AUTOCOMPLETE_WAIT = 2.0  # seconds an autocomplete may wait for the database
 EMBEDDED = (ShowStandings, ShowProfile, ShowHistory, ShowHallOfFame, ShowLadder)
+# A command that sets the roles a ladder gives: the server's roles are read first.
+SETS_ROLES = re.compile(r"^/ladder\s+(set|create)\b.*\b(roles|champion_role)\s*=", re.I | re.S)
 
 
 def chat_key(guild_id: int) -> str:
@@ -153,6 +158,9 @@ class DiscordPlatform:
             app_commands.CommandTree(self.client)
         self.tree.on_error = self.on_error  # type: ignore[method-assign]
         self.client.add_dynamic_items(ReportButton)
+        self.roles = DiscordRoles(self.client)
+        self.board = DiscordBoard(self.client, config.policy.web_url)
+        self.changed: Callable[[str, str | None], None] | None = None  # (the Follower's poke)
         from bot.discord_commands import register  # it builds on this module's names
 
         register(self)
@@ -166,7 +174,8 @@ class DiscordPlatform:
     @property
     def gateway(self) -> Gateway:
         """The way into the core, shared with the other platforms."""
-        return Gateway(self.store, self.config.policy, self.clock, self.limiter)
+        return Gateway(self.store, self.config.policy, self.clock, self.limiter,
+                       self.changed)
 
     # ---- lifecycle
     def owns(self, chat: str) -> bool:
@@ -252,7 +261,11 @@ class DiscordPlatform:
             assert text is not None
             names = {u.id: u.display_name for u in _resolved_users(interaction)}
             said, known = mentions_as_tokens(text, names)
-            reply = await self.gateway.run(self.asker(interaction), Said(said, known), ladder)
+            asker = self.asker(interaction)
+            if SETS_ROLES.search(text) and interaction.guild_id is not None:
+                server = await self.roles.server(interaction.guild_id)
+                asker = dataclasses.replace(asker, roles=server.access())
+            reply = await self.gateway.run(asker, Said(said, known), ladder)
         else:
             reply = await self.gateway.run(self.asker(interaction), command, ladder)
         return reply or own_words(t("adapter.nothing"), interaction.locale.value,

@@ -31,6 +31,7 @@ from core.commands import (
     LeaveQueue,
     ListLadders,
     MakeDefault,
+    PinStandings,
     Ready,
     RemovePlayer,
     ReportResult,
@@ -40,6 +41,7 @@ from core.commands import (
     ShowProfile,
     ShowStandings,
     UnbanPlayer,
+    UnpinStandings,
     VoidMatch,
     WithdrawChallenge,
     WithdrawReport,
@@ -92,6 +94,16 @@ def register(p: DiscordPlatform) -> None:
     @options()
     async def ladder_info(i: discord.Interaction[Any], ladder: str | None = None) -> None:
         await p.answer(i, ShowLadder(), ladder)
+
+    @ladder_group.command(name="pin", description=said("menu.ladder_pin"))
+    @options()
+    async def ladder_pin(i: discord.Interaction[Any], ladder: str | None = None) -> None:
+        await p.answer(i, PinStandings(), ladder)
+
+    @ladder_group.command(name="unpin", description=said("menu.ladder_unpin"))
+    @options()
+    async def ladder_unpin(i: discord.Interaction[Any], ladder: str | None = None) -> None:
+        await p.answer(i, UnpinStandings(), ladder)
 
     @ladder_group.command(name="list", description=said("menu.ladder_list"))
     async def ladder_list(i: discord.Interaction[Any]) -> None:

@@ -22,7 +22,7 @@ from core.commands import (
 )
 from core.errors import LadderError
 from core.i18n import N_, Message, Text, encode, language_of, render, t
-from core.records import Context, LadderInfo, Reply, UserRef
+from core.records import Context, LadderInfo, Reply, RoleAccess, UserRef
 from core.service import execute, handle, refused, spoken
 from core.settings import Policy
 from storage.sqlite import SqliteRepo, SqliteStore
@@ -85,6 +85,7 @@ class Asker:
     reply_to: UserRef | None = None
     locale: str | None = None  # the asker's own language, as their client says it
     alone: bool = False  # a private chat: only the asker reads the replies
+    roles: RoleAccess | None = None  # the server's roles, read for a command setting them
 
 
 @dataclass(frozen=True)
@@ -101,8 +102,10 @@ class Gateway:
     """Commands from any platform into the core: flood limit, context, one transaction."""
 
     def __init__(self, store: SqliteStore, policy: Policy, clock: Callable[[], float],
-                 limiter: Limiter) -> None:
+                 limiter: Limiter, changed: Callable[[str, str | None], None] | None = None
+                 ) -> None:
         self.store, self.policy, self.clock, self.limiter = store, policy, clock, limiter
+        self.changed = changed  # told of every ladder a command answered for
 
     def admit(self, asker: Asker) -> tuple[bool, Text | None]:
         """Whether the asker may send a command now, and what to tell them if not (None:
@@ -117,7 +120,8 @@ class Gateway:
                 asker.moderator(repo.ladder(asker.chat, ladder))
             ctx = Context(asker.chat, asker.user, int(self.clock()), moderator=moderator,
                           message_id=asker.message_id, channel=asker.channel,
-                          reply_to=asker.reply_to, locale=asker.locale, alone=asker.alone)
+                          reply_to=asker.reply_to, locale=asker.locale, alone=asker.alone,
+                          roles=asker.roles)
             if not isinstance(what, Said):
                 return execute(repo, ctx, Parsed(what, ladder), self.policy)
             text = what.text if ladder is None else f"{what.text} ladder={ladder}"
@@ -133,4 +137,7 @@ class Gateway:
             except LadderError as error:  # pragma: no cover - handle() answers refusals
                 return spoken(refused(error), ctx, self.policy.language)
 
-        return await self.store.run(work)
+        reply = await self.store.run(work)
+        if reply is not None and not reply.error and self.changed is not None:
+            self.changed(asker.chat, reply.ladder)
+        return reply

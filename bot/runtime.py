@@ -6,7 +6,7 @@ import asyncio
 import logging
 import signal
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC
 from pathlib import Path
 from typing import Protocol
@@ -15,6 +15,8 @@ from apscheduler.triggers.interval import IntervalTrigger
 
 from bot.backup import daily
 from bot.config import Config
+from bot.discord_roles import RoleSync
+from bot.following import Follower, LiveStandings, Step
 from bot.scheduler import Scheduler
 from core.records import Announcement
 from storage.sqlite import SqliteStore
@@ -56,6 +58,21 @@ class Platform(Protocol):
         ...
 
 
+def following(store: SqliteStore, platforms: Sequence[Platform], clock: Callable[[], float],
+              post: Callable[[Announcement], Awaitable[None]]) -> Follower:
+    """What keeps the platforms in step with the standings: every platform's live
+    standings messages, and Discord's roles; each platform pokes it after a command."""
+    boards = [board for p in platforms if (board := getattr(p, "board", None)) is not None]
+    parts: list[Step] = [LiveStandings(store, boards, clock, post)] if boards else []
+    parts += [RoleSync(store, roles, clock) for p in platforms
+              if (roles := getattr(p, "roles", None)) is not None]
+    follower = Follower(store, parts, clock)
+    for platform in platforms:
+        if hasattr(platform, "changed"):
+            platform.changed = follower.poke
+    return follower
+
+
 class Runtime:
     """The running bot: platforms, the scheduler and the database, started and stopped together."""
 
@@ -71,6 +88,7 @@ class Runtime:
         elif config.backup_dir:
             self.scheduler.add("backup", self.backup, IntervalTrigger(hours=1, timezone=UTC))
         self.stopping = asyncio.Event()
+        self.follower = following(store, self.platforms, clock, self.post)
 
     async def backup(self) -> None:
         """Take the daily backup if the newest is a day old (checked hourly)."""
@@ -110,10 +128,12 @@ class Runtime:
                 await platform.start()
                 started.append(platform)
                 log.info("%s is running", platform.name)
+            self.follower.start()
             await self.stopping.wait()
             log.info("stopping")
         finally:
             self.scheduler.stop()
+            await self.follower.stop()
             if site is not None:
                 await site.stop()
             for platform in reversed(started):

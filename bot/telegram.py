@@ -55,6 +55,7 @@ from bot.gateway import (
 from bot.limits import Limiter
 from bot.menu import MENU
 from bot.scheduler import Undeliverable
+from bot.telegram_board import TelegramBoard
 from bot.telegram_render import alert, keyboard, render, shown, split
 from bot.text import APOLOGY
 from core import i18n
@@ -186,6 +187,8 @@ class TelegramPlatform:
             self.on_message))
         self.app.add_handler(CallbackQueryHandler(self.on_button))
         self.app.add_error_handler(self.on_error)
+        self.board = TelegramBoard(self.app.bot, config.policy.web_url or None)
+        self.changed: Callable[[str, str | None], None] | None = None  # (the Follower's poke)
 
     # ---- lifecycle
     def owns(self, chat: str) -> bool:
@@ -357,7 +360,8 @@ class TelegramPlatform:
     @property
     def gateway(self) -> Gateway:
         """The way into the core, shared with the other platforms."""
-        return Gateway(self.store, self.config.policy, self.clock, self.limiter)
+        return Gateway(self.store, self.config.policy, self.clock, self.limiter,
+                       self.changed)
 
     async def _private(self, asker: Asker, word: str, said: Said) -> Reply | None:
         """In a private chat: only reads, about the asker's ladders in their groups."""

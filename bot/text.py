@@ -93,3 +93,11 @@ def split_text(text: str, limit: int) -> list[str]:
     if current or not parts:
         parts.append(current)
     return parts
+
+
+def fitted(text: str, limit: int) -> str:
+    """A text as one message: whole, or its first lines that fit with a last line "…"
+    (the top of a table too long for one message)."""
+    if len(text) <= limit:
+        return text
+    return split_text(text, limit - 2)[0] + "\n…"

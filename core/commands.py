@@ -67,6 +67,16 @@ class DeleteLadder:
 
 
 @dataclass(frozen=True, slots=True)
+class PinStandings:
+    """Moderator: post the standings here and keep that message up to date."""
+
+
+@dataclass(frozen=True, slots=True)
+class UnpinStandings:
+    """Moderator: stop keeping the live standings message up to date."""
+
+
+@dataclass(frozen=True, slots=True)
 class Join:
     """Join the ladder."""
 
@@ -294,10 +304,11 @@ class CloseSeason:
 
 Command = (
     Help | CreateLadder | ChangeSettings | ShowLadder | ListLadders | MakeDefault
-    | RenameLadder | DeleteLadder | Join | Leave | IssueChallenge | AcceptChallenge
-    | DeclineChallenge | WithdrawChallenge | CancelChallenge | SetAvailability | ReportResult
-    | ConfirmResult | DisputeResult | WithdrawReport | ShowStandings | ShowProfile | ShowHistory
-    | ShowHallOfFame | ShowPlayers | Suggest | JoinQueue | LeaveQueue | Ready | VoidMatch
+    | RenameLadder | DeleteLadder | PinStandings | UnpinStandings | Join | Leave
+    | IssueChallenge | AcceptChallenge | DeclineChallenge | WithdrawChallenge | CancelChallenge
+    | SetAvailability | ReportResult | ConfirmResult | DisputeResult | WithdrawReport
+    | ShowStandings | ShowProfile | ShowHistory | ShowHallOfFame | ShowPlayers | Suggest
+    | JoinQueue | LeaveQueue | Ready | VoidMatch
     | SetResult | AdjustRating | RemovePlayer | AddPlayer | BanPlayer | UnbanPlayer | CloseSeason
 )
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from core.i18n import N_, Message, Text, joined, t
 from core.registry import USAGE, WORDS
+from core.roles import ROLE_KEYS
 from core.rulebooks import rulebook_summary
 from core.setting_keys import PROPERTIES, SETTING_GROUPS, SETTING_SPECS
 from core.settings import Policy
@@ -37,7 +38,7 @@ def _settings() -> Message:
         lines += [joined("  ", SETTING_SPECS[key].describe(), sep="") for key in keys]
     lines.append(t("help.group", title=t("help.properties")))
     lines += [joined("  ", t("help.key", key=key, help=t(code)), sep="")
-              for key, code in PROPERTIES.items()]
+              for key, code in (PROPERTIES | ROLE_KEYS).items()]
     return joined(*lines, sep="\n")
 
 

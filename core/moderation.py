@@ -8,6 +8,7 @@ including any frozen season table the correction reached back into.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 
 from core.bestof import score_refusal
 from core.calendar import DAY
@@ -29,7 +30,7 @@ from core.events import (
     SeasonClosed,
     SettingsChanged,
 )
-from core.i18n import N_, Message, Number, encode, joined, series, t
+from core.i18n import N_, Message, Number, Text, encode, joined, series, t
 from core.ledger import Rederived
 from core.model import PlayerId, Result
 from core.ports import Repo
@@ -77,15 +78,16 @@ def make_default(repo: Repo, ctx: Context, cmd: MakeDefault) -> Reply:
     return Reply(t("ladder.now_default", ladder=target.name))
 
 
-def change_settings(s: Session, cmd: ChangeSettings) -> Reply:
-    """Change settings from now on (the change is an event, so replays honour its time)."""
+def change_settings(s: Session, cmd: ChangeSettings, made: Sequence[Text] = ()) -> Reply:
+    """Change settings from now on (the change is an event, so replays honour its time);
+    `made`: the changes the caller made already (the roles the ladder gives)."""
     old = s.settings
     rules, properties = split_properties(cmd.options)
     changes = parse_settings(rules)
     validate(old.with_changes(changes), changes)
     really = {k: v for k, v in changes.items() if getattr(old, k) != v}
     texts = [t("settings.change", key=k, value=format_value(v), was=format_value(getattr(old, k)))
-             for k, v in really.items()]
+             for k, v in really.items()] + list(made)
     if really:
         s.append(SettingsChanged(s.now, tuple(really.items()), s.ctx.user.name))
     for key, value in properties.items():

@@ -14,12 +14,14 @@ from core.commands import (
     DeleteLadder,
     ListLadders,
     MakeDefault,
+    PinStandings,
     RemovePlayer,
     RenameLadder,
     ResultSpec,
     SetResult,
     ShowLadder,
     UnbanPlayer,
+    UnpinStandings,
     VoidMatch,
 )
 from core.i18n import Number, t
@@ -43,7 +45,7 @@ from core.words import (
 
 
 def parse_ladder(args: Args) -> Command:
-    """/ladder create|set|info|list|default|rename|delete."""
+    """/ladder create|set|info|list|pin|unpin|default|rename|delete."""
     sub = (args.pop().lower() if args.tokens else "info")
     if sub == "create":
         if not args.tokens:
@@ -69,6 +71,9 @@ def parse_ladder(args: Args) -> Command:
     if sub == "list":
         args.done()
         return ListLadders()
+    if sub in ("pin", "unpin"):
+        args.done()
+        return PinStandings() if sub == "pin" else UnpinStandings()
     if sub == "rename":
         if len(args.tokens) != 1 or not LADDER_NAME.match(args.tokens[0]):
             raise args.error(t("mod.new_name"))

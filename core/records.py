@@ -39,6 +39,8 @@ class Context:
     locale: str | None = None  # the sender's own language (Discord's locale, Telegram's
     # language_code), for what only they see
     alone: bool = False  # only the sender reads the replies here (a private chat)
+    roles: RoleAccess | None = None  # a Discord server's roles, read for a command that
+    # sets the roles a ladder gives (None: the chat has none, or they were not read)
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,6 +237,59 @@ class QueueState:
     next_id: int = 1
     entries: tuple[QueueEntry, ...] = ()
     matches: tuple[QueueMatch, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class RoleConfig:
+    """The Discord roles a ladder gives (`/ladder set roles=... champion_role=...`), the
+    server's role ids of those it manages, by role key (`league:Fighter`, `top:10`,
+    `champion`), and the last failure to apply them (a catalog code; None: none)."""
+
+    leagues: bool = False
+    top: int | None = None
+    champion: bool = False
+    ids: tuple[tuple[str, str], ...] = ()
+    problem: str | None = None
+    since: Timestamp | None = None  # when `problem` was first met
+
+    @property
+    def any(self) -> bool:
+        """Whether the ladder gives any role."""
+        return self.leagues or self.top is not None or self.champion
+
+
+@dataclass(frozen=True, slots=True)
+class RoleHolding:
+    """What the bot last applied to one server member for one ladder: the role keys they
+    should hold, and the ids of the roles the bot itself gave them (only those it ever
+    takes away: a role a person gave by hand stays)."""
+
+    wanted: frozenset[str] = frozenset()
+    granted: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True, slots=True)
+class RoleAccess:
+    """What the bot may do with a Discord server's roles, as the adapter found it just
+    before a command that sets roles: Manage Roles (or Administrator), the position of its
+    highest role, and the server's roles by name (the highest position of each name)."""
+
+    manage: bool
+    top: int
+    positions: tuple[tuple[str, int], ...] = ()
+    count: int = 0  # roles the server has (Discord allows 250)
+
+
+@dataclass(frozen=True, slots=True)
+class PinRecord:
+    """A live standings message (`/ladder pin`): where, which message once posted, a
+    digest of what it shows, and when it was last posted or edited."""
+
+    channel: str | None
+    message: str | None = None
+    shown: str = ""
+    edited: Timestamp = 0
+    language: str = "en"
 
 
 @dataclass(frozen=True, slots=True)

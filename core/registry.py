@@ -14,6 +14,7 @@ from typing import Any
 from core import (
     challenges,
     ladder_admin,
+    live,
     membership,
     moderation,
     queries,
@@ -44,6 +45,7 @@ from core.commands import (
     LeaveQueue,
     ListLadders,
     MakeDefault,
+    PinStandings,
     Ready,
     RemovePlayer,
     RenameLadder,
@@ -58,6 +60,7 @@ from core.commands import (
     ShowStandings,
     Suggest,
     UnbanPlayer,
+    UnpinStandings,
     VoidMatch,
     WithdrawChallenge,
     WithdrawReport,
@@ -135,15 +138,18 @@ def _mod(kind: type, run: Run) -> Action:
 SPECS: tuple[Spec, ...] = (
     Spec("ladder", ("/ladder create NAME preset=PRESET [key=value ...]",
                     "/ladder set key=value ...", "/ladder info", "/ladder list",
+                    "/ladder pin", "/ladder unpin",
                     "/ladder default NAME", "/ladder rename NEW", "/ladder delete NAME"),
          N_("help.ladder"), N_("menu.ladder"), parse_ladder, (
-             Action(CreateLadder, chat=moderation.create_ladder, moderator=True),
-             _mod(ChangeSettings, moderation.change_settings),
-             Action(ShowLadder, lambda s, _: queries.ladder_info(s)),
+             Action(CreateLadder, chat=live.create_ladder, moderator=True),
+             _mod(ChangeSettings, live.change_settings),
+             Action(ShowLadder, lambda s, _: live.info(s)),
              Action(ListLadders, chat=lambda repo, ctx, _, __: queries.list_ladders(repo, ctx)),
              Action(MakeDefault, chat=lambda repo, ctx, cmd, _: moderation.make_default(
                  repo, ctx, cmd), moderator=True),
              _mod(RenameLadder, ladder_admin.rename),
+             _mod(PinStandings, lambda s, _: live.pin(s)),
+             _mod(UnpinStandings, lambda s, _: live.unpin(s)),
              Action(DeleteLadder, chat=lambda repo, ctx, cmd, _: ladder_admin.delete(
                  repo, ctx, cmd), moderator=True)),
          reads=True),

@@ -80,6 +80,9 @@ def _parse_bool(text: str) -> bool:
     raise BadValue(t("value.bool"))
 
 
+parse_bool = _parse_bool  # (a key's bool, for the keys read elsewhere: champion_role)
+
+
 def _optional(parse: Callable[[str], Any]) -> Callable[[str], Any]:
     def inner(text: str) -> Any:
         return None if text.lower() in ("none", "off", "no") else parse(text)

@@ -22,7 +22,7 @@ from core.events import (
     SettingsChanged,
 )
 from core.model import Margin, Match, Result
-from core.records import QueueEntry, QueueMatch, QueueState
+from core.records import PinRecord, QueueEntry, QueueMatch, QueueState, RoleConfig
 from core.settings import Settings
 from core.state import LadderState, PlayerState, SeriesState
 from core.tables import HallEntry, TableRow
@@ -247,3 +247,32 @@ def queue_from_json(text: str) -> QueueState:
         tuple(QueueMatch(m["id"], m["t"], (tuple(m["teams"][0]), tuple(m["teams"][1])),
                          tuple(m["since"]), tuple(m["ready"]), bool(m["on"]))
               for m in data["m"]))
+
+
+# ------------------------------------------------------------------ what follows the standings
+
+
+def roles_to_json(config: RoleConfig) -> str:
+    """A ladder's role settings, ids and problem as compact JSON."""
+    return dumps({"l": int(config.leagues), "t": config.top, "c": int(config.champion),
+                  "ids": [list(pair) for pair in config.ids], "p": config.problem,
+                  "since": config.since})
+
+
+def roles_from_json(text: str) -> RoleConfig:
+    """The inverse of `roles_to_json`."""
+    data = json.loads(text)
+    return RoleConfig(bool(data["l"]), data["t"], bool(data["c"]),
+                      tuple((k, v) for k, v in data["ids"]), data["p"], data["since"])
+
+
+def pin_to_json(pin: PinRecord) -> str:
+    """A live standings message as compact JSON."""
+    return dumps({"ch": pin.channel, "m": pin.message, "s": pin.shown, "e": pin.edited,
+                  "lang": pin.language})
+
+
+def pin_from_json(text: str) -> PinRecord:
+    """The inverse of `pin_to_json`."""
+    data = json.loads(text)
+    return PinRecord(data["ch"], data["m"], data["s"], data["e"], data["lang"])

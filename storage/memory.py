@@ -32,6 +32,7 @@ from core.records import (
 from core.settings import Settings
 from core.state import Applied, LadderState, PlayerState
 from core.tables import HallEntry, TableRow, gain_table, ladder_table
+from storage.memory_following import FollowingData, MemoryFollowing
 from storage.projection import change_rows
 
 T = TypeVar("T")
@@ -51,14 +52,19 @@ class _Data:
     counters: dict[tuple[int, str], int] = field(default_factory=dict)
     exports: dict[str, str] = field(default_factory=dict)  # deleted ladders' exports
     queues: dict[int, QueueState] = field(default_factory=dict)
+    following: FollowingData = field(default_factory=FollowingData)
 
 
-class MemoryRepo:
+class MemoryRepo(MemoryFollowing):
     """The Repo protocol over plain Python structures."""
 
     def __init__(self, data: _Data, snapshot_every: int) -> None:
         self.d = data
         self.snapshot_every = snapshot_every
+
+    @property
+    def following(self) -> FollowingData:  # (MemoryFollowing's tables)
+        return self.d.following
 
     @contextmanager
     def savepoint(self) -> Iterator[None]:
@@ -107,6 +113,7 @@ class MemoryRepo:
             table.pop(ladder, None)  # type: ignore[attr-defined]
         for key in [k for k in self.d.counters if k[0] == ladder]:
             del self.d.counters[key]
+        self.d.following.forget(ladder)
 
     def keep_export(self, chat: str, name: str, text: str, at: Timestamp) -> str:
         where = f"memory:{chat}/{name}/{at}"

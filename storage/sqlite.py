@@ -65,6 +65,7 @@ from storage.codec import (
     state_from_json,
     state_to_json,
 )
+from storage.following import FollowingTables
 from storage.projection import change_rows
 
 T = TypeVar("T")
@@ -285,7 +286,7 @@ class _Settings:
         return found
 
 
-class SqliteRepo:
+class SqliteRepo(FollowingTables):
     """The Repo protocol over one sqlite3 connection inside one transaction."""
 
     def __init__(self, conn: sqlite3.Connection, store: SqliteStore) -> None:
@@ -382,7 +383,8 @@ class SqliteRepo:
     # Every table of a ladder's, children first (ladders itself last).
     _LADDER_TABLES = ("match_players", "changes", "matches", "challenges", "seasons",
                       "hall_of_fame", "audit", "snapshots", "events", "players",
-                      "player_names", "rating_counts", "queues")
+                      "player_names", "rating_counts", "queues", "following",
+                      "role_holdings")
 
     def delete_ladder(self, ladder: int) -> None:
         row = self._one("SELECT chat, name FROM ladders WHERE id=?", (ladder,))

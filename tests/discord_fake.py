@@ -22,7 +22,7 @@ import itertools
 import json
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from aiohttp import WSMsgType, web
@@ -36,6 +36,12 @@ OTHER_CHANNEL = 1300000000000000009
 BOT_USER = {"id": str(APP), "username": "Ladderbot", "discriminator": "0", "bot": True,
             "global_name": None, "avatar": None}
 MANAGE_GUILD = 1 << 5
+MANAGE_ROLES, ADMINISTRATOR = 1 << 28, 1 << 3
+# A server's member routes (GET a member, PUT and DELETE a member's role) share one
+# bucket per server here: 10 requests, refilled at one a second. Discord does not
+# publish its numbers (they come in each answer's headers); this is of their size.
+MEMBER_BURST, MEMBER_RATE = 10.0, 1.0
+MAX_ROLES, ROLE_NAME = 250, 100  # a server's roles, a role's name (discord-api-docs)
 EPHEMERAL = 64
 FIRST_RESPONSE, TOKEN_LIFE = 3.0, 15 * 60.0  # seconds
 DEFERRED, DEFERRED_UPDATE, UPDATE = 5, 6, 7  # callback types
@@ -122,6 +128,61 @@ def with_user(opt: dict[str, Any], user: dict[str, Any]) -> dict[str, Any]:
 
 
 @dataclass
+class Guild:
+    """The one server's roles and members, as far as the bot's role routes see them. The
+    bot holds the role `Ladderbot` (position 10, Manage Roles); members are there unless
+    they `left`."""
+
+    roles: dict[str, dict[str, Any]] = field(default_factory=dict)
+    members: dict[str, set[str]] = field(default_factory=dict)  # user id -> role ids
+    left: set[str] = field(default_factory=set)
+    bot_role: str = ""
+
+    def __post_init__(self) -> None:
+        self.roles[str(GUILD)] = _role(str(GUILD), "@everyone", 0, 0)
+        self.bot_role = self.add_role("Ladderbot", 0, position=10,
+                                      permissions=MANAGE_ROLES)["id"]
+        self.members[str(APP)] = {self.bot_role}
+
+    def add_role(self, name: str, colour: int, position: int = 1,
+                 permissions: int = 0) -> dict[str, Any]:
+        """A role at `position`, the others at or above it moved up one (as Discord
+        places a new role just above @everyone)."""
+        for role in self.roles.values():
+            if role["position"] >= position and role["id"] != str(GUILD):
+                role["position"] += 1
+        made = _role(snowflake(), name, position, permissions, colour)
+        self.roles[made["id"]] = made
+        return made
+
+    def top(self) -> int:
+        """The position of the bot's highest role."""
+        return max(self.roles[r]["position"] for r in self.members[str(APP)])
+
+    def may_manage(self) -> bool:
+        allowed = int(self.roles[str(GUILD)]["permissions"])
+        for r in self.members[str(APP)]:
+            allowed |= int(self.roles[r]["permissions"])
+        return bool(allowed & (MANAGE_ROLES | ADMINISTRATOR))
+
+    def named(self, name: str) -> list[str]:
+        """The ids of the roles of this name."""
+        return [r["id"] for r in self.roles.values() if r["name"] == name]
+
+    def holders(self, name: str) -> set[str]:
+        """The user ids holding a role of this name."""
+        ids = set(self.named(name))
+        return {u for u, held in self.members.items() if held & ids}
+
+
+def _role(rid: str, name: str, position: int, permissions: int,
+          colour: int = 0) -> dict[str, Any]:
+    return {"id": rid, "name": name, "color": colour, "hoist": False, "icon": None,
+            "unicode_emoji": None, "position": position, "permissions": str(permissions),
+            "managed": False, "mentionable": False, "flags": 0}
+
+
+@dataclass
 class _Interaction:
     """What the stand-in knows of one interaction it sent."""
 
@@ -149,6 +210,9 @@ class FakeDiscord:
         self.port = 0
         self.refused: list[tuple[str, str, list[str]]] = []  # method, path, problems
         self.links: list[str] = []  # what readers could click in the bot's messages
+        self.guild = Guild()
+        self.deleted: set[str] = set()  # ids of messages someone deleted
+        self.bucket: tuple[float, float] = (MEMBER_BURST, clock())  # level, when
 
     def arrive(self, payload: dict[str, Any]) -> None:
         """An interaction is sent to the bot now: its clock starts."""
@@ -257,6 +321,10 @@ class FakeDiscord:
             self.refused.append((method, path, [late[1]["message"]]))
             return late
         ws = f"ws://127.0.0.1:{self.port}/gateway"
+        if path.startswith(f"/guilds/{GUILD}/"):
+            return self.guild_route(method, path.split("/")[3:], body)
+        if method == "PATCH" and path.split("/")[-1] in self.deleted:
+            return 404, {"message": "Unknown Message", "code": 10008}
         if path == "/users/@me":
             return 200, BOT_USER
         if path == "/oauth2/applications/@me":
@@ -285,6 +353,59 @@ class FakeDiscord:
             return 200, [{**c, "id": snowflake(), "application_id": str(APP), "version": "1"}
                          for c in body] if isinstance(body, list) else []
         return 404, {"message": "Unknown route", "code": 0}
+
+    def guild_route(self, method: str, parts: list[str], body: dict[str, Any]
+                    ) -> tuple[int, Any]:
+        """The server's roles and members, with Discord's refusals: Manage Roles, the
+        bot's place among the roles, the number of roles, and the member bucket."""
+        g = self.guild
+        if parts == ["roles"] and method == "GET":
+            return 200, list(g.roles.values())
+        if parts == ["roles"] and method == "POST":
+            if not g.may_manage():
+                return self._forbidden(method, parts)
+            if len(g.roles) >= MAX_ROLES:
+                return 400, {"message": "Maximum number of guild roles reached (250)",
+                             "code": 30005}
+            problems = [] if 1 <= len(body.get("name", "")) <= ROLE_NAME else ["role name"]
+            if problems:
+                self.refused.append((method, "/".join(parts), problems))
+                return 400, {"message": "Invalid Form Body", "code": 50035}
+            return 200, g.add_role(body["name"], int(body.get("color", 0)))
+        if parts[0] != "members" or len(parts) < 2:
+            return 404, {"message": "Unknown route", "code": 0}
+        if not self._take():
+            self.refused.append((method, "/".join(parts), ["rate limited"]))
+            return 429, {"message": "You are being rate limited.", "retry_after": 0.01,
+                         "global": False}
+        user = parts[1]
+        if user in g.left:
+            return 404, {"message": "Unknown Member", "code": 10007}
+        if len(parts) == 2 and method == "GET":
+            return 200, {**member(person(int(user), f"u{user}")),
+                         "roles": sorted(g.members.get(user, set()))}
+        if len(parts) != 4 or parts[2] != "roles" or method not in ("PUT", "DELETE"):
+            return 404, {"message": "Unknown route", "code": 0}
+        role = g.roles.get(parts[3])
+        if role is None:
+            return 404, {"message": "Unknown Role", "code": 10011}
+        if not g.may_manage() or role["position"] >= g.top():
+            return self._forbidden(method, parts)
+        held = g.members.setdefault(user, set())
+        (held.add if method == "PUT" else held.discard)(role["id"])
+        return 204, None
+
+    def _forbidden(self, method: str, parts: list[str]) -> tuple[int, Any]:
+        self.refused.append((method, "/".join(parts), ["missing permissions"]))
+        return 403, {"message": "Missing Permissions", "code": 50013}
+
+    def _take(self) -> bool:
+        level, at = self.bucket
+        level = min(MEMBER_BURST, level + (self.clock() - at) * MEMBER_RATE)
+        if level < 1:
+            return False
+        self.bucket = (level - 1, self.clock())
+        return True
 
     def timing(self, method: str, path: str, body: dict[str, Any]) -> tuple[int, Any] | None:
         """Discord's rules of when an interaction may be answered (None: in time), and

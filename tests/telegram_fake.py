@@ -44,6 +44,8 @@ class FakeTelegram:
         self.refused: list[tuple[str, str]] = []  # method, the Bot API's description
         self.links: list[str] = []  # what readers could click in the bot's messages
         self.slow: dict[str, int] = {}  # method -> event loop turns its answer takes
+        self.messages: dict[tuple[int, int], str] = {}  # (chat, message id) -> its text
+        self.deleted: set[tuple[int, int]] = set()  # messages someone deleted
 
     def sent(self, chat_id: int | None = None) -> list[dict[str, Any]]:
         """sendMessage calls (to one chat), in order."""
@@ -96,10 +98,13 @@ class FakeTelegram:
             chat_id = int(params["chat_id"])
             result = {"message_id": self.message_id, "date": 1767607200, "from": BOT,
                       "chat": {**GROUP, "id": chat_id}, "text": params["text"]}
+            self.messages[(chat_id, self.message_id)] = params["text"]
             if "reply_markup" in params:
                 markup = params["reply_markup"]
                 result["reply_markup"] = json.loads(markup) if isinstance(markup, str) \
                     else markup
+        elif method == "editMessageText":
+            return self.edit(params)
         elif method == "getChatAdministrators":
             result = [{"status": "creator", "user": u, "is_anonymous": False}
                       for u in self.admins.get(int(params["chat_id"]), [])]
@@ -107,6 +112,30 @@ class FakeTelegram:
             offset = int(params.get("offset", 0) or 0)
             result = [u for u in self.updates if u["update_id"] >= offset]
         return 200, {"ok": True, "result": result}
+
+
+    def edit(self, params: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        """editMessageText as the Bot API answers it: a deleted or unknown message, or
+        the same text again, is refused."""
+        key = (int(params["chat_id"]), int(params["message_id"]))
+        if key not in self.messages or key in self.deleted:
+            description = "Bad Request: message to edit not found"
+        elif self.messages[key] == params["text"]:
+            description = ("Bad Request: message is not modified: specified new message "
+                           "content and reply markup are exactly the same as a current "
+                           "content and reply markup of the message")
+        else:
+            self.messages[key] = params["text"]
+            return 200, {"ok": True, "result": {
+                "message_id": key[1], "date": 1767607200, "edit_date": 1767607300,
+                "from": BOT, "chat": {**GROUP, "id": key[0]}, "text": params["text"]}}
+        self.refused.append(("editMessageText", description))
+        return 400, {"ok": False, "error_code": 400, "description": description}
+
+    def edits(self, chat_id: int) -> list[str]:
+        """The texts of every editMessageText in a chat, in order."""
+        return [p["text"] for m, p in self.calls
+                if m == "editMessageText" and int(p["chat_id"]) == chat_id]
 
 
 class FakeRequest(BaseRequest):

@@ -298,7 +298,7 @@ def test_sync_dry_run_lists_every_command_without_a_token(tmp_path: Path) -> Non
                           "history", "halloffame", "mod", "help", "players", "suggest",
                           "challenge-cancel", "queue", "queue-leave", "ready"}
     assert [o["name"] for o in names["ladder"]["options"]] == [
-        "create", "set", "info", "list", "default", "rename", "delete"]
+        "create", "set", "info", "pin", "unpin", "list", "default", "rename", "delete"]
     assert [o["name"] for o in names["mod"]["options"]] == [
         "void", "set", "adjust", "remove", "add", "ban", "unban", "cancel", "season-close"]
     assert [o["name"] for o in names["standings"]["options"]] == ["table", "page", "ladder"]

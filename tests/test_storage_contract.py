@@ -555,3 +555,38 @@ async def test_bulk_decay_equals_the_statement_by_statement_decay(
     # RULES.md: 1000 - 999 = 1 decays to 0 and stays; 0 never decays.
     assert bulk[0]["p0"] == 0 and bulk[0]["p1"] == 0
     assert len(bulk[1]) > 5
+
+
+async def test_what_follows_the_standings_is_kept_per_ladder(store: Any) -> None:
+    from core.records import PinRecord, RoleConfig, RoleHolding
+
+    def work(repo: Any) -> None:
+        a = repo.add_ladder("discord:1", "main", preset("duel"), T0, None)
+        b = repo.add_ladder("discord:1", "cup", preset("duel"), T0, None)
+        c = repo.add_ladder("discord:2", "main", preset("duel"), T0, None)
+        assert repo.roles(a.id) == RoleConfig() and repo.followed() == []
+        config = RoleConfig(leagues=True, top=10, ids=(("league:Yard Terror", "77"),),
+                            problem="roles.problem.permission", since=T0)
+        repo.save_roles(a.id, config)
+        assert repo.roles(a.id) == config
+        held = RoleHolding(frozenset({"league:Yard Terror", "top:10"}), frozenset({"77"}))
+        repo.save_holding(a.id, "discord:9", held)
+        repo.save_holding(b.id, "discord:9", RoleHolding(frozenset({"x"}), frozenset({"78"})))
+        repo.save_holding(c.id, "discord:9", RoleHolding(frozenset({"y"}), frozenset({"79"})))
+        assert repo.role_holdings(a.id) == {"discord:9": held}
+        # another ladder of the same server, never one of another server
+        assert repo.granted_elsewhere(a.id, "discord:9") == frozenset({"78"})
+        pin = PinRecord("555", "666", "abc", T0, "ru")
+        repo.save_pin(c.id, pin)
+        assert repo.pin(c.id) == pin and repo.pin(a.id) is None
+        assert [lad.id for lad in repo.followed()] == [a.id, b.id, c.id]
+        repo.save_holding(b.id, "discord:9", None)
+        repo.save_pin(c.id, None)
+        repo.save_holding(c.id, "discord:9", RoleHolding())  # holds nothing: forgotten
+        assert [lad.id for lad in repo.followed()] == [a.id]
+        repo.save_roles(a.id, RoleConfig(ids=config.ids))  # off, but the ids are kept
+        assert repo.roles(a.id).ids == config.ids
+        repo.delete_ladder(a.id)
+        assert repo.followed() == []
+
+    await store.run(work)

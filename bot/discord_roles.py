@@ -1,0 +1,322 @@
+"""Discord roles that follow the standings: each step gives and takes the roles whose
+holders the standings changed, paced within Discord's rate limits, and records each
+member as it goes, so a restart finishes a large update once.
+
+Which roles a member should hold comes from the core (`core.roles.holders`). What the
+bot gave is recorded per member and ladder before it asks Discord (a crash between the
+two re-asks, which changes nothing); it takes away only roles it gave, and not while
+another ladder of the server gave the same role. Every request waits for a token of
+the server's `Pace`, kept below the limits Discord reports (discord.py also honours
+its rate-limit headers and 429s, as a second guard).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from core.i18n import N_
+from core.records import LadderInfo, RoleAccess, RoleConfig, RoleHolding
+from core.roles import SERVER_ROLES, behind, holders, role_colour, role_name
+from storage.sqlite import SqliteRepo, SqliteStore
+
+log = logging.getLogger(__name__)
+
+MANAGE_ROLES, ADMINISTRATOR = 1 << 28, 1 << 3  # permission bits (discord-api-docs)
+UNKNOWN_MEMBER, UNKNOWN_ROLE, TOO_MANY_ROLES = 10007, 10011, 30005  # JSON error codes
+RETRY = 60.0  # seconds before a server that refused is tried again
+REASON = "Ladderbot: roles that follow the ladder's standings"
+
+
+class Refused(Exception):
+    """Discord refused a role change for a reason a moderator must fix (a catalog code)."""
+
+    def __init__(self, problem: str) -> None:
+        super().__init__(problem)
+        self.problem = problem
+
+
+class RoleGone(Exception):
+    """A role the bot manages was deleted from the server."""
+
+
+@dataclass
+class Pace:
+    """A token bucket per server: `burst` requests at once, then `rate` a second. A
+    server first seen starts empty: a process just started cannot know what the one
+    before it spent."""
+
+    clock: Callable[[], float]
+    burst: float = 8.0
+    rate: float = 0.8
+    tokens: dict[int, tuple[float, float]] = dataclasses.field(default_factory=dict)
+
+    def _level(self, server: int) -> float:
+        level, at = self.tokens.setdefault(server, (0.0, self.clock()))
+        return min(self.burst, level + (self.clock() - at) * self.rate)
+
+    def take(self, server: int, count: int = 1) -> bool:
+        """Spend `count` tokens if the bucket holds them."""
+        level = self._level(server)
+        if level < count:
+            return False
+        self.tokens[server] = (level - count, self.clock())
+        return True
+
+    def ready_at(self, server: int, count: int) -> float:
+        """When `count` tokens will be there."""
+        return self.clock() + max(0.0, count - self._level(server)) / self.rate
+
+
+@dataclass(frozen=True)
+class Server:
+    """A server's roles as the bot sees them: by id, name and position, and its own."""
+
+    roles: tuple[tuple[str, str, int, bool], ...]  # id, name, position, managed
+    manage: bool
+    top: int
+
+    def access(self) -> RoleAccess:
+        """What `/ladder set roles=` checks."""
+        positions: dict[str, int] = {}
+        for _, name, position, _ in self.roles:
+            positions[name] = max(position, positions.get(name, -1))
+        return RoleAccess(self.manage, self.top, tuple(positions.items()), len(self.roles))
+
+    def usable(self, name: str) -> str | None:
+        """The id of a role of this name the bot may give (below its own, not an
+        integration's), if the server has one."""
+        return next((rid for rid, n, position, managed in self.roles
+                     if n == name and position < self.top and not managed), None)
+
+
+class DiscordRoles:
+    """Discord's role routes, through discord.py's HTTP client."""
+
+    def __init__(self, client: discord.Client) -> None:
+        self.client = client
+
+    async def server(self, guild: int) -> Server:
+        """The server's roles, and whether and how high the bot may manage them."""
+        http = self.client.http
+        roles = await http.get_roles(guild)
+        assert self.client.user is not None, "logged in"
+        me = await http.get_member(guild, self.client.user.id)
+        mine = set(me.get("roles", [])) | {str(guild)}  # @everyone's id is the server's
+        allowed = 0
+        top = 0
+        for role in roles:
+            if role["id"] in mine:
+                allowed |= int(role["permissions"])
+                if role["id"] != str(guild):
+                    top = max(top, int(role["position"]))
+        return Server(tuple((str(r["id"]), r["name"], int(r["position"]),
+                             bool(r.get("managed"))) for r in roles),
+                      bool(allowed & (MANAGE_ROLES | ADMINISTRATOR)), top)
+
+    async def create_role(self, guild: int, name: str, colour: int) -> str:
+        """A new role (placed just above @everyone, so below the bot's own)."""
+        try:
+            made = await self.client.http.create_role(guild, reason=REASON, name=name,
+                                                      color=colour)
+        except discord.HTTPException as error:
+            raise await self._refused(guild, error) from error
+        return str(made["id"])
+
+    async def member_roles(self, guild: int, user: int) -> frozenset[str] | None:
+        """A member's role ids (None: they are not in the server)."""
+        try:
+            found = await self.client.http.get_member(guild, user)
+        except discord.NotFound as error:
+            if error.code == UNKNOWN_MEMBER:
+                return None
+            raise
+        return frozenset(str(r) for r in found.get("roles", []))
+
+    async def change(self, guild: int, user: int, role: str, give: bool) -> bool:
+        """Give or take one role (False: the member left the server)."""
+        http = self.client.http
+        try:
+            if give:
+                await http.add_role(guild, user, role, reason=REASON)
+            else:
+                await http.remove_role(guild, user, role, reason=REASON)
+        except discord.NotFound as error:
+            if error.code == UNKNOWN_ROLE:
+                raise RoleGone(role) from error
+            if error.code == UNKNOWN_MEMBER:
+                return False
+            raise
+        except discord.HTTPException as error:
+            raise await self._refused(guild, error) from error
+        return True
+
+    async def _refused(self, guild: int, error: discord.HTTPException) -> Exception:
+        """What a refusal means: a missing permission, a role above the bot's, too many."""
+        if error.code == TOO_MANY_ROLES:
+            return Refused(N_("roles.problem.too_many"))
+        if isinstance(error, discord.Forbidden):
+            server = await self.server(guild)
+            return Refused(N_("roles.problem.hierarchy") if server.manage
+                           else N_("roles.problem.permission"))
+        return error
+
+
+@dataclass
+class _Work:
+    """One ladder's pass: what the standings want, what is held, the role ids."""
+
+    ladder: LadderInfo
+    config: RoleConfig
+    wanted: dict[str, frozenset[str]]
+    held: dict[str, RoleHolding]
+
+    @property
+    def guild(self) -> int:
+        return int(self.ladder.chat.split(":", 1)[1])
+
+
+class RoleSync:
+    """Keeps the members' roles in step with the standings, a paced step at a time."""
+
+    def __init__(self, store: SqliteStore, api: DiscordRoles, clock: Callable[[], float],
+                 pace: Pace | None = None) -> None:
+        self.store, self.api, self.clock = store, api, clock
+        self.pace = pace or Pace(clock)
+        self.held_off: dict[int, float] = {}  # ladder -> when a refusal is tried again
+
+    async def step(self, only: set[int] | None = None) -> float | None:
+        """Apply what the pace allows now on every Discord ladder with roles (or roles
+        to take back); when next to run (None: all in step)."""
+        def read(repo: SqliteRepo) -> list[_Work]:
+            found = []
+            for ladder in repo.followed():
+                if not ladder.chat.startswith("discord:") or (only and ladder.id not in only):
+                    continue
+                config = repo.roles(ladder.id)
+                wanted = holders(repo, ladder, config, int(self.clock())) if config.any else {}
+                found.append(_Work(ladder, config, wanted, repo.role_holdings(ladder.id)))
+            return found
+
+        wakes: list[float | None] = []
+        for work in await self.store.run(read, commit=False):
+            held_off = self.held_off.get(work.ladder.id, 0.0)
+            if self.clock() < held_off:
+                wakes.append(held_off)
+                continue
+            try:
+                wakes.append(await self._ladder(work))
+            except Refused as refused:
+                wakes.append(await self._stuck(work, refused.problem))
+            except discord.HTTPException as error:
+                log.warning("roles of %s: Discord failed (%s); tried again", work.ladder.name,
+                            error)
+                wakes.append(await self._stuck(work, N_("roles.problem.failed")))
+        return min((w for w in wakes if w is not None), default=None)
+
+    async def _ladder(self, work: _Work) -> float | None:
+        todo = behind(work.wanted, work.held)
+        if not todo:
+            await self._settled(work)
+            return None
+        ids = await self._ids(work, {k for u in todo for k in work.wanted.get(u, ())})
+        if isinstance(ids, float):
+            return ids
+        for user in todo:
+            cost = 1 + len(work.wanted.get(user, ())) + len(work.held.get(user, RoleHolding())
+                                                                .granted)
+            if not self.pace.take(work.guild, cost):
+                return self.pace.ready_at(work.guild, cost)
+            try:
+                await self._member(work, ids, user)
+            except RoleGone as gone:  # deleted by hand: made again on the next pass
+                await self._forget_role(work, str(gone))
+                return self.clock()
+        await self._settled(work)
+        return None
+
+    async def _ids(self, work: _Work, keys: set[str]) -> dict[str, str] | float:
+        """The role id of each key, adopting a role of the same name the server has or
+        making one (recorded at once: a restart never makes it twice)."""
+        ids = dict(work.config.ids)
+        missing = sorted(keys - set(ids))
+        if not missing:
+            return ids
+        if not self.pace.take(work.guild, 2 + len(missing)):
+            return self.pace.ready_at(work.guild, 2 + len(missing))
+        server = await self.api.server(work.guild)
+        if not server.manage:
+            raise Refused(N_("roles.problem.permission"))
+        language = work.ladder.settings.language
+        for key in missing:
+            name = role_name(key, language)
+            found = server.usable(name)
+            if found is None and any(n == name for _, n, _, _ in server.roles):
+                raise Refused(N_("roles.problem.hierarchy"))
+            if found is None and len(server.roles) + 1 > SERVER_ROLES:
+                raise Refused(N_("roles.problem.too_many"))
+            ids[key] = found or await self.api.create_role(
+                work.guild, name, role_colour(key, work.ladder.settings))
+            await self._save_config(work, ids=tuple(sorted(ids.items())))
+        return ids
+
+    async def _member(self, work: _Work, ids: dict[str, str], user: str) -> None:
+        """Bring one member's roles in step, and record it."""
+        uid = int(user.split(":", 1)[1])
+        keys = work.wanted.get(user, frozenset())
+        held = work.held.get(user, RoleHolding())
+        now_holds = await self.api.member_roles(work.guild, uid)
+        if now_holds is None:  # not in the server: nothing to give or take
+            await self._record(work, user, RoleHolding(keys, frozenset()))
+            return
+        want = {ids[k] for k in keys}
+        give = want - now_holds
+        others = await self.store.run(lambda repo: repo.granted_elsewhere(work.ladder.id, user),
+                                      commit=False)
+        take = ((held.granted - want) & now_holds) - others
+        # Recorded first: a crash after Discord gave the role leaves it ours.
+        await self._record(work, user, RoleHolding(held.wanted, held.granted | give))
+        for role in sorted(give):
+            if not await self.api.change(work.guild, uid, role, True):
+                break
+        for role in sorted(take):
+            if not await self.api.change(work.guild, uid, role, False):
+                break
+        await self._record(work, user, RoleHolding(keys, (held.granted & want) | give))
+
+    async def _record(self, work: _Work, user: str, holding: RoleHolding) -> None:
+        work.held[user] = holding
+        await self.store.run(lambda repo: repo.save_holding(work.ladder.id, user, holding))
+
+    async def _save_config(self, work: _Work, **changes: Any) -> None:
+        def save(repo: SqliteRepo) -> RoleConfig:
+            config = dataclasses.replace(repo.roles(work.ladder.id), **changes)
+            repo.save_roles(work.ladder.id, config)
+            return config
+
+        work.config = await self.store.run(save)
+
+    async def _forget_role(self, work: _Work, role: str) -> None:
+        await self._save_config(work, ids=tuple((k, v) for k, v in work.config.ids
+                                                if v != role))
+
+    async def _settled(self, work: _Work) -> None:
+        """All in step: a problem met before is over."""
+        self.held_off.pop(work.ladder.id, None)
+        if work.config.problem is not None:
+            log.info("roles of %s in %s are in step again", work.ladder.name, work.ladder.chat)
+            await self._save_config(work, problem=None, since=None)
+
+    async def _stuck(self, work: _Work, problem: str) -> float:
+        """Note a refusal (logged once, shown by /ladder info) and try again later."""
+        if work.config.problem != problem:
+            log.warning("roles of %s in %s stopped: %s", work.ladder.name, work.ladder.chat,
+                        problem)
+            await self._save_config(work, problem=problem, since=int(self.clock()))
+        self.held_off[work.ladder.id] = self.clock() + RETRY
+        return self.held_off[work.ladder.id]

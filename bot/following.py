@@ -1,0 +1,214 @@
+"""What follows the standings on the platforms, kept in step: the live standings message
+of `/ladder pin` (Discord and Telegram alike, through each platform's `Board`), and the
+driver that wakes it and the Discord roles (bot/discord_roles.py).
+
+Nothing here is a flag that could be lost: each step compares what the standings say
+now with what was last shown or given (stored beside the ladder) and does the
+difference. A command pokes its ladder so the change shows at once; every tick looks at
+all of them, so a scheduled job's change (decay, a season close), a restart or a failed
+edit is caught up within a tick.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Protocol
+
+from core.i18n import render, t
+from core.live import board, digest
+from core.records import Announcement, LadderInfo, PinRecord
+from storage.sqlite import SqliteRepo, SqliteStore
+
+log = logging.getLogger(__name__)
+
+EDIT_EVERY = 5.0  # seconds: at most one edit of a ladder's live message in this time
+TICK = 30.0  # seconds between looks at every followed ladder
+RETRY = 60.0  # seconds before a failed post or edit is tried again
+
+
+class Gone(Exception):
+    """The message to edit was deleted (or the bot can no longer see its channel)."""
+
+
+class Board(Protocol):
+    """A platform's side of the live standings message."""
+
+    def owns(self, chat: str) -> bool:
+        """True for chat keys of this platform."""
+        ...
+
+    def fit(self, text: str) -> str:
+        """The words as one message of this platform shows them (escaped, the top of a
+        table that is too long)."""
+        ...
+
+    async def post_board(self, chat: str, channel: str | None, text: str) -> str:
+        """Post a new message; its id."""
+        ...
+
+    async def edit_board(self, chat: str, channel: str | None, message: str,
+                         text: str) -> None:
+        """Edit a message posted before (raises Gone when it was deleted)."""
+        ...
+
+
+class Step(Protocol):
+    """A part that keeps something in step: `step(only)` does what it can now, for the
+    ladders `only` names (None: all), and says when it next wants to run (None: when
+    something changes)."""
+
+    async def step(self, only: set[int] | None = None) -> float | None:
+        ...
+
+
+class LiveStandings:
+    """Posts and edits the live standings messages."""
+
+    def __init__(self, store: SqliteStore, boards: Sequence[Board],
+                 clock: Callable[[], float],
+                 announce: Callable[[Announcement], Awaitable[None]]) -> None:
+        self.store, self.boards, self.clock, self.announce = store, list(boards), clock, announce
+        self.failed: dict[int, float] = {}  # ladder -> when to try again
+
+    def _board(self, chat: str) -> Board | None:
+        return next((b for b in self.boards if b.owns(chat)), None)
+
+    async def step(self, only: set[int] | None = None) -> float | None:
+        """Post or edit every live message whose table changed (at most one edit each
+        `EDIT_EVERY`); when next to run."""
+        now = self.clock()
+
+        def read(repo: SqliteRepo) -> list[tuple[LadderInfo, PinRecord, str]]:
+            found = []
+            for ladder in repo.followed():
+                pin = repo.pin(ladder.id)
+                if pin is not None and (only is None or ladder.id in only):
+                    found.append((ladder, pin, board(repo, ladder, int(now))))
+            return found
+
+        wake: float | None = None
+        for ladder, pin, words in await self.store.run(read, commit=False):
+            place = self._board(ladder.chat)
+            if place is None:
+                continue
+            text = place.fit(words)
+            due = max(pin.edited + EDIT_EVERY if pin.message else 0.0,
+                      self.failed.get(ladder.id, 0.0))
+            if pin.message is not None and digest(text) == pin.shown:
+                continue
+            if now < due:
+                wake = due if wake is None else min(wake, due)
+                continue
+            if not await self._show(place, ladder, pin, text, now):
+                wake = now + RETRY if wake is None else min(wake, now + RETRY)
+        return wake
+
+    async def _show(self, place: Board, ladder: LadderInfo, pin: PinRecord, text: str,
+                    now: float) -> bool:
+        """Post or edit one message and record it (False: it failed; tried again later)."""
+        try:
+            if pin.message is None:
+                message = await place.post_board(ladder.chat, pin.channel, text)
+            else:
+                await place.edit_board(ladder.chat, pin.channel, pin.message, text)
+                message = pin.message
+        except Gone:
+            await self._gone(ladder, pin)
+            return True
+        except Exception as error:
+            log.warning("the live standings of %s in %s failed (tried again in %ds): %s",
+                        ladder.name, ladder.chat, RETRY, error)
+            self.failed[ladder.id] = now + RETRY
+            return False
+        self.failed.pop(ladder.id, None)
+        done = dataclasses.replace(pin, message=message, shown=digest(text), edited=int(now))
+
+        def record(repo: SqliteRepo) -> None:
+            if repo.pin(ladder.id) == pin:  # (not unpinned or moved meanwhile)
+                repo.save_pin(ladder.id, done)
+
+        await self.store.run(record)
+        return True
+
+    async def _gone(self, ladder: LadderInfo, pin: PinRecord) -> None:
+        """Say once that the message was deleted, and stop."""
+        def forget(repo: SqliteRepo) -> bool:
+            if repo.pin(ladder.id) != pin:
+                return False
+            repo.save_pin(ladder.id, None)
+            return True
+
+        if await self.store.run(forget):
+            words = render(t("pin.deleted", ladder=ladder.name), ladder.settings.language)
+            await self.announce(Announcement(ladder.chat, ladder.name, words,
+                                             pin.channel or ladder.channel,
+                                             language=ladder.settings.language))
+
+
+class Follower:
+    """Runs the parts that keep the platforms in step: at once for a poked ladder, at
+    the time a part asks for, and every `TICK` for all."""
+
+    def __init__(self, store: SqliteStore, parts: Sequence[Step],
+                 clock: Callable[[], float]) -> None:
+        self.store, self.parts, self.clock = store, list(parts), clock
+        self.poked: set[tuple[str, str]] = set()
+        self.woken = asyncio.Event()
+        self.task: asyncio.Task[None] | None = None
+
+    def poke(self, chat: str, ladder: str | None) -> None:
+        """A command changed (or may have changed) a ladder of this chat."""
+        if ladder is not None:
+            self.poked.add((chat, ladder))
+            self.woken.set()
+
+    async def run_once(self, everything: bool = False) -> float | None:
+        """One round: the poked ladders (all, when `everything`); when next to run."""
+        poked, self.poked = self.poked, set()
+        only: set[int] | None = None
+        if not everything:
+            def ids(repo: SqliteRepo) -> set[int]:
+                return {lad.id for chat, name in poked
+                        if (lad := repo.ladder(chat, name)) is not None}
+            only = await self.store.run(ids, commit=False)
+        wakes = []
+        for part in self.parts:
+            try:
+                wakes.append(await part.step(only))
+            except Exception:
+                log.exception("keeping the platforms in step failed; tried again next tick")
+        return min((w for w in wakes if w is not None), default=None)
+
+    async def _loop(self) -> None:
+        last_all = -TICK
+        wake: float | None = None
+        while True:
+            now = self.clock()
+            everything = now - last_all >= TICK or (wake is not None and now >= wake)
+            if everything:
+                last_all = now
+            wake = await self.run_once(everything)
+            until = min(last_all + TICK, wake) if wake is not None else last_all + TICK
+            self.woken.clear()
+            if self.poked:
+                continue
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.woken.wait(), max(0.5, until - self.clock()))
+
+    def start(self) -> None:
+        """Run in the background until `stop`."""
+        if self.parts and self.task is None:
+            self.task = asyncio.get_running_loop().create_task(self._loop())
+
+    async def stop(self) -> None:
+        """Stop (a step in flight is cancelled; its work is redone from the database)."""
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.task
+            self.task = None
+
