@@ -13,6 +13,7 @@ from pathlib import Path
 
 from tests.bot_process import ratings, start, stop
 from tests.discord_fake import (
+    CHANNEL,
     GUILD,
     MANAGE_GUILD,
     FakeDiscord,
@@ -67,6 +68,18 @@ async def test_ladderbot_run_plays_a_duel_over_the_gateway(tmp_path: Path) -> No
         # is answered would cut it off (and log its traceback).
         await fake.wait_until(lambda: bool(fake.edits()), lambda: f"{len(fake.edits())} edits")
         assert fake.edits()[-1]["components"] == []
+        # The live standings message and the roles, kept by the running bot (issue 28).
+        for n, payload in enumerate([
+                command("pin", by=MOD, group="ladder"),
+                command("set", option("options", "roles=leagues"), by=MOD, group="ladder")], 6):
+            await fake.dispatch("INTERACTION_CREATE", payload)
+            await fake.wait_responses(n)
+        await fake.wait_until(lambda: any(p.startswith("main: ladder (rating")
+                                          for p in fake.channel_posts(CHANNEL)),
+                              lambda: f"posts {fake.channel_posts(CHANNEL)}")
+        calibrating = {str(ALICE["user"]["id"]), str(BOB["user"]["id"])}
+        await fake.wait_until(lambda: fake.guild.holders("Calibration") == calibrating,
+                              lambda: f"holders {fake.guild.holders('Calibration')}")
     finally:
         [err] = await stop(bot)
         await runner.cleanup()
