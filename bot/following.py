@@ -154,8 +154,11 @@ class Follower:
     the time a part asks for, and every `TICK` for all."""
 
     def __init__(self, store: SqliteStore, parts: Sequence[Step],
-                 clock: Callable[[], float]) -> None:
+                 clock: Callable[[], float], leads: Callable[[], bool] = lambda: True) -> None:
         self.store, self.parts, self.clock = store, list(parts), clock
+        # With several processes on one database, only the one that runs the scheduled
+        # jobs keeps the platforms in step (two would post a new live message twice).
+        self.leads = leads
         self.poked: set[tuple[str, str]] = set()
         self.woken = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
@@ -169,6 +172,8 @@ class Follower:
     async def run_once(self, everything: bool = False) -> float | None:
         """One round: the poked ladders (all, when `everything`); when next to run."""
         poked, self.poked = self.poked, set()
+        if not self.leads():
+            return None
         only: set[int] | None = None
         if not everything:
             def ids(repo: SqliteRepo) -> set[int]:

@@ -59,14 +59,15 @@ class Platform(Protocol):
 
 
 def following(store: SqliteStore, platforms: Sequence[Platform], clock: Callable[[], float],
-              post: Callable[[Announcement], Awaitable[None]]) -> Follower:
+              post: Callable[[Announcement], Awaitable[None]],
+              leads: Callable[[], bool]) -> Follower:
     """What keeps the platforms in step with the standings: every platform's live
     standings messages, and Discord's roles; each platform pokes it after a command."""
     boards = [board for p in platforms if (board := getattr(p, "board", None)) is not None]
     parts: list[Step] = [LiveStandings(store, boards, clock, post)] if boards else []
     parts += [RoleSync(store, roles, clock) for p in platforms
               if (roles := getattr(p, "roles", None)) is not None]
-    follower = Follower(store, parts, clock)
+    follower = Follower(store, parts, clock, leads)
     for platform in platforms:
         if hasattr(platform, "changed"):
             platform.changed = follower.poke
@@ -88,7 +89,8 @@ class Runtime:
         elif config.backup_dir:
             self.scheduler.add("backup", self.backup, IntervalTrigger(hours=1, timezone=UTC))
         self.stopping = asyncio.Event()
-        self.follower = following(store, self.platforms, clock, self.post)
+        self.follower = following(store, self.platforms, clock, self.post,
+                                  lambda: self.scheduler.leading)
 
     async def backup(self) -> None:
         """Take the daily backup if the newest is a day old (checked hourly)."""

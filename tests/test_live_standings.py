@@ -145,6 +145,8 @@ async def test_the_live_message_on_telegram(tmp_path: Path) -> None:
         await live.step()
         board = tg.api.sent()[-1]
         assert board["text"].startswith(HEAD) and "reply_markup" not in board
+        [info] = await tg.say(mod, "/ladder info")
+        assert "Live standings message: kept up to date (/ladder unpin stops it)." in info
         await tg.say(alice, "/report win @bob")
         clock[0] += EDIT_EVERY
         await live.step()
@@ -191,3 +193,6 @@ async def test_a_command_pokes_only_its_ladder_and_a_tick_looks_at_all(tmp_path:
         assert seen[-1] == set()
         await follower.run_once(everything=True)
         assert seen[-1] is None
+        follower.leads = lambda: False  # another process runs the jobs: it keeps them
+        await follower.run_once(everything=True)
+        assert len(seen) == 3
