@@ -16,6 +16,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from bot.discord_roles import RoleSync
 from bot.scheduler import Scheduler
 from storage.sqlite import SqliteStore
@@ -173,7 +175,8 @@ async def test_a_missing_permission_or_a_role_above_the_bot_is_refused(tmp_path:
         assert "Discord roles" not in content(info)  # nothing was set
 
 
-async def test_a_later_refusal_is_shown_and_retried(tmp_path: Path) -> None:
+async def test_a_later_refusal_is_shown_and_retried(tmp_path: Path,
+                                                    caplog: pytest.LogCaptureFixture) -> None:
     alice = player(1)
     async with discord_harness(tmp_path / "l.db") as dc:
         await duel(dc, [alice])
@@ -186,6 +189,10 @@ async def test_a_later_refusal_is_shown_and_retried(tmp_path: Path) -> None:
             dc.clock.now = wake
             wake = await sync.step()
         assert wake == dc.clock.now + 60  # refused: tried again in a minute
+        dc.clock.now = wake
+        assert await sync.step() == dc.clock.now + 60  # refused again
+        stopped = [r for r in caplog.records if "stopped" in r.getMessage()]
+        assert len(stopped) == 1  # logged once
         info = content(await dc.send(command("info", by=MOD, group="ladder")))
         assert "stopped with 1 to update: I lack the Manage Roles permission" in info, info
         guild.roles[guild.bot_role]["permissions"] = str(1 << 28)
