@@ -12,7 +12,7 @@ import dataclasses
 from collections.abc import Iterable, Mapping
 
 from core.errors import SettingError
-from core.i18n import N_, Message, joined, listed, plural, render, t
+from core.i18n import N_, Message, listed, plural, render, t
 from core.numerals import parse_int
 from core.ports import Repo
 from core.queries import main_table, member_table
@@ -201,8 +201,8 @@ def status(repo: Repo, ladder: LadderInfo, now: int) -> Message:
     if not config.any:
         return ""
     waiting = len(behind(holders(repo, ladder, config, now), repo.role_holdings(ladder.id)))
-    kinds = joined(kinds_text(config), "champion_role=true" if config.champion else "",
-                   sep=" ")
+    kinds = " ".join(([kinds_text(config)] if config.leagues or config.top else []) +
+                     (["champion_role=true"] if config.champion else []))
     if config.problem is not None:
         state: Message = t("roles.stuck", problem=t(config.problem), waiting=waiting)
     elif waiting:

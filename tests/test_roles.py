@@ -140,6 +140,8 @@ async def test_a_season_close_gives_the_champion_role(tmp_path: Path) -> None:
         await Scheduler(dc.store, dc.platform.post, dc.clock).tick()
         await settle(sync, dc)
         assert holders(dc, "Champion") == {uid(alice)}
+        info = content(await dc.send(command("info", by=MOD, group="ladder")))
+        assert "Discord roles: champion\\_role=true; every member holds theirs." in info, info
 
 
 async def test_a_role_given_by_hand_stays(tmp_path: Path) -> None:
