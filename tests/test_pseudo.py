@@ -18,13 +18,15 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from bot import console as console_module
 from bot import web_words
+from bot.discord_roles import RoleSync
+from bot.following import LiveStandings
 from bot.web import Web
 from core import i18n
 from core.helptext import USAGE
 from storage.sqlite import SqliteStore
 from tests.adapters import discord_harness, telegram_harness
 from tests.chat import Chat
-from tests.discord_fake import MANAGE_GUILD, button, command, member, option, person
+from tests.discord_fake import CHANNEL, MANAGE_GUILD, button, command, member, option, person
 from tests.telegram_fake import person as tg_person
 
 # What users typed, and the words that stay as they are in every language.
@@ -261,11 +263,23 @@ async def test_discord_payloads_leave_no_english(tmp_path: Path) -> None:
             command("void", option("match", 1), option("reason", "mistake"), by=ALICE,
                     group="mod"),
             command("set", option("options", "k=-5"), by=MOD, group="ladder"),
+            command("set", option("options", "roles=leagues,top:3 champion_role=true"), by=MOD,
+                    group="ladder"),
+            command("pin", by=MOD, group="ladder"), command("info", by=MOD, group="ladder"),
         ]:
             await dc.send(russian(payload))
         answers = dc.fake.responses()
-    assert len(answers) >= 13
+        # what follows the standings: the live message, and the names of the roles made
+        await LiveStandings(dc.store, [dc.platform.board], dc.clock, dc.platform.post).step()
+        sync = RoleSync(dc.store, dc.platform.roles, dc.clock)
+        while (wake := await sync.step()) is not None:
+            dc.clock.now = wake
+        made = [r["name"] for r in dc.fake.guild.roles.values()
+                if r["name"] not in ("@everyone", "Ladderbot")]
+        posted = dc.fake.channel_posts(CHANNEL)
+    assert len(answers) >= 16 and made and posted
     assert english(w for answer in answers for w in discord_words(answer)) == []
+    assert english([*made, *posted]) == []
 
 
 async def test_telegram_payloads_leave_no_english(tmp_path: Path) -> None:
