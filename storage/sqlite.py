@@ -23,7 +23,6 @@ from collections import Counter, OrderedDict, deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Any, TextIO, TypeVar
 
@@ -37,14 +36,12 @@ from core.ledger import Rederived
 from core.model import Correction, PlayerId, Timestamp
 from core.ports import DAY_RANKS
 from core.records import (
-    Announcement,
     AuditEntry,
     ChallengeRecord,
     ChangeRecord,
     LadderInfo,
     MatchRecord,
     PlayerInfo,
-    QueueState,
     UserRef,
 )
 from core.ripple import Original, ripple
@@ -56,8 +53,6 @@ from storage.codec import (
     decode_event,
     dumps,
     encode_event,
-    queue_from_json,
-    queue_to_json,
     result_from_json,
     result_to_json,
     settings_from_json,
@@ -66,7 +61,16 @@ from storage.codec import (
     state_to_json,
 )
 from storage.following import FollowingTables
+from storage.platform_data import PlatformTables
 from storage.projection import change_rows
+from storage.schema import (  # noqa: F401 - (their names, as the rest of the bot knows them)
+    SchemaTooNew,
+    configure,
+    migrate,
+    migrations,
+    prepare,
+    refuse_newer,
+)
 
 T = TypeVar("T")
 
@@ -136,80 +140,6 @@ def decay_args(ladder: int, settings: Settings) -> tuple[Any, ...]:
 def players_key(players: Sequence[PlayerId]) -> str:
     """The sorted player ids of a match, the key reports of the same game share."""
     return ",".join(str(p) for p in sorted(players))
-
-
-class SchemaTooNew(Exception):
-    """The database was written by a newer Ladderbot."""
-
-
-def migrations(folder: str = "migrations") -> list[tuple[int, str]]:
-    """(version, SQL) of every numbered migration in storage/FOLDER, in order."""
-    found = []
-    for entry in (resources.files("storage") / folder).iterdir():
-        name = entry.name
-        if name.endswith(".sql") and name[:4].isdigit():
-            found.append((int(name[:4]), entry.read_text()))
-    return sorted(found)
-
-
-def refuse_newer(version: int, latest: int) -> None:
-    """Raise SchemaTooNew for a database written by a newer Ladderbot."""
-    if version > latest:
-        raise SchemaTooNew(
-            f"This database has schema version {version}, but this Ladderbot knows versions "
-            f"up to {latest}. Upgrade Ladderbot to use it; the database was not changed."
-        )
-
-
-def prepare(conn: sqlite3.Connection, path: str = "this file", existing: bool = False) -> int:
-    """Refuse a database from a newer version, or another application's file (with
-    `existing`, anything but a Ladderbot database), before touching it; else configure,
-    migrate."""
-    version = conn.execute("PRAGMA user_version").fetchone()[0]
-    known = migrations()
-    refuse_newer(version, known[-1][0] if known else 0)
-    if existing:
-        files.schema_version(conn, path, known[-1][0])
-    elif files.is_foreign(conn):
-        raise files.UnusableDatabase(
-            f"{path} holds another application's tables, not a Ladderbot database (it was "
-            "not changed): give Ladderbot a file of its own")
-    configure(conn)
-    return migrate(conn, version, known)
-
-
-def migrate(conn: sqlite3.Connection, version: int, known: list[tuple[int, str]]) -> int:
-    """Bring the schema up to date, each migration in its own transaction."""
-    latest = known[-1][0] if known else 0
-    for number, sql in known:
-        if number <= version:
-            continue
-        if version:  # a new database is simply created; an upgrade is worth a line
-            log.info("upgrading the database schema from version %d to %d", number - 1, number)
-        try:
-            conn.executescript(f"BEGIN IMMEDIATE;\n{sql}\nPRAGMA user_version = {number};\nCOMMIT;")
-        except BaseException:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            raise
-    return latest
-
-
-def configure(conn: sqlite3.Connection) -> None:
-    """Settings every connection needs (PITFALLS.md): WAL, a busy timeout, foreign keys."""
-    conn.execute("PRAGMA journal_mode=WAL")
-    conn.execute("PRAGMA busy_timeout=10000")
-    conn.execute("PRAGMA foreign_keys=ON")
-    conn.execute("PRAGMA synchronous=NORMAL")
-    # A big sort (the leaderboard index rebuilt after a bulk decay) may use a second core.
-    conn.execute("PRAGMA threads=2")
-    # Some builds (Debian's) overwrite every freed page with zeros (secure_delete=1): a
-    # correction deleting stale snapshots wrote them all out again, 0.15-0.3 s of the
-    # first old correction on the bench ladder, and a bulk decay the dropped index.
-    # FAST still zeroes deleted rows on the pages a change writes anyway; whole freed
-    # pages wait on the freelist for reuse. Nothing is deleted here but what is derived
-    # again (standings, history, snapshots) or was posted (delivered announcements).
-    conn.execute("PRAGMA secure_delete=FAST")
 
 
 class _StoredHistory:
@@ -286,7 +216,7 @@ class _Settings:
         return found
 
 
-class SqliteRepo(FollowingTables):
+class SqliteRepo(FollowingTables, PlatformTables):
     """The Repo protocol over one sqlite3 connection inside one transaction."""
 
     def __init__(self, conn: sqlite3.Connection, store: SqliteStore) -> None:
@@ -1239,76 +1169,6 @@ class SqliteRepo(FollowingTables):
             f"SELECT count(*) FROM players WHERE ladder=? AND member=1 AND rating > ? AND {top}",
             (ladder, rating, bucket + 1 if bucket >= 0 else bucket))[0]
         return above + within
-
-    # ---- platform support (not part of the core's Repo)
-    def learn_handle(self, platform: str, handle: str, user: UserRef, at: Timestamp) -> None:
-        """Remember which user a @handle names on a platform."""
-        self.conn.execute(
-            'INSERT INTO handles (platform, handle, "user", name, seen_at) VALUES (?, ?, ?, ?, ?) '
-            'ON CONFLICT (platform, handle) DO UPDATE SET "user"=excluded."user", '
-            "name=excluded.name, seen_at=excluded.seen_at",
-            (platform, handle.lower(), user.key, user.name, at))
-
-    def find_handle(self, platform: str, handle: str) -> UserRef | None:
-        """The user a @handle names, if the bot has seen it."""
-        row = self._one('SELECT "user", name FROM handles WHERE platform=? AND handle=?',
-                        (platform, handle.lower()))
-        return UserRef(row[0], row[1]) if row is not None else None
-
-    def user_ladders(self, user: str) -> list[LadderInfo]:
-        """Ladders of every chat the user is a member of."""
-        return [self._ladder(r) for r in self._all(
-            f'{self._LADDER} WHERE id IN (SELECT n.ladder FROM {self._NAMED} WHERE n."user"=? '
-            "AND p.member=1) ORDER BY id", (user,))]
-
-    def enqueue(self, announcements: Sequence[Announcement], at: Timestamp) -> None:
-        """Keep announcements until a platform has posted them."""
-        self.conn.executemany(
-            "INSERT INTO outbox (chat, ladder, channel, text, created_at, next_at, ready, "
-            "language, notify) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [(a.chat, a.ladder, a.channel, a.text, at, at, a.ready, a.language,
-              " ".join(a.notify)) for a in announcements])
-
-    def outbox_due(self, now: Timestamp, limit: int = 50) -> list[tuple[int, int, Announcement]]:
-        """(id, attempts, announcement) waiting to be posted, oldest first."""
-        return [(r[0], r[1], Announcement(r[2], r[3], r[5], r[4], r[6], r[7],
-                                          tuple(r[8].split())))
-                for r in self._all(
-                    "SELECT id, attempts, chat, ladder, channel, text, ready, language, notify "
-                    "FROM outbox WHERE next_at <= ? ORDER BY id LIMIT ?", (now, limit))]
-
-    # ---- the queue
-    def queue(self, ladder: int) -> QueueState:
-        row = self._one("SELECT state FROM queues WHERE ladder=?", (ladder,))
-        return QueueState() if row is None else queue_from_json(row[0])
-
-    def save_queue(self, ladder: int, state: QueueState) -> None:
-        self.conn.execute("INSERT INTO queues (ladder, state) VALUES (?, ?) ON CONFLICT "
-                          "(ladder) DO UPDATE SET state=excluded.state",
-                          (ladder, queue_to_json(state)))
-
-    def outbox_done(self, item: int) -> None:
-        """An announcement was posted."""
-        self.conn.execute("DELETE FROM outbox WHERE id=?", (item,))
-
-    def outbox_retry(self, item: int, next_at: Timestamp, error: str) -> None:
-        """Posting failed: try again later."""
-        self.conn.execute("UPDATE outbox SET attempts=attempts + 1, next_at=?, last_error=? "
-                          "WHERE id=?", (next_at, error[:500], item))
-
-    # ---- redelivered messages
-    def seen(self, chat: str, message_id: str) -> str | None:
-        # A message redelivered to another process waits here for the first to finish.
-        self.store.lock_message(self, chat, message_id)
-        row = self._one("SELECT reply FROM seen_messages WHERE chat=? AND message=?",
-                        (chat, message_id))
-        return row[0] if row is not None else None
-
-    def remember(self, chat: str, message_id: str, reply: str, at: Timestamp) -> None:
-        self.conn.execute("INSERT INTO seen_messages (chat, message, reply, at) "
-                          "VALUES (?, ?, ?, ?) ON CONFLICT (chat, message) DO UPDATE SET "
-                          "reply=excluded.reply, at=excluded.at", (chat, message_id, reply, at))
-
 
 @dataclass(frozen=True)
 class _Failed:

@@ -1,0 +1,88 @@
+"""The SQLite schema: the numbered migrations (storage/migrations), how a file is
+checked before it is touched, and the settings every connection needs."""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from importlib import resources
+
+from storage import files
+
+log = logging.getLogger("storage.sqlite")  # (the name the operators' logs know)
+
+
+class SchemaTooNew(Exception):
+    """The database was written by a newer Ladderbot."""
+
+
+def migrations(folder: str = "migrations") -> list[tuple[int, str]]:
+    """(version, SQL) of every numbered migration in storage/FOLDER, in order."""
+    found = []
+    for entry in (resources.files("storage") / folder).iterdir():
+        name = entry.name
+        if name.endswith(".sql") and name[:4].isdigit():
+            found.append((int(name[:4]), entry.read_text()))
+    return sorted(found)
+
+
+def refuse_newer(version: int, latest: int) -> None:
+    """Raise SchemaTooNew for a database written by a newer Ladderbot."""
+    if version > latest:
+        raise SchemaTooNew(
+            f"This database has schema version {version}, but this Ladderbot knows versions "
+            f"up to {latest}. Upgrade Ladderbot to use it; the database was not changed."
+        )
+
+
+def prepare(conn: sqlite3.Connection, path: str = "this file", existing: bool = False) -> int:
+    """Refuse a database from a newer version, or another application's file (with
+    `existing`, anything but a Ladderbot database), before touching it; else configure,
+    migrate."""
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    known = migrations()
+    refuse_newer(version, known[-1][0] if known else 0)
+    if existing:
+        files.schema_version(conn, path, known[-1][0])
+    elif files.is_foreign(conn):
+        raise files.UnusableDatabase(
+            f"{path} holds another application's tables, not a Ladderbot database (it was "
+            "not changed): give Ladderbot a file of its own")
+    configure(conn)
+    return migrate(conn, version, known)
+
+
+def migrate(conn: sqlite3.Connection, version: int, known: list[tuple[int, str]]) -> int:
+    """Bring the schema up to date, each migration in its own transaction."""
+    latest = known[-1][0] if known else 0
+    for number, sql in known:
+        if number <= version:
+            continue
+        if version:  # a new database is simply created; an upgrade is worth a line
+            log.info("upgrading the database schema from version %d to %d", number - 1, number)
+        try:
+            conn.executescript(f"BEGIN IMMEDIATE;\n{sql}\nPRAGMA user_version = {number};\nCOMMIT;")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+    return latest
+
+
+def configure(conn: sqlite3.Connection) -> None:
+    """Settings every connection needs (PITFALLS.md): WAL, a busy timeout, foreign keys."""
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA busy_timeout=10000")
+    conn.execute("PRAGMA foreign_keys=ON")
+    conn.execute("PRAGMA synchronous=NORMAL")
+    # A big sort (the leaderboard index rebuilt after a bulk decay) may use a second core.
+    conn.execute("PRAGMA threads=2")
+    # Some builds (Debian's) overwrite every freed page with zeros (secure_delete=1): a
+    # correction deleting stale snapshots wrote them all out again, 0.15-0.3 s of the
+    # first old correction on the bench ladder, and a bulk decay the dropped index.
+    # FAST still zeroes deleted rows on the pages a change writes anyway; whole freed
+    # pages wait on the freelist for reuse. Nothing is deleted here but what is derived
+    # again (standings, history, snapshots) or was posted (delivered announcements).
+    conn.execute("PRAGMA secure_delete=FAST")
+
+
