@@ -26,7 +26,7 @@ from core.model import Match, Result
 from core.records import UserRef
 from core.settings import Settings, preset
 from core.state import FARM_PRUNE_EVERY, LadderState, replay
-from storage import sqlite
+from storage import tuning
 from storage.postgres import PgStore
 from storage.sqlite import SqliteStore
 from tests import postgres
@@ -137,7 +137,7 @@ async def test_a_restarted_store_folds_its_log_in_runs(
         return done
 
     monkeypatch.setattr(batch, "fold_duels", counted)
-    monkeypatch.setattr(sqlite, "UNDO_EVENTS", 50)  # journaled on loading: the last 50
+    monkeypatch.setattr(tuning, "UNDO_EVENTS", 50)  # journaled on loading: the last 50
     rng = random.Random(3)
     url = await postgres.fresh_database(request.getfixturevalue("postgres_server")) \
         if kind == "postgres" else ""

@@ -192,10 +192,10 @@ async def test_a_far_back_void_rates_later_matches_by_games_as_a_fresh_history(
         tmp_path: Path, monkeypatch: Any) -> None:
     # A correction beyond the journal follows its ripple or replays from a snapshot: the
     # matches rated by their games after it must come out as if it had never been.
-    import storage.sqlite as sqlite_module
+    from storage import tuning
 
-    monkeypatch.setattr(sqlite_module, "UNDO_EVENTS", 7)
-    monkeypatch.setattr(sqlite_module, "SYNC_RESTATE", 4)
+    monkeypatch.setattr(tuning, "UNDO_EVENTS", 7)
+    monkeypatch.setattr(tuning, "SYNC_RESTATE", 4)
     games = [("a", "b", ""), ("b", "c", " 2-1"), ("a", "c", ""), ("c", "a", " 2-0"),
              ("b", "a", ""), ("a", "b", " 1-2"), ("c", "b", ""), ("a", "c", " 2-1")] * 3
 

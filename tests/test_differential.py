@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 
-import storage.sqlite as sqlite_module
 from core.calendar import HOUR
+from storage import tuning
 from storage.memory import MemoryStore
 from storage.sqlite import SqliteStore
 from tests.chat import Chat
@@ -107,8 +107,8 @@ async def test_sqlite_answers_as_the_replaying_model(
     the journal is short, snapshots are frequent and older history is restated later."""
     short = seed == 2
     if short:
-        monkeypatch.setattr(sqlite_module, "UNDO_EVENTS", 7)
-        monkeypatch.setattr(sqlite_module, "SYNC_RESTATE", 4)
+        monkeypatch.setattr(tuning, "UNDO_EVENTS", 7)
+        monkeypatch.setattr(tuning, "SYNC_RESTATE", 4)
     script = Script(seed, preset, confirm=short)
     async with SqliteStore(tmp_path / "l.db", snapshot_every=3 if short else 1000,
                            snapshot_per_player=0) as store:

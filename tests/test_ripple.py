@@ -13,8 +13,8 @@ import pytest
 
 import core.ripple
 import core.state
-import storage.sqlite as sqlite_module
 from core.calendar import DAY, HOUR
+from storage import rederive, tuning
 from storage.memory import MemoryStore
 from storage.postgres import PgStore
 from storage.sqlite import SqliteStore
@@ -90,7 +90,7 @@ async def test_a_rippled_correction_equals_the_replay(
         seed: int, prune_every: int) -> None:
     """With anti-farming's record pruned as usual (never, in so few games) or every 7th
     event, so that the prunes the journal keeps have to be mended too."""
-    monkeypatch.setattr(sqlite_module, "UNDO_EVENTS", 30)  # the old ones lie beyond it
+    monkeypatch.setattr(tuning, "UNDO_EVENTS", 30)  # the old ones lie beyond it
     monkeypatch.setattr(core.state, "FARM_PRUNE_EVERY", prune_every)
     followed = []
     real = core.ripple.ripple
@@ -100,7 +100,7 @@ async def test_a_rippled_correction_equals_the_replay(
         followed.append(done is not None)
         return done
 
-    monkeypatch.setattr(sqlite_module, "ripple", counted)
+    monkeypatch.setattr(rederive, "ripple", counted)
     twin = await play(MemoryStore(), seed)
     async with (SqliteStore(tmp_path / "l.db") if kind == "sqlite" else PgStore(
             await postgres.fresh_database(request.getfixturevalue("postgres_server")))) as store:
@@ -123,7 +123,7 @@ async def test_a_game_rated_again_after_anti_farming_forgot_it(
     rollback across the prune that forgot it: the standings, anti-farming's record
     included, are a replay's. With games before the wait, the last prune comes before
     the horizon passes, and the record is kept after all."""
-    monkeypatch.setattr(sqlite_module, "UNDO_EVENTS", 30)
+    monkeypatch.setattr(tuning, "UNDO_EVENTS", 30)
     monkeypatch.setattr(core.state, "FARM_PRUNE_EVERY", 7)
     names = [f"p{i}" for i in range(12)]
 

@@ -41,7 +41,7 @@ from typing import Any
 
 import pytest
 
-import storage.sqlite as sqlite_module
+from storage import tuning
 from storage.sqlite import SqliteStore
 from tests.chat import T0, Chat
 
@@ -608,8 +608,8 @@ async def _ladder(tmp_path: Path, monkeypatch: Any, seed: int, preset: str,
     restated after each command)."""
     rippled = seed % 2 == 1
     if rippled:
-        monkeypatch.setattr(sqlite_module, "UNDO_EVENTS", 7)
-        monkeypatch.setattr(sqlite_module, "SYNC_RESTATE", 4)
+        monkeypatch.setattr(tuning, "UNDO_EVENTS", 7)
+        monkeypatch.setattr(tuning, "SYNC_RESTATE", 4)
     async with SqliteStore(tmp_path / "l.db", snapshot_every=3 if rippled else 50,
                            snapshot_per_player=0) as store:
         chat = Chat(store)

@@ -23,7 +23,7 @@ from core.records import UserRef
 from core.rulebooks import glicko2
 from core.settings import Settings, preset
 from core.state import LadderState, replay
-from storage import sqlite
+from storage import tuning
 from storage.sqlite import SqliteStore
 from tests.chat import T0
 
@@ -142,7 +142,7 @@ async def test_a_stored_ladder_journals_its_runs_and_corrects_through_them(
     correction inside such a run rolls back to the run's start and folds again, one
     further back replays from a snapshot: each time the standings equal the log folded
     one event at a time."""
-    monkeypatch.setattr(sqlite, "UNDO_EVENTS", 700)  # the newest 700 journaled on loading
+    monkeypatch.setattr(tuning, "UNDO_EVENTS", 700)  # the newest 700 journaled on loading
     settings = preset(name)
     rng = random.Random(5)
     events: list[Event] = []

@@ -277,9 +277,9 @@ async def test_history_of_an_old_correction_is_restated_after(
     tmp_path: Path, monkeypatch: Any
 ) -> None:
     """Far back, a correction rewrites standings at once and history in chunks after."""
-    import storage.sqlite as sqlite_module
+    from storage import tuning
 
-    monkeypatch.setattr(sqlite_module, "SYNC_RESTATE", 4)
+    monkeypatch.setattr(tuning, "SYNC_RESTATE", 4)
     script = [("a", "/report win @b"), ("b", "/report win @c"), ("c", "/report draw @a"),
               ("a", "/report win @c"), ("b", "/report win @a"), ("c", "/report win @b")]
 
@@ -337,9 +337,9 @@ async def test_corrections_replayed_from_a_snapshot_match_the_twin(
     """A correction beyond the journal replays from a snapshot, then rewrites the players
     who can stand differently: those of the replayed events when they are few against the
     ladder, else every player compared. Both ways give the twin's standings and history."""
-    import storage.sqlite as sqlite_module
+    from storage import tuning
 
-    monkeypatch.setattr(sqlite_module, "UNDO_EVENTS", 1)  # never roll back in place
+    monkeypatch.setattr(tuning, "UNDO_EVENTS", 1)  # never roll back in place
     names = [f"p{i}" for i in range(40)]
 
     async def play(store: Any, voids: list[int]) -> Chat:

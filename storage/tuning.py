@@ -1,0 +1,16 @@
+"""The numbers that tune the SQL store: snapshots, replays, decay, restating history,
+the standings cache and units of work (each with its reason)."""
+
+from __future__ import annotations
+
+SNAPSHOT_EVERY = 1000  # events between stored snapshots at the least...
+SNAPSHOT_PER_PLAYER = 5  # ...and more for big ladders: a snapshot holds every player
+UNDO_EVENTS = 5000  # events a correction can roll back through (see LadderState.undo)
+LONGEST_BATCH = 1 << 16  # plain matches folded together at most, when replaying
+BULK_DECAY = 20_000  # from this many players, decay rebuilds the index instead
+SYNC_RESTATE = 20_000  # a correction rewrites this much history at once; older, later
+RESTATE_CHUNK = 50_000  # events of history restated per transaction
+CACHED_LADDERS = 32
+GROUP_LIMIT = 64  # units of work committed together at most
+TRIES = 6  # attempts at a transaction that failed for a transient reason
+ALL_ROWS = 1 << 62  # LIMIT meaning none, in both SQLite (-1) and PostgreSQL (no negatives)
