@@ -193,22 +193,22 @@ class RoleSync:
     async def step(self, only: set[int] | None = None) -> float | None:
         """Apply what the pace allows now on every Discord ladder with roles (or roles
         to take back); when next to run (None: all in step)."""
+        now = self.clock()
+        waiting = {lad for lad, until in self.held_off.items() if now < until}
+
         def read(repo: SqliteRepo) -> list[_Work]:
             found = []
             for ladder in repo.followed():
-                if not ladder.chat.startswith("discord:") or (only and ladder.id not in only):
+                if not ladder.chat.startswith("discord:") or (only and ladder.id not in only) \
+                        or ladder.id in waiting:  # (refused a moment ago: not read again)
                     continue
                 config = repo.roles(ladder.id)
                 wanted = holders(repo, ladder, config, int(self.clock())) if config.any else {}
                 found.append(_Work(ladder, config, wanted, repo.role_holdings(ladder.id)))
             return found
 
-        wakes: list[float | None] = []
+        wakes: list[float | None] = [self.held_off[lad] for lad in waiting]
         for work in await self.store.run(read, commit=False):
-            held_off = self.held_off.get(work.ladder.id, 0.0)
-            if self.clock() < held_off:
-                wakes.append(held_off)
-                continue
             try:
                 wakes.append(await self._ladder(work))
             except Refused as refused:
