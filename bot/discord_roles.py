@@ -228,8 +228,10 @@ class RoleSync:
         if isinstance(ids, float):
             return ids
         for user in todo:
-            cost = 1 + len(work.wanted.get(user, ())) + len(work.held.get(user, RoleHolding())
-                                                                .granted)
+            # At most: read the member, give each wanted role, take each given one (never
+            # more than the bucket holds, or a member with many roles would wait forever).
+            cost = min(1 + len(work.wanted.get(user, ())) +
+                       len(work.held.get(user, RoleHolding()).granted), int(self.pace.burst))
             if not self.pace.take(work.guild, cost):
                 return self.pace.ready_at(work.guild, cost)
             try:
