@@ -19,7 +19,8 @@ from core.calendar import DAY, parse_instant
 from core.jobs import catch_up_due
 from core.records import Context, Reply, UserRef
 from core.service import handle
-from storage.sqlite import SqliteStore, prepare
+from storage.schema import prepare
+from storage.sqlite import SqliteStore
 
 T0 = parse_instant("2026-01-05T10:00:00+00:00")
 

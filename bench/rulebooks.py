@@ -13,7 +13,8 @@ from core.collector import paused
 from core.events import PlayerJoined
 from core.settings import preset
 from core.state import replay
-from storage.sqlite import LONGEST_BATCH, SqliteStore
+from storage.sqlite import SqliteStore
+from storage.tuning import LONGEST_BATCH
 
 T0 = 1767607200  # 2026-01-05 10:00 UTC
 

@@ -22,7 +22,8 @@ from pathlib import Path
 
 from core.calendar import DAY
 from storage import files
-from storage.sqlite import SqliteStore, configure, migrations
+from storage.schema import configure, migrations
+from storage.sqlite import SqliteStore
 
 STAMP = "%Y%m%d-%H%M%S"  # in names of backups, UTC
 

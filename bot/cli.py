@@ -29,7 +29,8 @@ from core.numerals import is_digits
 from core.queries import member_count
 from storage.files import UnusableDatabase
 from storage.postgres import is_url, store_for
-from storage.sqlite import SchemaTooNew, SqliteStore
+from storage.schema import SchemaTooNew
+from storage.sqlite import SqliteStore
 from storage.transfer import TransferError, copy_database
 
 DESCRIPTION = """\

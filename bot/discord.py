@@ -48,9 +48,9 @@ from core.commands import (
 )
 from core.i18n import language_of, t
 from core.i18n import render as said_in
+from core.ports import PlatformRepo, PlatformStore
 from core.records import Announcement, LadderInfo, Reply, UserRef
 from core.service import storeless
-from storage.sqlite import SqliteRepo, SqliteStore
 
 log = logging.getLogger(__name__)
 
@@ -138,7 +138,7 @@ class DiscordPlatform:
 
     name = PLATFORM
 
-    def __init__(self, config: Config, store: SqliteStore | None, *,
+    def __init__(self, config: Config, store: PlatformStore | None, *,
                  clock: Callable[[], float] = time.time,
                  shard_ids: list[int] | None = None, shard_count: int | None = None,
                  limiter: Limiter | None = None) -> None:
@@ -166,7 +166,7 @@ class DiscordPlatform:
         register(self)
 
     @property
-    def store(self) -> SqliteStore:
+    def store(self) -> PlatformStore:
         """The database (absent only when just listing commands)."""
         assert self._store is not None, "this platform was built without a database"
         return self._store
@@ -373,7 +373,7 @@ class DiscordPlatform:
         chat = chat_key(interaction.guild_id)
         wanted = getattr(interaction.namespace, "ladder", None)
 
-        def work(repo: SqliteRepo) -> list[tuple[int, str]]:
+        def work(repo: PlatformRepo) -> list[tuple[int, str]]:
             info = repo.ladder(chat, wanted)
             if info is None:
                 return []

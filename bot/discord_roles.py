@@ -21,9 +21,9 @@ from typing import Any
 import discord
 
 from core.i18n import N_
+from core.ports import PlatformRepo, PlatformStore
 from core.records import LadderInfo, RoleAccess, RoleConfig, RoleHolding
 from core.roles import SERVER_ROLES, behind, holders, role_colour, role_name
-from storage.sqlite import SqliteRepo, SqliteStore
 
 log = logging.getLogger(__name__)
 
@@ -184,7 +184,7 @@ class _Work:
 class RoleSync:
     """Keeps the members' roles in step with the standings, a paced step at a time."""
 
-    def __init__(self, store: SqliteStore, api: DiscordRoles, clock: Callable[[], float],
+    def __init__(self, store: PlatformStore, api: DiscordRoles, clock: Callable[[], float],
                  pace: Pace | None = None) -> None:
         self.store, self.api, self.clock = store, api, clock
         self.pace = pace or Pace(clock)
@@ -196,7 +196,7 @@ class RoleSync:
         now = self.clock()
         waiting = {lad for lad, until in self.held_off.items() if now < until}
 
-        def read(repo: SqliteRepo) -> list[_Work]:
+        def read(repo: PlatformRepo) -> list[_Work]:
             found = []
             for ladder in repo.followed():
                 if not ladder.chat.startswith("discord:") or (only and ladder.id not in only) \
@@ -296,7 +296,7 @@ class RoleSync:
         await self.store.run(lambda repo: repo.save_holding(work.ladder.id, user, holding))
 
     async def _save_config(self, work: _Work, **changes: Any) -> None:
-        def save(repo: SqliteRepo) -> RoleConfig:
+        def save(repo: PlatformRepo) -> RoleConfig:
             config = dataclasses.replace(repo.roles(work.ladder.id), **changes)
             repo.save_roles(work.ladder.id, config)
             return config

@@ -20,8 +20,8 @@ from typing import Protocol
 
 from core.i18n import render, t
 from core.live import board, digest
+from core.ports import PlatformRepo, PlatformStore
 from core.records import Announcement, LadderInfo, PinRecord
-from storage.sqlite import SqliteRepo, SqliteStore
 
 log = logging.getLogger(__name__)
 
@@ -68,7 +68,7 @@ class Step(Protocol):
 class LiveStandings:
     """Posts and edits the live standings messages."""
 
-    def __init__(self, store: SqliteStore, boards: Sequence[Board],
+    def __init__(self, store: PlatformStore, boards: Sequence[Board],
                  clock: Callable[[], float],
                  announce: Callable[[Announcement], Awaitable[None]]) -> None:
         self.store, self.boards, self.clock, self.announce = store, list(boards), clock, announce
@@ -82,7 +82,7 @@ class LiveStandings:
         `EDIT_EVERY`); when next to run."""
         now = self.clock()
 
-        def read(repo: SqliteRepo) -> list[tuple[LadderInfo, PinRecord, str]]:
+        def read(repo: PlatformRepo) -> list[tuple[LadderInfo, PinRecord, str]]:
             found = []
             for ladder in repo.followed():
                 pin = repo.pin(ladder.id)
@@ -127,7 +127,7 @@ class LiveStandings:
         self.failed.pop(ladder.id, None)
         done = dataclasses.replace(pin, message=message, shown=digest(text), edited=int(now))
 
-        def record(repo: SqliteRepo) -> None:
+        def record(repo: PlatformRepo) -> None:
             if repo.pin(ladder.id) == pin:  # (not unpinned or moved meanwhile)
                 repo.save_pin(ladder.id, done)
 
@@ -136,7 +136,7 @@ class LiveStandings:
 
     async def _gone(self, ladder: LadderInfo, pin: PinRecord) -> None:
         """Say once that the message was deleted, and stop."""
-        def forget(repo: SqliteRepo) -> bool:
+        def forget(repo: PlatformRepo) -> bool:
             if repo.pin(ladder.id) != pin:
                 return False
             repo.save_pin(ladder.id, None)
@@ -153,7 +153,7 @@ class Follower:
     """Runs the parts that keep the platforms in step: at once for a poked ladder, at
     the time a part asks for, and every `TICK` for all."""
 
-    def __init__(self, store: SqliteStore, parts: Sequence[Step],
+    def __init__(self, store: PlatformStore, parts: Sequence[Step],
                  clock: Callable[[], float], leads: Callable[[], bool] = lambda: True) -> None:
         self.store, self.parts, self.clock = store, list(parts), clock
         # With several processes on one database, only the one that runs the scheduled
@@ -176,7 +176,7 @@ class Follower:
             return None
         only: set[int] | None = None
         if not everything:
-            def ids(repo: SqliteRepo) -> set[int]:
+            def ids(repo: PlatformRepo) -> set[int]:
                 return {lad.id for chat, name in poked
                         if (lad := repo.ladder(chat, name)) is not None}
             only = await self.store.run(ids, commit=False)

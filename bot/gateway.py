@@ -22,10 +22,10 @@ from core.commands import (
 )
 from core.errors import LadderError
 from core.i18n import N_, Message, Text, encode, language_of, render, t
+from core.ports import PlatformRepo, PlatformStore
 from core.records import Context, LadderInfo, Reply, RoleAccess, UserRef
 from core.service import execute, handle, refused, spoken
 from core.settings import Policy
-from storage.sqlite import SqliteRepo, SqliteStore
 
 # The buttons under a pending report, and what pressing each one does.
 BUTTON_ACTIONS = ("confirm", "dispute", "withdraw")
@@ -101,7 +101,7 @@ class Said:
 class Gateway:
     """Commands from any platform into the core: flood limit, context, one transaction."""
 
-    def __init__(self, store: SqliteStore, policy: Policy, clock: Callable[[], float],
+    def __init__(self, store: PlatformStore, policy: Policy, clock: Callable[[], float],
                  limiter: Limiter, changed: Callable[[str, str | None], None] | None = None
                  ) -> None:
         self.store, self.policy, self.clock, self.limiter = store, policy, clock, limiter
@@ -115,7 +115,7 @@ class Gateway:
     async def run(self, asker: Asker, what: Command | Said,
                   ladder: str | None = None) -> Reply | None:
         """Run a command for the asker (None: the text was no command for the bot)."""
-        def work(repo: SqliteRepo) -> Reply | None:
+        def work(repo: PlatformRepo) -> Reply | None:
             moderator = asker.moderator if isinstance(asker.moderator, bool) else \
                 asker.moderator(repo.ladder(asker.chat, ladder))
             ctx = Context(asker.chat, asker.user, int(self.clock()), moderator=moderator,

@@ -20,8 +20,8 @@ from apscheduler.triggers.interval import IntervalTrigger
 
 from core.jobs import catch_up_due
 from core.planning import schedule
+from core.ports import PlatformRepo, PlatformStore
 from core.records import Announcement
-from storage.sqlite import SqliteRepo, SqliteStore
 
 log = logging.getLogger(__name__)
 
@@ -34,7 +34,7 @@ class Undeliverable(Exception):
     """Posting can never succeed (the bot left the chat): drop the announcement."""
 
 
-def start_up(repo: SqliteRepo, now: int) -> int:
+def start_up(repo: PlatformRepo, now: int) -> int:
     """Re-plan every ladder, then apply what fell due while the bot was down."""
     for ladder in repo.every_ladder():
         schedule(repo, ladder.chat, ladder.name)
@@ -43,7 +43,7 @@ def start_up(repo: SqliteRepo, now: int) -> int:
     return len(found)
 
 
-def due_now(repo: SqliteRepo, now: int) -> int:
+def due_now(repo: PlatformRepo, now: int) -> int:
     """Apply what is due and keep its announcements for posting, in one transaction."""
     found = catch_up_due(repo, now)
     repo.enqueue(found, now)
@@ -53,7 +53,7 @@ def due_now(repo: SqliteRepo, now: int) -> int:
 class Scheduler:
     """Ticks on the real (or an injected) clock; posts announcements through `post`."""
 
-    def __init__(self, store: SqliteStore, post: Post,
+    def __init__(self, store: PlatformStore, post: Post,
                  clock: Callable[[], float] = time.time, every: float = TICK_SECONDS) -> None:
         self.store = store
         self.post = post

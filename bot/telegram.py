@@ -62,9 +62,9 @@ from core import i18n
 from core.i18n import language_of, t
 from core.numerals import is_digits
 from core.parsing import command_word
+from core.ports import PlatformRepo, PlatformStore
 from core.records import Announcement, Reply, UserRef
 from core.registry import READ_ONLY_WORDS
-from storage.sqlite import SqliteRepo, SqliteStore
 
 log = logging.getLogger(__name__)
 
@@ -162,7 +162,7 @@ class TelegramPlatform:
 
     name = PLATFORM
 
-    def __init__(self, config: Config, store: SqliteStore, *,
+    def __init__(self, config: Config, store: PlatformStore, *,
                  request: BaseRequest | None = None,
                  updates_request: BaseRequest | None = None,
                  clock: Callable[[], float] = time.time,
@@ -297,7 +297,7 @@ class TelegramPlatform:
             return
         at = int(self.clock())
 
-        def work(repo: SqliteRepo) -> None:
+        def work(repo: PlatformRepo) -> None:
             for u in fresh:
                 assert u.username is not None
                 repo.learn_handle(PLATFORM, u.username, user_ref(u), at)

@@ -15,6 +15,7 @@ from core.events import Event
 from core.ledger import Rederived
 from core.model import PlayerId, Timestamp
 from core.records import (
+    Announcement,
     AuditEntry,
     ChallengeRecord,
     ChangeRecord,
@@ -281,4 +282,54 @@ class Store(Protocol):
 
     def run(self, work: Callable[[Repo], T], *, commit: bool = True) -> Awaitable[T]:
         """Run `work` in one transaction; roll back if it raises or `commit` is False."""
+        ...
+
+
+class PlatformRepo(Repo, Protocol):
+    """The repository as the chat adapters and the scheduler use it: the core's, and the
+    platforms' own data (the handles they teach, the outbox)."""
+
+    def learn_handle(self, platform: str, handle: str, user: UserRef, at: Timestamp) -> None:
+        """Remember which user a @handle names on a platform."""
+        ...
+
+    def find_handle(self, platform: str, handle: str) -> UserRef | None:
+        """The user a @handle names, if the bot has seen it."""
+        ...
+
+    def user_ladders(self, user: str) -> list[LadderInfo]:
+        """Ladders of every chat the user is a member of."""
+        ...
+
+    def enqueue(self, announcements: Sequence[Announcement], at: Timestamp) -> None:
+        """Keep announcements until a platform has posted them."""
+        ...
+
+    def outbox_due(self, now: Timestamp, limit: int = 50) -> list[tuple[int, int, Announcement]]:
+        """(id, attempts, announcement) waiting to be posted, oldest first."""
+        ...
+
+    def outbox_done(self, item: int) -> None:
+        """An announcement was posted."""
+        ...
+
+    def outbox_retry(self, item: int, next_at: Timestamp, error: str) -> None:
+        """Posting failed: try again later."""
+        ...
+
+
+class PlatformStore(Protocol):
+    """The database as the chat adapters and the scheduler use it (SQLite, PostgreSQL
+    and the in-memory twin alike)."""
+
+    def run(self, work: Callable[[PlatformRepo], T], *, commit: bool = True) -> Awaitable[T]:
+        """Run `work` in one transaction; roll back if it raises or `commit` is False."""
+        ...
+
+    async def leads_jobs(self) -> bool:
+        """Whether this process runs the scheduled jobs (one at a time on one database)."""
+        ...
+
+    async def restate_pending(self) -> int:
+        """Write the history a correction left for later; how many ladders had some."""
         ...

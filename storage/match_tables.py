@@ -25,13 +25,11 @@ from storage.codec import (
 from storage.history import (
     players_key,
 )
+from storage.part import RepoPart
 
 
-class MatchTables:
+class MatchTables(RepoPart):
     """Matches, challenges and the audit trail (the repository supplies the rest)."""
-
-    conn: Any
-    store: Any
 
     # ---- matches
     def new_match_id(self, ladder: int) -> int:

@@ -33,6 +33,7 @@ from core.settings import Settings
 from core.state import Applied, LadderState, PlayerState
 from core.tables import HallEntry, TableRow, gain_table, ladder_table
 from storage.memory_following import FollowingData, MemoryFollowing
+from storage.memory_platform import MemoryPlatform, PlatformData
 from storage.projection import change_rows
 
 T = TypeVar("T")
@@ -47,15 +48,15 @@ class _Data:
     challenges: dict[int, dict[int, ChallengeRecord]] = field(default_factory=dict)
     audit: dict[int, list[AuditEntry]] = field(default_factory=dict)
     changes: dict[int, list[ChangeRecord]] = field(default_factory=dict)
-    seen: dict[tuple[str, str], str] = field(default_factory=dict)
     day_ranks: dict[int, dict[PlayerId, int]] = field(default_factory=dict)
     counters: dict[tuple[int, str], int] = field(default_factory=dict)
     exports: dict[str, str] = field(default_factory=dict)  # deleted ladders' exports
     queues: dict[int, QueueState] = field(default_factory=dict)
     following: FollowingData = field(default_factory=FollowingData)
+    platform: PlatformData = field(default_factory=PlatformData)
 
 
-class MemoryRepo(MemoryFollowing):
+class MemoryRepo(MemoryFollowing, MemoryPlatform):
     """The Repo protocol over plain Python structures."""
 
     def __init__(self, data: _Data, snapshot_every: int) -> None:
@@ -65,6 +66,10 @@ class MemoryRepo(MemoryFollowing):
     @property
     def following(self) -> FollowingData:  # (MemoryFollowing's tables)
         return self.d.following
+
+    @property
+    def platform(self) -> PlatformData:  # (MemoryPlatform's tables)
+        return self.d.platform
 
     @contextmanager
     def savepoint(self) -> Iterator[None]:
@@ -357,11 +362,6 @@ class MemoryRepo(MemoryFollowing):
         return 1 + sum(1 for r in rows if r.value > mine.value)
 
     # ---- redelivered messages
-    def seen(self, chat: str, message_id: str) -> str | None:
-        return self.d.seen.get((chat, message_id))
-
-    def remember(self, chat: str, message_id: str, reply: str, at: Timestamp) -> None:
-        self.d.seen[(chat, message_id)] = reply
 
 
 class MemoryStore:
@@ -385,3 +385,11 @@ class MemoryStore:
 
     async def close(self) -> None:
         """Nothing to close."""
+
+    async def leads_jobs(self) -> bool:
+        """One process, always: it runs the scheduled jobs."""
+        return True
+
+    async def restate_pending(self) -> int:
+        """Nothing is ever left to restate: the twin re-derives at once."""
+        return 0

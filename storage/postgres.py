@@ -29,7 +29,8 @@ from typing import Any, TypeVar
 
 import asyncpg
 
-from storage.sqlite import SqliteRepo, SqliteStore, migrations, refuse_newer
+from storage.schema import migrations, refuse_newer
+from storage.sqlite import SqliteRepo, SqliteStore
 
 T = TypeVar("T")
 

@@ -20,13 +20,11 @@ from core.settings import Settings
 from core.state import PlayerState
 from core.tables import HallEntry, TableRow, gain_table
 from storage import tuning
+from storage.part import RepoPart
 
 
-class ProjectionReads:
+class ProjectionReads(RepoPart):
     """The projections as the commands read them (the repository supplies the rest)."""
-
-    conn: Any
-    store: Any
 
     # ---- projections
     def player_state(self, ladder: int, player: PlayerId) -> PlayerState | None:

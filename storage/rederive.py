@@ -28,13 +28,11 @@ from storage.history import (
     history_rows,
     players_key,
 )
+from storage.part import RepoPart
 
 
-class Rederivation:
+class Rederivation(RepoPart):
     """Re-derivation after a correction (the repository supplies the rest)."""
-
-    conn: Any
-    store: Any
 
     def _ripple(self, ladder: int, cached: Cached, from_seq: int, event: Event,
                 prior: Correction | None) -> Rederived | None:

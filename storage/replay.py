@@ -38,13 +38,11 @@ from storage.history import (
     duel_columns,
     stored_changes,
 )
+from storage.part import RepoPart
 
 
-class EventLog:
+class EventLog(RepoPart):
     """The event log and what each event writes (the repository supplies the rest)."""
-
-    conn: Any
-    store: Any
 
     # ---- the log
     def base_settings(self, ladder: int) -> Settings:

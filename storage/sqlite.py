@@ -38,35 +38,22 @@ from storage.codec import (
     settings_to_json,
 )
 from storage.following import FollowingTables
-from storage.history import (  # noqa: F401 - (their names, as the rest of the bot knows them)
-    INSERT_CHANGES,
-    RESTATE_FLAGS,
+from storage.history import (
     Cached,
-    StoredHistory,
-    decay_args,
-    duel_columns,
-    history_rows,
-    players_key,
-    stored_changes,
 )
 from storage.match_tables import MatchTables
 from storage.platform_data import PlatformTables
 from storage.reads import ProjectionReads
 from storage.rederive import Rederivation
 from storage.replay import EventLog
-from storage.schema import (  # noqa: F401 - (their names, as the rest of the bot knows them)
-    SchemaTooNew,
-    configure,
-    migrate,
+from storage.schema import (
     migrations,
     prepare,
-    refuse_newer,
 )
 
 T = TypeVar("T")
 
 log = logging.getLogger(__name__)
-
 
 
 class _Settings:

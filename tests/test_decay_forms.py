@@ -17,8 +17,9 @@ from core import elo
 from core.events import DecayDay, PlayerJoined, PlayerLeft, RatingAdjusted
 from core.settings import Settings, preset
 from core.state import replay
+from storage.history import decay_args
 from storage.postgres import PgStore, translate
-from storage.sqlite import SqliteStore, decay_args
+from storage.sqlite import SqliteStore
 from tests import postgres
 from tests.chat import T0
 

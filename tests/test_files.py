@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from bot.backup import BackupError, restore
-from storage.sqlite import migrations
+from storage.schema import migrations
 from tests.test_console import DUEL_START, ROOT, console, ladderbot
 
 AT = "2026-01-05T11:00:00+00:00"

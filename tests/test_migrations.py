@@ -14,7 +14,8 @@ from core.calendar import parse_instant
 from core.i18n import decode, span, t
 from core.settings import preset
 from storage.codec import settings_to_json
-from storage.sqlite import SchemaTooNew, SqliteStore, migrations
+from storage.schema import SchemaTooNew, migrations
+from storage.sqlite import SqliteStore
 from tests.chat import Chat
 
 

@@ -187,7 +187,7 @@ async def test_a_lost_server_connection_is_made_again(postgres_url: str) -> None
 async def test_a_newer_postgresql_database_is_refused_untouched(postgres_url: str) -> None:
     import asyncpg
 
-    from storage.sqlite import SchemaTooNew
+    from storage.schema import SchemaTooNew
 
     async with PgStore(postgres_url):
         pass  # made by this version: schema 9

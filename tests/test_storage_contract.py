@@ -590,3 +590,30 @@ async def test_what_follows_the_standings_is_kept_per_ladder(store: Any) -> None
         assert repo.followed() == []
 
     await store.run(work)
+
+
+async def test_the_platforms_own_data_is_kept_alike(store: Any) -> None:
+    from core.events import PlayerJoined
+    from core.records import Announcement
+
+    def work(repo: Any) -> None:
+        a = repo.add_ladder("telegram:1", "main", preset("duel"), T0, None)
+        b = repo.add_ladder("telegram:2", "cup", preset("duel"), T0, None)
+        alice = UserRef("telegram:7", "alice")
+        for ladder in (a, b):
+            repo.append(ladder.id, [PlayerJoined(T0, repo.add_player(ladder.id, alice).id)])
+        repo.learn_handle("telegram", "Alice", alice, T0)
+        assert repo.find_handle("telegram", "alice") == alice
+        assert repo.find_handle("telegram", "bob") is None
+        assert [lad.name for lad in repo.user_ladders("telegram:7")] == ["main", "cup"]
+        first = Announcement("telegram:1", "main", "one", None, 3, "ru", ("telegram:7",))
+        repo.enqueue([first, Announcement("telegram:2", "cup", "two")], T0)
+        due = repo.outbox_due(T0)
+        assert [(attempts, a) for _, attempts, a in due] == [
+            (0, first), (0, Announcement("telegram:2", "cup", "two"))]
+        repo.outbox_retry(due[0][0], T0 + 60, "timeout")
+        repo.outbox_done(due[1][0])
+        assert repo.outbox_due(T0) == []
+        assert [(attempts, a) for _, attempts, a in repo.outbox_due(T0 + 60)] == [(1, first)]
+
+    await store.run(work)

@@ -1,0 +1,63 @@
+"""The in-memory twin's part for the platforms' own data: the @handles a platform taught
+the bot, the outbox of announcements, and the messages already answered (as
+storage/platform_data.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from core.model import PlayerId, Timestamp
+from core.records import Announcement, LadderInfo, PlayerInfo, UserRef
+
+
+@dataclass
+class PlatformData:
+    """The twin's tables: handles by (platform, handle), the outbox by id."""
+
+    handles: dict[tuple[str, str], UserRef] = field(default_factory=dict)
+    # id -> (attempts, next_at, announcement)
+    outbox: dict[int, tuple[int, Timestamp, Announcement]] = field(default_factory=dict)
+    next_item: int = 1
+    seen: dict[tuple[str, str], str] = field(default_factory=dict)  # answered messages
+
+
+class MemoryPlatform:
+    """The platforms' Repo methods over `PlatformData` (the repository supplies
+    `platform`, its ladders and their players)."""
+
+    platform: PlatformData
+    every_ladder: Callable[[], list[LadderInfo]]
+    players: Callable[..., dict[PlayerId, PlayerInfo]]
+
+    def learn_handle(self, platform: str, handle: str, user: UserRef, at: Timestamp) -> None:
+        self.platform.handles[(platform, handle.lower())] = user
+
+    def find_handle(self, platform: str, handle: str) -> UserRef | None:
+        return self.platform.handles.get((platform, handle.lower()))
+
+    def user_ladders(self, user: str) -> list[LadderInfo]:
+        return [lad for lad in self.every_ladder()
+                if any(p.user == user and p.member for p in self.players(lad.id).values())]
+
+    def enqueue(self, announcements: Sequence[Announcement], at: Timestamp) -> None:
+        for announcement in announcements:
+            self.platform.outbox[self.platform.next_item] = (0, at, announcement)
+            self.platform.next_item += 1
+
+    def outbox_due(self, now: Timestamp, limit: int = 50) -> list[tuple[int, int, Announcement]]:
+        return [(item, attempts, a) for item, (attempts, at, a)
+                in sorted(self.platform.outbox.items()) if at <= now][:limit]
+
+    def outbox_done(self, item: int) -> None:
+        self.platform.outbox.pop(item, None)
+
+    def outbox_retry(self, item: int, next_at: Timestamp, error: str) -> None:
+        attempts, _, announcement = self.platform.outbox[item]
+        self.platform.outbox[item] = (attempts + 1, next_at, announcement)
+
+    def seen(self, chat: str, message_id: str) -> str | None:
+        return self.platform.seen.get((chat, message_id))
+
+    def remember(self, chat: str, message_id: str, reply: str, at: Timestamp) -> None:
+        self.platform.seen[(chat, message_id)] = reply

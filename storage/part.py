@@ -1,0 +1,30 @@
+"""What every part of the SQL repository may use of the whole (storage/sqlite.py's
+`SqliteRepo` is made of the parts): the connection, the store, the two statement
+helpers, and the few methods one part calls in another."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+
+class RepoPart:
+    """The repository's shared names, declared for the parts that use them."""
+
+    conn: Any
+    store: Any
+    touched: set[int]  # ladders this unit of work changed (their cached standings)
+    _one: Callable[..., Any]  # one row of a statement, or None
+    _all: Callable[..., list[Any]]  # every row of a statement
+    _ladder_settings: Callable[[int], Any]
+    _MATCH_EVENT: str
+    # across the parts: the log's, re-derivation's and the projections' own
+    _cached: Callable[..., Any]
+    _snapshot: Callable[..., None]
+    _snapshot_before: Callable[..., Any]
+    _stream: Callable[..., Any]
+    _write_season: Callable[..., None]
+    _write_hall: Callable[..., None]
+    _write_players: Callable[..., None]
+    _rederive: Callable[..., Any]
+    season_table: Callable[..., Any]
