@@ -17,7 +17,8 @@ DAY = 86400
 
 async def test_the_scheduler_posts_a_season_close_on_every_store(store: Any) -> None:
     chat = Chat(store, chat="telegram:1")
-    await chat.ok("mod", "/ladder create main preset=duel calibration=0 season_min_games=1 confirm=false")
+    await chat.ok("mod", "/ladder create main preset=duel calibration=0 season_min_games=1 "
+                         "confirm=false")
     for name in ("alice", "bob"):
         await chat.ok(name, "/join")
     await chat.ok("alice", "/report win @bob")
