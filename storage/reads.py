@@ -130,10 +130,10 @@ class ProjectionReads(RepoPart):
             since = at - round(settings.active_days * DAY)
             if games < settings.calibration or held or last is None or not since < last <= at:
                 return None
-            return 1 + self._one(
+            return 1 + int(self._one(
                 "SELECT count(*) FROM players WHERE ladder=? AND member=1 AND rating > ? "
                 "AND rated_games >= ? AND held=0 AND last_played > ? AND last_played <= ?",
-                (ladder, rating, settings.calibration, since, at))[0]
+                (ladder, rating, settings.calibration, since, at))[0])
         rows = self._gain_table(ladder, table, at, settings)
         mine = next((r for r in rows if r.player == player), None)
         return None if mine is None else 1 + sum(1 for r in rows if r.value > mine.value)

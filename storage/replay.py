@@ -68,7 +68,7 @@ class EventLog(RepoPart):
         # Another process may have written since: the log's length tells.
         stored_seq = self._one("SELECT coalesce(max(seq), 0) FROM events WHERE ladder=?",
                                (ladder,))[0]
-        cached = self.store.cache_get(ladder)
+        cached: Cached | None = self.store.cache_get(ladder)
         if cached is not None and cached.state.seq == stored_seq:
             return cached
         state = self._snapshot_before(ladder, stored_seq + 1)
