@@ -29,8 +29,9 @@ from typing import Any, TypeVar
 
 import asyncpg
 
+from storage.repo import SqliteRepo
 from storage.schema import migrations, refuse_newer
-from storage.sqlite import SqliteRepo, SqliteStore
+from storage.sqlite import SqliteStore
 
 T = TypeVar("T")
 

@@ -18,34 +18,17 @@ import sqlite3
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO, TypeVar
 
 import aiosqlite
 
-from core.model import PlayerId, Timestamp
-from core.records import (
-    LadderInfo,
-    PlayerInfo,
-    UserRef,
-)
-from core.settings import Settings
 from storage import dbthread, files, tuning
-from storage.codec import (
-    settings_from_json,
-    settings_to_json,
-)
-from storage.following import FollowingTables
 from storage.history import (
     Cached,
 )
-from storage.match_tables import MatchTables
-from storage.platform_data import PlatformTables
-from storage.reads import ProjectionReads
-from storage.rederive import Rederivation
-from storage.replay import EventLog
+from storage.repo import SettingsCache, SqliteRepo
 from storage.schema import (
     migrations,
     prepare,
@@ -55,192 +38,6 @@ T = TypeVar("T")
 
 log = logging.getLogger(__name__)
 
-
-class _Settings:
-    """Parsed settings by their JSON text: a ladder row is read on every command."""
-
-    def __init__(self) -> None:
-        self._by_text: dict[str, Settings] = {}
-
-    def __call__(self, text: str) -> Settings:
-        found = self._by_text.get(text)
-        if found is None:
-            if len(self._by_text) > 256:
-                self._by_text.clear()
-            found = self._by_text[text] = settings_from_json(text)
-        return found
-
-
-class SqliteRepo(EventLog, Rederivation, MatchTables, ProjectionReads, FollowingTables,
-                 PlatformTables):
-    """The Repo protocol over one sqlite3 connection inside one transaction."""
-
-    def __init__(self, conn: sqlite3.Connection, store: SqliteStore) -> None:
-        self.conn = conn
-        self.store = store
-        self.touched: set[int] = set()
-        self.locked: set[int] = set()  # ladders this transaction holds (PostgreSQL)
-        self._savepoints = 0
-
-    # ---- transactions
-    @contextmanager
-    def savepoint(self) -> Iterator[None]:
-        self._savepoints += 1
-        name = f"sp{self._savepoints}"
-        self.conn.execute(f"SAVEPOINT {name}")
-        outer, self.touched = self.touched, set()
-        try:
-            yield
-        except BaseException:
-            self.conn.execute(f"ROLLBACK TO {name}")
-            self.conn.execute(f"RELEASE {name}")
-            self.store.forget(self.touched)
-            self.touched = outer
-            raise
-        self.conn.execute(f"RELEASE {name}")
-        self.touched = outer | self.touched
-
-    def _one(self, sql: str, args: Sequence[Any] = ()) -> Any:
-        return self.conn.execute(sql, args).fetchone()
-
-    def _all(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
-        return self.conn.execute(sql, args).fetchall()
-
-    # ---- ladders
-    _LADDER = ("SELECT id, chat, name, settings, created_at, clock, is_default, channel, public, "
-               "season, last_decay, next_due, mod_role FROM ladders")
-
-    def _ladder(self, row: Any) -> LadderInfo:
-        return LadderInfo(row[0], row[1], row[2], self.store.settings(row[3]), row[4], row[5],
-                          bool(row[6]), row[7], bool(row[8]), row[9], row[10], row[11], row[12])
-
-    def due_ladders(self, now: Timestamp) -> list[LadderInfo]:
-        sql = f"{self._LADDER} WHERE next_due IS NOT NULL AND next_due <= ? ORDER BY id"
-        rows = self._all(sql, (now,))
-        if [r for r in rows if self.store.lock_ladder(self, r[0])]:  # in id order: no deadlock
-            rows = self._all(sql, (now,))
-        return [self._ladder(r) for r in rows]
-
-    def every_ladder(self) -> list[LadderInfo]:
-        return [self._ladder(r) for r in self._all(f"{self._LADDER} ORDER BY id")]
-
-    def ladders(self, chat: str) -> list[LadderInfo]:
-        return [self._ladder(r) for r in self._all(f"{self._LADDER} WHERE chat=? ORDER BY id",
-                                                   (chat,))]
-
-    def ladder(self, chat: str, name: str | None) -> LadderInfo | None:
-        if name is None:
-            row = self._one(f"{self._LADDER} WHERE chat=? AND is_default=1", (chat,))
-        else:
-            row = self._one(f"{self._LADDER} WHERE chat=? AND name=?", (chat, name))
-        if row is not None and self.store.lock_ladder(self, row[0]):
-            # Another process may have changed it while we waited for the lock.
-            row = self._one(f"{self._LADDER} WHERE id=?", (row[0],))
-        return self._ladder(row) if row is not None else None
-
-    def add_ladder(self, chat: str, name: str, settings: Settings, at: Timestamp,
-                   channel: str | None) -> LadderInfo:
-        first = self._one("SELECT count(*) FROM ladders WHERE chat=?", (chat,))[0] == 0
-        text = settings_to_json(settings)
-        self.conn.execute(
-            "INSERT INTO ladders (chat, name, base_settings, settings, created_at, clock, "
-            "is_default, channel) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (chat, name, text, text, at, at, int(first), channel),
-        )
-        found = self.ladder(chat, name)
-        assert found is not None
-        return found
-
-    def update_ladder(self, ladder: int, *, clock: Timestamp | None = None,
-                      is_default: bool | None = None, channel: str | None = None,
-                      public: bool | None = None, next_due: Timestamp | None = None,
-                      mod_role: str | None = None, name: str | None = None) -> None:
-        for column, value in (("clock", clock), ("is_default", is_default),
-                              ("channel", channel), ("public", public), ("name", name)):
-            if value is not None:
-                self.conn.execute(f"UPDATE ladders SET {column}=? WHERE id=?", (value, ladder))
-        if next_due is not None:
-            self.conn.execute("UPDATE ladders SET next_due=? WHERE id=?",
-                              (next_due or None, ladder))
-        if mod_role is not None:
-            self.conn.execute("UPDATE ladders SET mod_role=? WHERE id=?",
-                              (mod_role or None, ladder))
-
-    # Every table of a ladder's, children first (ladders itself last).
-    _LADDER_TABLES = ("match_players", "changes", "matches", "challenges", "seasons",
-                      "hall_of_fame", "audit", "snapshots", "events", "players",
-                      "player_names", "rating_counts", "queues", "following",
-                      "role_holdings")
-
-    def delete_ladder(self, ladder: int) -> None:
-        row = self._one("SELECT chat, name FROM ladders WHERE id=?", (ladder,))
-        for table in self._LADDER_TABLES:
-            self.conn.execute(f"DELETE FROM {table} WHERE ladder=?", (ladder,))
-        if row is not None:  # announcements not yet delivered go with it
-            self.conn.execute("DELETE FROM outbox WHERE chat=? AND ladder=?", (row[0], row[1]))
-        self.conn.execute("DELETE FROM ladders WHERE id=?", (ladder,))
-        self.store.forget({ladder})  # SQLite may give the id to the next new ladder
-
-    def keep_export(self, chat: str, name: str, text: str, at: Timestamp) -> str:
-        return files.export_file(self.store.home, chat, name, text, at)
-
-    # ---- players
-    # "user" is quoted: a reserved word in PostgreSQL, an ordinary name in SQLite.
-    # Who a player is (player_names) is kept apart from how they stand (players).
-    _NAMED = "player_names n JOIN players p ON p.ladder = n.ladder AND p.id = n.id"
-    _PLAYER = (f'SELECT n.ladder, n.id, n."user", n.name, p.member, n.available, n.banned, '
-               f'n.removed FROM {_NAMED}')
-
-    @staticmethod
-    def _player(row: Any) -> PlayerInfo:
-        return PlayerInfo(row[0], row[1], row[2], row[3], bool(row[4]), bool(row[5]),
-                          bool(row[6]), bool(row[7]))
-
-    def player_for(self, ladder: int, user: str) -> PlayerInfo | None:
-        row = self._one(f'{self._PLAYER} WHERE n.ladder=? AND n."user"=?', (ladder, user))
-        return self._player(row) if row is not None else None
-
-    def players(self, ladder: int,
-                ids: Sequence[PlayerId] | None = None) -> dict[PlayerId, PlayerInfo]:
-        if ids is None:
-            rows = self._all(f"{self._PLAYER} WHERE n.ladder=?", (ladder,))
-        else:
-            unique = sorted(set(ids))
-            rows = []
-            for start in range(0, len(unique), 500):
-                chunk = unique[start:start + 500]
-                marks = ",".join("?" * len(chunk))
-                rows += self._all(f"{self._PLAYER} WHERE n.ladder=? AND n.id IN ({marks})",
-                                  (ladder, *chunk))
-        return {row[1]: self._player(row) for row in rows}
-
-    def add_player(self, ladder: int, user: UserRef) -> PlayerInfo:
-        pid = self._one("SELECT coalesce(max(id), 0) + 1 FROM players WHERE ladder=?",
-                        (ladder,))[0]
-        start = self._ladder_settings(ladder).start
-        self.conn.execute(
-            'INSERT INTO player_names (ladder, id, "user", name) VALUES (?, ?, ?, ?)',
-            (ladder, pid, user.key, user.name))
-        self.conn.execute("INSERT INTO players (ladder, id, member, rating) VALUES (?, ?, 0, ?)",
-                          (ladder, pid, start))
-        return PlayerInfo(ladder, pid, user.key, user.name, member=False)
-
-    def update_player(self, ladder: int, player: PlayerId, *, name: str | None = None,
-                      available: bool | None = None, banned: bool | None = None,
-                      removed: bool | None = None) -> None:
-        if name is not None:
-            self.conn.execute("UPDATE player_names SET name=? WHERE ladder=? AND id=?",
-                              (name, ladder, player))
-        for column, flag in (("available", available), ("banned", banned),
-                             ("removed", removed)):
-            if flag is not None:
-                self.conn.execute(f"UPDATE player_names SET {column}=? WHERE ladder=? AND id=?",
-                                  (int(flag), ladder, player))
-
-    def _ladder_settings(self, ladder: int) -> Settings:
-        settings: Settings = self.store.settings(
-            self._one("SELECT settings FROM ladders WHERE id=?", (ladder,))[0])
-        return settings
 
 @dataclass(frozen=True)
 class _Failed:
@@ -281,7 +78,7 @@ class SqliteStore:
         self.readonly = readonly
         self.snapshot_every = snapshot_every
         self.snapshot_per_player = snapshot_per_player
-        self.settings = _Settings()
+        self.settings = SettingsCache()
         self._cache: OrderedDict[int, Cached] = OrderedDict()
         self._db: aiosqlite.Connection | None = None
         self._waiting: list[tuple[Callable[[SqliteRepo], Any], asyncio.Future[Any]]] = []

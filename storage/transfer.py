@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from storage.sqlite import SqliteRepo, SqliteStore
+from storage.repo import SqliteRepo
+from storage.sqlite import SqliteStore
 
 # Parents before children; each with its key, for reading in order a chunk at a time.
 TABLES: list[tuple[str, tuple[str, ...]]] = [

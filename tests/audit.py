@@ -9,7 +9,7 @@ from typing import Any
 
 from core.state import replay
 from storage.postgres import is_url, store_for
-from storage.sqlite import SqliteRepo
+from storage.repo import SqliteRepo
 
 
 def integrity(path: Path) -> str:

@@ -16,7 +16,7 @@ from pathlib import Path
 from core.records import Context, Reply, UserRef
 from core.service import handle
 from storage.postgres import store_for
-from storage.sqlite import SqliteRepo
+from storage.repo import SqliteRepo
 
 CHAT = "console"
 T0 = 1767607200  # 2026-01-05 10:00 UTC

@@ -14,7 +14,8 @@ from core.parsing import MAX_TEXT
 from core.reading import parse
 from core.records import Context, Reply, UserRef
 from core.service import handle
-from storage.sqlite import SqliteRepo, SqliteStore
+from storage.repo import SqliteRepo
+from storage.sqlite import SqliteStore
 from tests.chat import T0
 
 NASTY = [

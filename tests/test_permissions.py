@@ -11,7 +11,8 @@ from typing import Any, Protocol
 import pytest
 
 from bot.console import Console
-from storage.sqlite import SqliteRepo, SqliteStore
+from storage.repo import SqliteRepo
+from storage.sqlite import SqliteStore
 from tests import discord_fake as dfake
 from tests import telegram_fake as tfake
 from tests.adapters import discord_harness, telegram_harness
