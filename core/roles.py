@@ -11,13 +11,12 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable, Mapping
 
-from core.errors import SettingError
 from core.i18n import N_, Message, listed, plural, render, t
 from core.numerals import parse_int
 from core.ports import Repo
 from core.queries import main_table, member_table
 from core.records import Context, LadderInfo, RoleAccess, RoleConfig, RoleHolding
-from core.setting_keys import BadValue, parse_bool
+from core.setting_keys import BadValue, bad_value, parse_bool
 from core.settings import Settings
 from core.tables import league, league_name
 
@@ -44,8 +43,7 @@ def split_roles(pairs: Iterable[tuple[str, str]]
             try:
                 found[key] = parse_bool(raw)
             except BadValue as error:
-                raise SettingError(t("setting.bad", key=key, value=raw[:40],
-                                     reason=error.reason)) from None
+                raise bad_value(key, raw, error.reason) from None
         else:
             rest.append((key, raw))
     return rest, found
@@ -66,8 +64,7 @@ def _parse_kinds(raw: str) -> tuple[bool, int | None]:
         except ValueError:
             number = 0
         if not 1 <= number <= MAX_TOP:
-            raise SettingError(t("setting.bad", key="roles", value=raw[:40],
-                                 reason=t("value.roles", most=MAX_TOP)))
+            raise bad_value("roles", raw, t("value.roles", most=MAX_TOP))
         top = number
     return leagues, top
 

@@ -324,9 +324,13 @@ def parse_settings(pairs: Iterable[tuple[str, str]]) -> dict[str, Any]:
         try:
             changes[key] = spec.parse(raw)
         except BadValue as error:
-            raise SettingError(t("setting.bad", key=key, value=_clip(raw), reason=error.reason)
-                               ) from None
+            raise bad_value(key, raw, error.reason) from None
     return changes
+
+
+def bad_value(key: str, raw: str, reason: Message) -> SettingError:
+    """The refusal of a value a key does not take, echoing what was typed (clipped)."""
+    return SettingError(t("setting.bad", key=key, value=_clip(raw), reason=reason))
 
 
 def _clip(raw: str) -> str:
@@ -352,15 +356,13 @@ def split_properties(
             try:
                 properties[key] = _parse_bool(raw)
             except BadValue as error:
-                raise SettingError(t("setting.bad", key=key, value=_clip(raw),
-                                     reason=error.reason)) from None
+                raise bad_value(key, raw, error.reason) from None
         elif raw.lower() in ("none", "off") and key == "mod_role":
             properties[key] = ""
         elif is_digits(raw) and len(raw) <= 20:
             properties[key] = raw
         else:
-            raise SettingError(t("setting.bad", key=key, value=_clip(raw),
-                                 reason=t("value.discord_id")))
+            raise bad_value(key, raw, t("value.discord_id"))
     return rules, properties
 
 

@@ -228,3 +228,15 @@ async def test_a_large_update_is_paced_and_finishes_once_after_a_restart(
         assert dc.clock.now - start >= 60
         assert not [r for r in dc.fake.refused if "rate limited" in r[2]]
         assert GUILD  # (one server)
+
+
+async def test_a_bad_roles_value_is_echoed_as_any_setting_is(tmp_path: Path) -> None:
+    from storage.memory import MemoryStore
+    from tests.chat import Chat
+
+    chat = Chat(MemoryStore())
+    await chat.ok("mod", "/ladder create main preset=duel")
+    said = await chat.refused("mod", "/ladder set roles=top:" + "9" * 50)
+    assert said.startswith("roles=top:" + "9" * 36 + "...: expected leagues, top:N"), said
+    said = await chat.refused("mod", "/ladder set champion_role=maybe")
+    assert said.startswith("champion_role=maybe: expected true or false"), said
