@@ -6,6 +6,7 @@ import math
 import re
 from typing import Any
 
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -151,3 +152,45 @@ async def test_a_rating_periods_close_is_announced_when_it_moved_ratings(
         assert ratings["ann"] > 1500 > ratings["ben"] and ratings["cat"] == 1500
         quiet = [a.text for a in await chat.time("2026-01-07T00:00:01+00:00")]
         assert not [t for t in quiet if t.startswith("Rating period closed")]
+
+
+@given(st.floats(-1_000_000, 1_000_000), st.floats(-1_000_000, 1_000_000),
+       st.floats(30, 350), st.floats(30, 350), st.sampled_from([0.0, 0.5, 1.0]))
+def test_players_any_distance_apart_get_finite_values(
+        ra: float, rb: float, rda: float, rdb: float, score: float) -> None:
+    """Ratings may lie up to RATING_LIMIT apart (a moderator's adjustment): the
+    expected score then rounds to exactly 1 or 0, where 1/v was a ZeroDivisionError in
+    the one-game form and an infinity in the array form. Both forms stay finite, alike
+    to the bit, and a favourite who wins as expected hardly moves."""
+    from core.rulebooks.glicko_math import one_game, period
+
+    one = one_game((ra, rda, 0.06), (rb, rdb), score, 0.5, START_RD)
+    arrays = period(np.array([ra]), np.array([rda]), np.array([0.06]),
+                    np.zeros(1, dtype=np.int64), np.array([rb]), np.array([rdb]),
+                    np.array([score]), 0.5, START_RD)
+    assert all(math.isfinite(value) for value in one)
+    assert one == tuple(float(value[0]) for value in arrays)
+    if ra - rb > 10_000 and score == 1.0:
+        assert abs(one[0] - ra) < 1e-6 and one[2] == pytest.approx(0.06, abs=1e-4)
+
+
+async def test_a_game_10000_apart_is_rated_not_an_apology(tmp_path: Any) -> None:
+    """The console report of issue 30: `/mod adjust @a +10000`, then a game, on both
+    period forms (each game at once; a day's games together)."""
+    from storage.sqlite import SqliteStore
+    from tests.chat import Chat
+
+    for form in ("game", "day"):
+        async with SqliteStore(tmp_path / f"{form}.db") as store:
+            chat = Chat(store)
+            await chat.ladder("glicko2", "confirm=false", f"period={form}")
+            await chat.join("ann", "ben")
+            await chat.ok("mod", "/mod adjust @ann +10000 far ahead")
+            await chat.ok("ben", "/report win @ann")
+            await chat.ok("ann", "/report win @ben again")
+            await chat.tick(2 * 86400)
+            await chat.ok("ann", "/report win @ben again")
+            players = {p["name"]: p for p in (await chat.export())["players"]}
+            assert all(math.isfinite(players[n][k]) for n in ("ann", "ben")
+                       for k in ("rating", "rd", "volatility"))
+            assert players["ann"]["rating"] > players["ben"]["rating"] + 5_000

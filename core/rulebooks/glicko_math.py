@@ -24,6 +24,12 @@ SCALE = 173.7178  # Glicko-2's scale: 400 / ln(10)
 CENTRE = 1500.0  # the rating Glicko-2's scale is centred on (not a setting: the maths')
 EPSILON = 0.000001  # convergence of the volatility iteration (RULES.md §6)
 _PI2 = math.pi * math.pi
+# The expected score's exponent g·(μ − μj) is kept within ±EXPONENT_LIMIT. Beyond 36.7
+# the expected score rounds to exactly 1 (or its complement to 0), and then 1/v is a
+# division by zero; ratings may lie up to 2,000,000 apart (RATING_LIMIT), some 11,500 in
+# exponent. Within the limit nothing changes; beyond it a game is rated as between players
+# about 6,000 points apart (E = 1 − 2·10⁻¹⁶), which is as sure as a float can say.
+EXPONENT_LIMIT = 36.0
 
 
 def grown(rd: Values, volatility: Values, periods: Values, max_rd: float) -> Values:
@@ -43,7 +49,8 @@ def period(rating: Values, rd: Values, volatility: Values, owner: Indices,
     mu, phi = (rating - CENTRE) / SCALE, rd / SCALE
     opponent_phi = opponent_rd / SCALE
     g = 1.0 / np.sqrt(1.0 + 3.0 * opponent_phi * opponent_phi / _PI2)
-    e = 1.0 / (1.0 + np.exp(-g * (mu[owner] - (opponent - CENTRE) / SCALE)))
+    z = np.clip(g * (mu[owner] - (opponent - CENTRE) / SCALE), -EXPONENT_LIMIT, EXPONENT_LIMIT)
+    e = 1.0 / (1.0 + np.exp(-z))
     # (bincount adds each player's games in order, from 0.0)
     inverse_v = np.bincount(owner, g * g * e * (1.0 - e), minlength=len(rating))
     impact = np.bincount(owner, g * (score - e), minlength=len(rating))
@@ -118,7 +125,8 @@ def one_game(player: tuple[float, float, float], opponent: tuple[float, float],
     mu, phi = (rating - CENTRE) / SCALE, rd / SCALE
     opponent_phi = opponent[1] / SCALE
     g = 1.0 / math.sqrt(1.0 + 3.0 * opponent_phi * opponent_phi / _PI2)
-    e = 1.0 / (1.0 + _exp(-g * (mu - (opponent[0] - CENTRE) / SCALE)))
+    z = min(max(g * (mu - (opponent[0] - CENTRE) / SCALE), -EXPONENT_LIMIT), EXPONENT_LIMIT)
+    e = 1.0 / (1.0 + _exp(-z))
     inverse_v = 0.0 + g * g * e * (1.0 - e)  # (as bincount adds, from 0.0)
     impact = 0.0 + g * (score - e)
     v = 1.0 / inverse_v
