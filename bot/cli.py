@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import asyncpg
+import psycopg
 
 from bot import config as configuration
 from bot.backup import BackupError, backup, restore, running
@@ -30,8 +30,8 @@ from core.queries import member_count
 from storage.files import UnusableDatabase
 from storage.postgres import is_url, store_for
 from storage.schema import SchemaTooNew
-from storage.sqlite import SqliteStore
 from storage.transfer import TransferError, copy_database
+from storage.units import SqlStore
 
 DESCRIPTION = """\
 Ladderbot runs competitive ladders on Discord, Telegram and a console chat.
@@ -245,7 +245,7 @@ def _ladder_rows(repo: Any) -> list[tuple[str, ...]]:
     return rows
 
 
-def platforms(config: configuration.Config, store: SqliteStore,
+def platforms(config: configuration.Config, store: SqlStore,
               shards: list[int] | None = None, shard_count: int | None = None
               ) -> list[Platform]:
     """The platforms whose tokens are configured."""
@@ -399,7 +399,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _terminal_console(args)
         return asyncio.run(runners[args.command](args))
     except (configuration.ConfigError, SchemaTooNew, UnusableDatabase, LadderError,
-            BackupError, TransferError, OSError, asyncpg.PostgresError) as error:
+            BackupError, TransferError, OSError, psycopg.Error) as error:
         print(f"ladderbot {args.command}: {error}", file=sys.stderr)
         return 1
     except sqlite3.Error as error:  # the file went bad, or the disk full, while in use

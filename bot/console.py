@@ -26,7 +26,7 @@ from core.i18n import render, t
 from core.records import Announcement, ChartData, Context, Reply, UserRef
 from core.service import catch_up_chat, handle
 from core.settings import Policy
-from storage.sqlite import SqliteStore
+from storage.units import SqlStore
 
 CHAT = "console"
 LINE = re.compile(r"^@([^\s:]+):\s?(.*)$")
@@ -44,7 +44,7 @@ def user(name: str) -> UserRef:
 class Console:
     """Feeds console lines to the command layer and prints what the bot says."""
 
-    def __init__(self, store: SqliteStore, admins: Iterable[str], out: TextIO,
+    def __init__(self, store: SqlStore, admins: Iterable[str], out: TextIO,
                  err: TextIO, policy: Policy | None = None) -> None:
         self.store = store
         self.admins = set(admins)

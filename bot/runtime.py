@@ -19,7 +19,8 @@ from bot.discord_roles import RoleSync
 from bot.following import Follower, LiveStandings, Step
 from bot.scheduler import Scheduler
 from core.records import Announcement
-from storage.sqlite import SqliteStore
+from storage.dialect import SQLITE
+from storage.units import SqlStore
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +59,7 @@ class Platform(Protocol):
         ...
 
 
-def following(store: SqliteStore, platforms: Sequence[Platform], clock: Callable[[], float],
+def following(store: SqlStore, platforms: Sequence[Platform], clock: Callable[[], float],
               post: Callable[[Announcement], Awaitable[None]],
               leads: Callable[[], bool]) -> Follower:
     """What keeps the platforms in step with the standings: every platform's live
@@ -77,14 +78,14 @@ def following(store: SqliteStore, platforms: Sequence[Platform], clock: Callable
 class Runtime:
     """The running bot: platforms, the scheduler and the database, started and stopped together."""
 
-    def __init__(self, config: Config, store: SqliteStore, platforms: Sequence[Platform],
+    def __init__(self, config: Config, store: SqlStore, platforms: Sequence[Platform],
                  clock: Callable[[], float] = time.time) -> None:
         self.config = config
         self.store = store
         self.platforms = list(platforms)
         self.clock = clock
         self.scheduler = Scheduler(store, self.post, clock)
-        if config.backup_dir and store.DIALECT != "sqlite":
+        if config.backup_dir and store.dialect is not SQLITE:
             log.warning("[backup] dir is for SQLite files; back PostgreSQL up with pg_dump")
         elif config.backup_dir:
             self.scheduler.add("backup", self.backup, IntervalTrigger(hours=1, timezone=UTC))

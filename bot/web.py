@@ -29,7 +29,7 @@ from bot.webserver import HEADER_TIMEOUT, Listener, throttle_logs, with_headers
 from core.i18n import render, t
 from core.records import ChartData
 from core.views import hall_view, history_view, ladder_list, player_view, standings_view
-from storage.sqlite import SqliteStore
+from storage.units import SqlStore
 
 log = logging.getLogger(__name__)
 
@@ -51,7 +51,7 @@ def environment() -> Environment:
 class Web:
     """The site: public ladders' standings, Hall of Fame, players and history."""
 
-    def __init__(self, store: SqliteStore, clock: Callable[[], float] = time.time, *,
+    def __init__(self, store: SqlStore, clock: Callable[[], float] = time.time, *,
                  header_timeout: float = HEADER_TIMEOUT, connections: int | None = None,
                  chart_pool: Executor | None = None, language: str = "en") -> None:
         self.store = store

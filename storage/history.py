@@ -15,6 +15,7 @@ from core.events import Event, MatchConfirmed
 from core.model import Correction, PlayerId, Timestamp
 from core.settings import Settings
 from core.state import Applied, LadderState
+from storage.dialect import Dialect
 from storage.projection import change_rows
 
 
@@ -74,12 +75,14 @@ def players_key(players: Sequence[PlayerId]) -> str:
 class StoredHistory:
     """`core.ripple.History` from the changes table: the derivation before a correction."""
 
-    def __init__(self, conn: sqlite3.Connection, ladder: int) -> None:
+    def __init__(self, conn: sqlite3.Connection, ladder: int, dialect: Dialect) -> None:
         self.conn, self.ladder = conn, ladder
+        self.by_player = dialect.indexed_by("changes_by_player")
         # Season closes are job events, found by their key (a few per year).
         self.closes = [r[0] for r in conn.execute(
-            "SELECT seq FROM events INDEXED BY events_job_key WHERE ladder=? AND key IS NOT "
-            "NULL AND key >= 'season:' AND key < 'season;' ORDER BY seq", (ladder,))]
+            f"SELECT seq FROM events{dialect.indexed_by('events_job_key')} WHERE ladder=? AND "
+            "key IS NOT NULL AND key >= 'season:' AND key < 'season;' ORDER BY seq",
+            (ladder,))]
 
     def outcome(self, seq: int) -> tuple[bool, dict[PlayerId, tuple[float, float]]] | None:
         rows = self.conn.execute(
@@ -91,7 +94,7 @@ class StoredHistory:
 
     def rated_deltas(self, player: PlayerId, after: int, before: int) -> list[tuple[int, float]]:
         return [(seq, new - old) for seq, old, new in self.conn.execute(
-            "SELECT seq, before, after FROM changes INDEXED BY changes_by_player WHERE "
+            f"SELECT seq, before, after FROM changes{self.by_player} WHERE "
             "ladder=? AND player=? AND seq > ? AND seq < ? AND kind='match' AND rated=1 "
             "ORDER BY seq", (self.ladder, player, after, before))]
 
@@ -108,7 +111,7 @@ class StoredHistory:
 
     def first_rated(self, player: PlayerId, count: int) -> list[int]:
         return [r[0] for r in self.conn.execute(
-            "SELECT seq FROM changes INDEXED BY changes_by_player WHERE ladder=? AND "
+            f"SELECT seq FROM changes{self.by_player} WHERE ladder=? AND "
             "player=? AND kind='match' AND rated=1 ORDER BY seq LIMIT ?",
             (self.ladder, player, count))]
 
@@ -118,7 +121,7 @@ class StoredHistory:
 
     def rating_before(self, player: PlayerId, seq: int) -> float | None:
         row = self.conn.execute(
-            "SELECT after FROM changes INDEXED BY changes_by_player WHERE ladder=? AND "
+            f"SELECT after FROM changes{self.by_player} WHERE ladder=? AND "
             "player=? AND seq < ? ORDER BY seq DESC LIMIT 1", (self.ladder, player, seq)
         ).fetchone()
         return None if row is None else float(row[0])

@@ -77,7 +77,8 @@ class MatchTables(RepoPart):
                      since: Timestamp) -> list[MatchRecord]:
         # Named, because without statistics the planner scans the ladder for this OR.
         return [self._match(r) for r in self._all(
-            f"{self._MATCH} INDEXED BY matches_by_players WHERE ladder=? AND players_key=? AND "
+            f"{self._MATCH}{self.dialect.indexed_by('matches_by_players')} WHERE ladder=? "
+            "AND players_key=? AND "
             "(status IN ('pending', 'disputed') OR reported_at >= ?) ORDER BY id",
             (ladder, players_key(players), since))]
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from storage.dialect import Dialect
+
 
 class RepoPart:
     """The repository's shared names, declared for the parts that use them."""
@@ -17,7 +19,7 @@ class RepoPart:
     _one: Callable[..., Any]  # one row of a statement, or None
     _all: Callable[..., list[Any]]  # every row of a statement
     _ladder_settings: Callable[[int], Any]
-    _MATCH_EVENT: str
+    dialect: Dialect
     # across the parts: the log's, re-derivation's and the projections' own
     _cached: Callable[..., Any]
     _snapshot: Callable[..., None]
@@ -28,3 +30,7 @@ class RepoPart:
     _write_players: Callable[..., None]
     _rederive: Callable[..., Any]
     season_table: Callable[..., Any]
+
+    @property
+    def _match_event(self) -> str:  # the event of a match, by its number (the log's)
+        raise NotImplementedError

@@ -1,12 +1,20 @@
-"""PostgreSQL, for several bot processes on one database (with asyncpg).
+"""PostgreSQL, for several bot processes on one database (with psycopg 3).
 
-The repository is the one of storage/sqlite.py: its SQL is written so both databases
-read it, and what differs is a handful of names on the store (`BEGIN`, `DECAY`, ...).
-This module gives it a connection with the sqlite3 methods it uses (`execute`,
-`executemany`, `fetchone`, `fetchall`) over one asyncpg connection that lives on a
-thread of its own with its own event loop: a unit of work runs there from start to
-commit as plain calls, as it does on SQLite's thread, and the bot's event loop only
-awaits the whole unit.
+The repository is the one of storage/repo.py: its SQL is written so both databases read
+it, and what differs is a handful of names on the store (`BEGIN`, `DECAY`, ...). This
+module gives it a connection with the sqlite3 methods it uses (`execute`, `executemany`,
+`fetchone`, `fetchall`) over psycopg's. A unit of work runs on a thread of its own
+connection from start to commit as plain calls, as it does on SQLite's thread, and the
+bot's event loop only awaits the whole unit.
+
+A command on PostgreSQL waits for the server only where it reads: a statement whose
+result nobody reads (an INSERT, an UPDATE, a SAVEPOINT; the repository never asks how
+many rows one changed) waits in a buffer and goes to the server with the next read, or
+with the COMMIT, all of them in one pipeline (one round trip). The store holds a few
+connections (`LANES`), each on its own thread, so that while one waits for the server
+another computes: units of different ladders run side by side, units of one ladder wait
+for its advisory lock. The sessions run with `synchronous_commit=off`: a commit returns
+before its WAL record is on disk (README, "Durability").
 
 What several processes need, PostgreSQL provides: a transaction-scoped advisory lock
 per ladder (taken when a unit of work first reads the ladder, so its commands are
@@ -21,17 +29,21 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import functools
-import itertools
-import re
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Self, TypeVar
 
-import asyncpg
+import psycopg
+from psycopg import errors
+from psycopg.adapt import Dumper
+from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
+from storage import tuning
+from storage.dialect import POSTGRESQL
 from storage.repo import SqliteRepo
 from storage.schema import migrations, refuse_newer
 from storage.sqlite import SqliteStore
+from storage.units import SqlStore
 
 T = TypeVar("T")
 
@@ -39,9 +51,10 @@ T = TypeVar("T")
 LADDERS, MESSAGES, PROCESSES = 1, 2, 3
 JOBS, MIGRATIONS = 0, 1  # keys in PROCESSES
 STREAM_CHUNK = 5000  # rows fetched at a time when a replay streams a long log
-
-_PLACEHOLDER = re.compile(r"\?")
-_INDEXED_BY = re.compile(r"\s+INDEXED BY \w+")  # SQLite's index hints
+LANES = 2  # connections per process: units of work in flight at once (measured: README)
+# The bot's sessions: a commit does not wait for its WAL flush (see the docstring).
+SESSION = "-c synchronous_commit=off"
+READS = ("SELECT", "WITH", "SHOW")
 
 
 def is_url(target: str) -> bool:
@@ -50,16 +63,40 @@ def is_url(target: str) -> bool:
 
 
 @functools.lru_cache(maxsize=4096)
-def translate(sql: str) -> str:
-    """SQLite's statement for PostgreSQL: `$1` placeholders, no index hints. (Our SQL
-    has no `?` inside string literals.)"""
-    numbers = itertools.count(1)
-    return _PLACEHOLDER.sub(lambda _: f"${next(numbers)}", _INDEXED_BY.sub("", sql))
+def numbered(sql: str) -> str:
+    """A statement in our qmark style (`?`, as sqlite3 takes it) in PostgreSQL's own
+    (`$1`, `$2`, ...): the placeholders numbered in order. (Our SQL has no `?` inside
+    string literals.)"""
+    parts = sql.split("?")
+    return parts[0] + "".join(f"${n}{part}" for n, part in enumerate(parts[1:], 1))
 
 
 def _values(args: Sequence[Any]) -> tuple[Any, ...]:
     # SQLite stores a bool as 0 or 1; PostgreSQL's BIGINT wants the integer.
     return tuple(int(a) if a.__class__ is bool else a for a in args)
+
+
+class _IntAsUnknown(Dumper):
+    """An integer as text of no stated type, which the server reads as the type the
+    statement gives its place (a BIGINT column, an INTEGER argument): one prepared plan
+    per statement whatever the values, and no cast in our SQL."""
+
+    oid = 0
+
+    def dump(self, obj: Any) -> bytes:
+        return str(obj).encode()
+
+    def quote(self, obj: Any) -> bytes:  # as a literal (psycopg's own FETCH n)
+        return str(obj).encode()
+
+
+def connect(url: str) -> psycopg.Connection[Any]:
+    """A bot session: autocommit (the units send BEGIN and COMMIT themselves)."""
+    options = f"{conninfo_to_dict(url).get('options') or ''} {SESSION}".strip()
+    raw = psycopg.connect(make_conninfo(url, options=options), autocommit=True,
+                          cursor_factory=psycopg.RawCursor)
+    raw.adapters.register_dumper(int, _IntAsUnknown)
+    return raw
 
 
 class Rows:
@@ -78,69 +115,105 @@ class Rows:
         return iter(self.rows)
 
 
+_NONE = Rows([])
+
+
 class Connection:
-    """sqlite3.Connection's methods, over asyncpg, on the database thread."""
+    """sqlite3.Connection's methods over psycopg, on the connection's thread. Writes wait
+    in `pending` until a read or the end of the transaction sends them."""
 
-    def __init__(self, loop: asyncio.AbstractEventLoop, raw: asyncpg.Connection) -> None:
-        self.loop = loop
-        self.raw = raw
-
-    def _wait(self, coroutine: Any) -> Any:
-        return self.loop.run_until_complete(coroutine)
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.raw = connect(url)
+        self.pending: list[tuple[str, Sequence[Any]]] = []
+        self.in_transaction = False
 
     def execute(self, sql: str, args: Sequence[Any] = ()) -> Rows:
-        if not args and not sql.lstrip().upper().startswith("SELECT"):
-            self._wait(self.raw.execute(sql))  # BEGIN, SAVEPOINT, scripts: simple protocol
-            return Rows([])
-        records = self._wait(self.raw.fetch(translate(sql), *_values(args)))
-        return Rows([tuple(r) for r in records])
+        if sql.startswith(READS):
+            return Rows(self._send(numbered(sql), _values(args)))
+        if sql == "ROLLBACK":  # what waits would be undone anyway
+            self.pending.clear()
+            self.in_transaction = False
+            self.raw.execute(sql)
+            return _NONE
+        if not args and ";" in sql.strip().rstrip(";"):  # a migration's script
+            self._send(None, None)
+            self.raw.execute(sql)  # no parameters: the simple protocol, many statements
+            return _NONE
+        self.pending.append((numbered(sql), _values(args)))
+        if sql == "BEGIN":
+            self.in_transaction = True
+        elif sql == "COMMIT":
+            self.in_transaction = False
+            self._send(None, None)
+        return _NONE
+
+    def later(self, sql: str, args: Sequence[Any]) -> None:
+        """A statement whose result nobody reads (an advisory lock): it goes with the next
+        read, which the server runs after it."""
+        self.pending.append((numbered(sql), _values(args)))
 
     def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
-        if rows:
-            self._wait(self.raw.executemany(translate(sql), [_values(r) for r in rows]))
+        query = numbered(sql)
+        self.pending.extend((query, _values(row)) for row in rows)
+
+    def reads(self, *statements: tuple[str, Sequence[Any]]) -> list[list[Any]]:
+        """The rows of several reads, sent with what waits in one round trip (the server
+        runs them in order, each statement on a snapshot of its own)."""
+        pending, self.pending = self.pending, []
+        with self.raw.pipeline():
+            for query, values in pending:
+                self.raw.execute(query, values)
+            cursors = [self.raw.execute(numbered(sql), _values(args))
+                       for sql, args in statements]
+        return [cursor.fetchall() for cursor in cursors]
+
+    def _send(self, read: str | None, args: Sequence[Any] | None) -> list[Any]:
+        """What waits, then `read` (if any), in one round trip; the read's rows."""
+        pending, self.pending = self.pending, []
+        if not pending:
+            return [] if read is None else self.raw.execute(read, args).fetchall()
+        with self.raw.pipeline():
+            for query, values in pending:
+                self.raw.execute(query, values)
+            cursor = None if read is None else self.raw.execute(read, args)
+        return [] if cursor is None else cursor.fetchall()
 
     def iterate(self, sql: str, args: Sequence[Any]) -> Iterator[tuple[Any, ...]]:
         """Rows a few thousand at a time (a replay may read millions); inside the
         transaction, so other statements may run between the chunks."""
-        cursor = self._wait(self.raw.cursor(translate(sql), *_values(args)))
-        while True:
-            records = self._wait(cursor.fetch(STREAM_CHUNK))
-            yield from (tuple(r) for r in records)
-            if len(records) < STREAM_CHUNK:
-                return
+        self._send(None, None)
+        with psycopg.RawServerCursor(self.raw, "ladderbot_stream") as cursor:
+            cursor.itersize = STREAM_CHUNK
+            cursor.execute(numbered(sql), _values(args))
+            yield from cursor
 
-    @property
-    def in_transaction(self) -> bool:
-        return bool(self.raw.is_in_transaction())
+    def reconnect(self) -> bool:
+        """A new session if the server closed this one (a restart, a failover)."""
+        self.pending.clear()
+        self.in_transaction = False
+        if not (self.raw.closed or self.raw.broken):
+            return False
+        self.raw.close()
+        self.raw = connect(self.url)
+        return True
+
+    def close(self) -> None:
+        self.raw.close()
 
 
-class _Thread:
-    """One thread with its own event loop and asyncpg connection."""
+class _Lane:
+    """One connection on one thread of its own."""
 
     def __init__(self) -> None:
         self.executor = concurrent.futures.ThreadPoolExecutor(1, "ladderbot-postgres")
         self.conn: Connection | None = None
 
-    def _connect(self, url: str) -> None:
-        loop = asyncio.new_event_loop()
-        asyncio.set_event_loop(loop)
-        try:
-            raw = loop.run_until_complete(asyncpg.connect(url, statement_cache_size=1024))
-        except BaseException:
-            loop.close()
-            raise
-        self.conn = Connection(loop, raw)
-
-    def _close(self) -> None:
-        if self.conn is not None:
-            conn, self.conn = self.conn, None
-            try:
-                conn.loop.run_until_complete(conn.raw.close())
-            finally:
-                conn.loop.close()
-
     async def start(self, url: str) -> None:
-        await asyncio.wrap_future(self.executor.submit(self._connect, url))
+        def start() -> None:
+            self.conn = Connection(url)
+
+        await asyncio.wrap_future(self.executor.submit(start))
 
     async def call(self, fn: Callable[[Connection], T]) -> T:
         def run() -> T:
@@ -151,8 +224,13 @@ class _Thread:
         return await asyncio.wrap_future(self.executor.submit(run))
 
     async def stop(self) -> None:
+        def close() -> None:
+            if self.conn is not None:
+                conn, self.conn = self.conn, None
+                conn.close()
+
         try:
-            await asyncio.wrap_future(self.executor.submit(self._close))
+            await asyncio.wrap_future(self.executor.submit(close))
         finally:
             self.executor.shutdown(wait=False)
 
@@ -189,37 +267,42 @@ def prepare(conn: Connection) -> int:
         conn.execute("SELECT pg_advisory_unlock(?, ?)", (PROCESSES, MIGRATIONS))
 
 
-class PgStore(SqliteStore):
+class PgStore(SqlStore):
     """The store on a PostgreSQL server: `PgStore("postgresql://user@host/db")`."""
 
-    DIALECT = "postgresql"
-    BEGIN = "BEGIN"
-    READ_BEGIN = "BEGIN"  # PostgreSQL's readers never wait for writers
-    DECAY = ("UPDATE players SET rating = rating - LEAST(rating - ?, GREATEST(?, trunc(rating "
-             "* rating / ?))) WHERE ladder=? AND member=1 AND rating > ?")
-    BULK_DECAY = None  # the index-rebuilding decay is SQLite's; PostgreSQL updates in place
-    group_limit = 1  # one unit per transaction: a deadlock retries only its own unit
-
-    def __init__(self, url: str, **options: Any) -> None:
-        super().__init__(url, **options)
-        self.url = url
-        self._pg: _Thread | None = None
+    def __init__(self, url: str, *, lanes: int = LANES, snapshot_every: int = tuning.SNAPSHOT_EVERY,
+                 snapshot_per_player: int = tuning.SNAPSHOT_PER_PLAYER, existing: bool = False,
+                 readonly: bool = False) -> None:
+        super().__init__(POSTGRESQL, snapshot_every=snapshot_every,
+                         snapshot_per_player=snapshot_per_player)
+        # `existing` and `readonly` are kept for what asks (they are SQLite's: a file
+        # not created, a file opened read-only); a server's database opens alike for both.
+        self.existing, self.readonly = existing, readonly
+        self.path = self.url = url
+        self.lanes: list[_Lane] = []
+        self._free: asyncio.Queue[_Lane] | None = None
+        self._count = lanes
         self._leader = False
 
     @property
     def is_open(self) -> bool:
-        return self._pg is not None
+        return bool(self.lanes)
 
     @property
     def home(self) -> Path:
         return Path.cwd()
 
-    async def open(self) -> PgStore:
+    async def open(self) -> Self:
         """Connect and migrate."""
-        self._pg = _Thread()
+        self._free = asyncio.Queue()
         try:
-            await self._pg.start(self.url)
-            await self._pg.call(prepare)
+            for _ in range(self._count):
+                lane = _Lane()
+                self.lanes.append(lane)
+                await lane.start(self.url)
+                if len(self.lanes) == 1:
+                    await lane.call(prepare)
+                self._free.put_nowait(lane)
         except BaseException:
             await self.close()
             raise
@@ -227,15 +310,23 @@ class PgStore(SqliteStore):
 
     async def close(self) -> None:
         """Disconnect (a job lead this process held passes to another)."""
-        if self._pg is not None:
-            pg, self._pg = self._pg, None
-            await pg.stop()
-            self._leader = False
+        lanes, self.lanes = self.lanes, []
+        for lane in lanes:
+            await lane.stop()
+        self._leader = False
 
     async def _call(self, fn: Callable[[Any], T]) -> T:
-        if self._pg is None:
+        if self._free is None or not self.lanes:
             raise RuntimeError("the store is not open")
-        return await self._pg.call(fn)
+        lane = await self._free.get()
+        try:
+            return await lane.call(fn)
+        finally:
+            self._free.put_nowait(lane)
+
+    async def run(self, work: Callable[[SqliteRepo], T], *, commit: bool = True) -> T:
+        """Run `work` in one transaction on the first free connection."""
+        return await self._call(lambda conn: self._unit(conn, work, commit))
 
     def stream(self, conn: Any, sql: str, args: Sequence[Any]) -> Any:
         return conn.iterate(sql, args)
@@ -243,31 +334,42 @@ class PgStore(SqliteStore):
     def lock_ladder(self, repo: SqliteRepo, ladder: int) -> bool:
         if ladder in repo.locked:
             return False
-        repo.conn.execute("SELECT pg_advisory_xact_lock(?, CAST(? AS INTEGER))",
-                          (LADDERS, ladder))
+        repo.conn.later("SELECT pg_advisory_xact_lock(?, CAST(? AS INTEGER))",
+                        (LADDERS, ladder))
         repo.locked.add(ladder)
         return True
 
+    def find_ladder(self, repo: SqliteRepo, where: str, args: Sequence[Any]) -> Any:
+        # The lock and the read in one round trip: the read, a statement after the lock,
+        # sees what the last holder of the lock committed.
+        locked, rows = repo.conn.reads(
+            (f"SELECT id, pg_advisory_xact_lock(?, CAST(id AS INTEGER)) FROM ladders "
+             f"WHERE {where}", (LADDERS, *args)), (f"{repo._LADDER} WHERE {where}", args))
+        repo.locked.update(row[0] for row in locked)
+        if rows and rows[0][0] not in repo.locked:  # renamed or made default meanwhile
+            return super().find_ladder(repo, f"id={int(rows[0][0])}", ())
+        return rows[0] if rows else None
+
     def lock_message(self, repo: SqliteRepo, chat: str, message: str) -> None:
-        repo.conn.execute("SELECT pg_advisory_xact_lock(?, hashtext(?))",
-                          (MESSAGES, f"{chat}\n{message}"))
+        repo.conn.later("SELECT pg_advisory_xact_lock(?, hashtext(?))",
+                        (MESSAGES, f"{chat}\n{message}"))
 
     def recover(self, conn: Any) -> None:
         # The server closed the connection (a restart, a failover): connect again. The
         # unit of work that saw it fails rather than being tried again, since its
         # COMMIT may have reached the server; the session's job lead is gone with it.
-        if conn.raw.is_closed():
+        if conn.reconnect() and self.lanes and conn is self.lanes[0].conn:
             self._leader = False
-            conn.raw = conn.loop.run_until_complete(
-                asyncpg.connect(self.url, statement_cache_size=1024))
 
     def transient(self, error: BaseException) -> bool:
-        return isinstance(error, (asyncpg.DeadlockDetectedError, asyncpg.SerializationError,
-                                  asyncpg.UniqueViolationError))
+        return isinstance(error, (errors.DeadlockDetected, errors.SerializationFailure,
+                                  errors.UniqueViolation))
 
     async def leads_jobs(self) -> bool:
-        if not self._leader:
-            row = await self._call(lambda conn: conn.execute(
+        # The session lock lives on the first connection (its own thread runs the call
+        # after whatever unit it is running).
+        if not self._leader and self.lanes:
+            row = await self.lanes[0].call(lambda conn: conn.execute(
                 "SELECT pg_try_advisory_lock(?, ?)", (PROCESSES, JOBS)).fetchone())
             self._leader = bool(row and row[0])
         return self._leader
@@ -276,6 +378,6 @@ class PgStore(SqliteStore):
         raise NotImplementedError("PostgreSQL databases are backed up with pg_dump")
 
 
-def store_for(target: str, **options: Any) -> SqliteStore:
+def store_for(target: str, **options: Any) -> SqlStore:
     """The store a database target names: a PostgreSQL URL, or a SQLite file."""
     return PgStore(target, **options) if is_url(target) else SqliteStore(target, **options)

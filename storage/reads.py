@@ -61,7 +61,7 @@ class ProjectionReads(RepoPart):
 
     def match_changes(self, ladder: int, match_id: int) -> list[ChangeRecord]:
         return [self._change(r) for r in self._all(
-            f"{self._CHANGE} WHERE ladder=? AND seq IN ({self._MATCH_EVENT}) AND kind='match' "
+            f"{self._CHANGE} WHERE ladder=? AND seq IN ({self._match_event}) AND kind='match' "
             "ORDER BY seq, player", (ladder, ladder, match_id))]
 
     def week_sums(self, ladder: int, since: Timestamp,
@@ -156,7 +156,7 @@ class ProjectionReads(RepoPart):
                 for at, kind, body in self._all(
                     # Days and months are job events, keyed: read through the job index,
                     # not by scanning the whole log for two kinds.
-                    "SELECT at, kind, body FROM events INDEXED BY events_job_key "
+                    f"SELECT at, kind, body FROM events{self.dialect.indexed_by('events_job_key')} "
                     "WHERE ladder=? AND key IS NOT NULL "
                     "AND kind IN ('decay', 'season') ORDER BY seq", (ladder,))]
 

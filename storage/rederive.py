@@ -52,7 +52,8 @@ class Rederivation(RepoPart):
         if row is None or row[2] is None:
             return None
         at, match, a, b, flags, moves, played = row
-        if self._one("SELECT 1 FROM matches INDEXED BY matches_by_players WHERE ladder=? "
+        if self._one(f"SELECT 1 FROM matches{self.dialect.indexed_by('matches_by_players')} "
+                     "WHERE ladder=? "
                      "AND players_key=? AND id != ? LIMIT 1",
                      (ladder, players_key((a, b)), match)) is not None:
             return None  # the pair played again: anti-farming may count it differently
@@ -72,7 +73,7 @@ class Rederivation(RepoPart):
                 decode_event(kind, at, json.loads(body))
 
         done = ripple(old, original, prior, cached.corrections[match], rows, rest,
-                      StoredHistory(self.conn, ladder), cached.corrections)
+                      StoredHistory(self.conn, ladder, self.dialect), cached.corrections)
         if done is None:
             return None
         old.apply(event, cached.corrections)

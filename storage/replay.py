@@ -60,8 +60,10 @@ class EventLog(RepoPart):
 
     # Without statistics SQLite reads the whole ladder's log by its primary key here;
     # the partial index finds the one event (`match IS NOT NULL` makes it usable).
-    _MATCH_EVENT = ("SELECT seq FROM events INDEXED BY events_match WHERE ladder=? AND match=? "
-                    "AND match IS NOT NULL AND kind='match'")
+    @property
+    def _match_event(self) -> str:
+        return (f"SELECT seq FROM events{self.dialect.indexed_by('events_match')} WHERE "
+                "ladder=? AND match=? AND match IS NOT NULL AND kind='match'")
 
     def _cached(self, ladder: int) -> Cached:
         self.store.lock_ladder(self, ladder)
@@ -74,8 +76,8 @@ class EventLog(RepoPart):
         state = self._snapshot_before(ladder, stored_seq + 1)
         corrections = collect_corrections(
             decode_event(k, at, json.loads(b)) for k, at, b in self._all(
-                "SELECT kind, at, body FROM events INDEXED BY events_corrections WHERE ladder=? "
-                "AND kind IN ('void', 'result') ORDER BY seq", (ladder,)))
+                f"SELECT kind, at, body FROM events{self.dialect.indexed_by('events_corrections')}"
+                " WHERE ladder=? AND kind IN ('void', 'result') ORDER BY seq", (ladder,)))
         # Journal the newest events as they are folded, so that a recent correction
         # right after a restart rolls back instead of replaying from a snapshot.
         state.undo = None
@@ -202,7 +204,7 @@ class EventLog(RepoPart):
             if found is not None:
                 prior = cached.corrections.get(found[0])
                 cached.corrections[found[0]] = found[1]
-                row = self._one(self._MATCH_EVENT, (ladder, found[0]))
+                row = self._one(self._match_event, (ladder, found[0]))
                 if row is not None:
                     results.append(self._rederive(ladder, cached, row[0], event, prior))
                     continue
@@ -247,11 +249,11 @@ class EventLog(RepoPart):
         """A decay day as one statement, the same formula as `core.elo.decay_amount`
         (a big ladder's goes through `_decay_beside` instead)."""
         if state.settings.decays:
-            self.conn.execute(self.store.DECAY, decay_args(ladder, state.settings))
+            self.conn.execute(self.dialect.decay, decay_args(ladder, state.settings))
 
     def _bulk_decay(self, state: LadderState) -> bool:
         """Whether a decay day of this ladder goes through `_decay_beside`."""
-        bulk = self.store.BULK_DECAY
+        bulk = tuning.BULK_DECAY if self.dialect.bulk_decay else None
         return bulk is not None and len(state.players) >= bulk and state.settings.decays
 
     def _decay_beside(self, ladder: int, state: LadderState, event: DecayDay,
@@ -287,7 +289,7 @@ class EventLog(RepoPart):
         try:
             self.conn.execute("DROP TRIGGER rating_counts_update")
             self.conn.execute("DROP INDEX players_by_rating")
-            self.conn.execute(self.store.DECAY, args)
+            self.conn.execute(self.dialect.decay, args)
             self.conn.execute(ddl[0])
         finally:
             helper.join()

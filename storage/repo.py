@@ -32,7 +32,7 @@ from storage.rederive import Rederivation
 from storage.replay import EventLog
 
 if TYPE_CHECKING:
-    from storage.sqlite import SqliteStore
+    from storage.units import SqlStore
 
 
 class SettingsCache:
@@ -54,9 +54,10 @@ class SqliteRepo(EventLog, Rederivation, MatchTables, ProjectionReads, Following
                  PlatformTables):
     """The Repo protocol over one sqlite3 connection inside one transaction."""
 
-    def __init__(self, conn: sqlite3.Connection, store: SqliteStore) -> None:
+    def __init__(self, conn: sqlite3.Connection, store: SqlStore) -> None:
         self.conn = conn
         self.store = store
+        self.dialect = store.dialect
         self.touched: set[int] = set()
         self.locked: set[int] = set()  # ladders this transaction holds (PostgreSQL)
         self._savepoints = 0
@@ -108,13 +109,8 @@ class SqliteRepo(EventLog, Rederivation, MatchTables, ProjectionReads, Following
                                                    (chat,))]
 
     def ladder(self, chat: str, name: str | None) -> LadderInfo | None:
-        if name is None:
-            row = self._one(f"{self._LADDER} WHERE chat=? AND is_default=1", (chat,))
-        else:
-            row = self._one(f"{self._LADDER} WHERE chat=? AND name=?", (chat, name))
-        if row is not None and self.store.lock_ladder(self, row[0]):
-            # Another process may have changed it while we waited for the lock.
-            row = self._one(f"{self._LADDER} WHERE id=?", (row[0],))
+        row = self.store.find_ladder(self, "chat=? AND is_default=1", (chat,)) if name is None \
+            else self.store.find_ladder(self, "chat=? AND name=?", (chat, name))
         return self._ladder(row) if row is not None else None
 
     def add_ladder(self, chat: str, name: str, settings: Settings, at: Timestamp,

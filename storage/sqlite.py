@@ -13,40 +13,25 @@ import asyncio
 import fcntl
 import logging
 import os
-import random
 import sqlite3
-import time
-from collections import OrderedDict
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TextIO, TypeVar
+from typing import Any, Self, TextIO, TypeVar
 
 import aiosqlite
 
 from storage import dbthread, files, tuning
-from storage.history import (
-    Cached,
-)
-from storage.repo import SettingsCache, SqliteRepo
-from storage.schema import (
-    migrations,
-    prepare,
-)
+from storage.dialect import SQLITE
+from storage.repo import SqliteRepo
+from storage.schema import migrations, prepare
+from storage.units import Failed, SqlStore
 
 T = TypeVar("T")
 
 log = logging.getLogger(__name__)
 
 
-@dataclass(frozen=True)
-class _Failed:
-    """A unit of work that raised: its exception, to re-raise in its caller."""
-
-    error: Exception
-
-
-class SqliteStore:
+class SqliteStore(SqlStore):
     """The database: one aiosqlite connection; each unit of work is atomic, in one
     transaction (shared with the units that queued up beside it).
 
@@ -55,18 +40,6 @@ class SqliteStore:
     before use, and one process at a time runs the scheduled jobs (`leads_jobs`).
     """
 
-    # What PostgreSQL does differently (storage/postgres.py) is in these few names.
-    DIALECT = "sqlite"
-    BEGIN = "BEGIN IMMEDIATE"
-    # A unit of work that only reads takes no write lock: in WAL mode it reads beside a
-    # writer, even one in another process.
-    READ_BEGIN = "BEGIN DEFERRED"
-    # A decay day for every member, the formula of core.elo.decay_amount (CAST truncates).
-    DECAY = ("UPDATE players SET rating = rating - min(rating - ?, max(?, CAST(rating * rating "
-             "/ ? AS INTEGER))) WHERE ladder=? AND member=1 AND rating > ?")
-    BULK_DECAY: int | None = tuning.BULK_DECAY  # see _decay_players
-    group_limit = tuning.GROUP_LIMIT
-
     def __init__(self, path: str | Path, *, snapshot_every: int = tuning.SNAPSHOT_EVERY,
                  snapshot_per_player: int = tuning.SNAPSHOT_PER_PLAYER, existing: bool = False,
                  readonly: bool = False) -> None:
@@ -74,12 +47,10 @@ class SqliteStore:
         # `existing`: the file must be a Ladderbot database already: it is never created
         # (an older one is upgraded; what a unit of work writes, it may roll back).
         # `readonly`: that, and nothing is ever written (SQLite opens it read-only).
+        super().__init__(SQLITE, snapshot_every=snapshot_every,
+                         snapshot_per_player=snapshot_per_player)
         self.existing = existing or readonly
         self.readonly = readonly
-        self.snapshot_every = snapshot_every
-        self.snapshot_per_player = snapshot_per_player
-        self.settings = SettingsCache()
-        self._cache: OrderedDict[int, Cached] = OrderedDict()
         self._db: aiosqlite.Connection | None = None
         self._waiting: list[tuple[Callable[[SqliteRepo], Any], asyncio.Future[Any]]] = []
         self._drainer: asyncio.Task[None] | None = None
@@ -95,26 +66,6 @@ class SqliteStore:
         return Path(self.path).parent
 
     # ---- what other processes on the same database need
-    def lock_ladder(self, repo: SqliteRepo, ladder: int) -> bool:
-        """Serialize the ladder's units of work across processes; True if the lock was
-        just taken (rows read before it may be stale). SQLite's write lock already does."""
-        return False
-
-    def lock_message(self, repo: SqliteRepo, chat: str, message: str) -> None:
-        """Serialize the handling of one chat message across processes (no-op here)."""
-
-    def transient(self, error: BaseException) -> bool:
-        """Whether a failed transaction should simply be tried again."""
-        return False
-
-    def recover(self, conn: Any) -> None:
-        """After a failed transaction, make the connection usable again (a server's
-        connection may have been lost); on the database thread."""
-
-    def stream(self, conn: Any, sql: str, args: Sequence[Any]) -> Iterator[Any]:
-        """The rows of a long read, as the caller consumes them."""
-        return iter(conn.execute(sql, args))
-
     async def leads_jobs(self) -> bool:
         """Whether this process runs the scheduled jobs: one process per database at a
         time, held until it exits (a lock file beside the database)."""
@@ -133,7 +84,7 @@ class SqliteStore:
         self._jobs_lock = await asyncio.to_thread(take)
         return self._jobs_lock is not None
 
-    async def open(self) -> SqliteStore:
+    async def open(self) -> Self:
         """Connect, configure and migrate; read-only, check what the file is instead.
         A file SQLite cannot read raises UnusableDatabase saying so."""
         if self.existing and not await asyncio.to_thread(os.path.isfile, self.path):
@@ -157,7 +108,7 @@ class SqliteStore:
             raise
         return self
 
-    async def _open_readonly(self) -> SqliteStore:
+    async def _open_readonly(self) -> Self:
         latest = migrations()[-1][0]
         self._db = await files.connect_readonly(
             self.path, lambda conn: files.require_current(conn, self.path, latest))
@@ -171,102 +122,6 @@ class SqliteStore:
         if self._db is not None:
             db, self._db = self._db, None
             await db.close()
-
-    async def __aenter__(self) -> SqliteStore:
-        return await self.open()
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.close()
-
-    def snapshot_interval(self, players: int) -> int:
-        """Events between stored snapshots of a ladder of this many players."""
-        return max(self.snapshot_every, self.snapshot_per_player * players)
-
-    async def restate_pending(self) -> int:
-        """Bring stale per-match history up to date, a chunk per transaction."""
-        done = 0
-        for ladder in await self.run(lambda repo: repo.stale_ladders()):
-            while await self.run(lambda repo, lad=ladder: repo.restate(lad)):
-                done += 1
-            done += 1
-        return done
-
-    # ---- the standings cache
-    def cache_get(self, ladder: int) -> Cached | None:
-        cached = self._cache.get(ladder)
-        if cached is not None:
-            self._cache.move_to_end(ladder)
-        return cached
-
-    def cache_put(self, ladder: int, cached: Cached) -> None:
-        self._cache[ladder] = cached
-        self._cache.move_to_end(ladder)
-        while len(self._cache) > tuning.CACHED_LADDERS:
-            self._cache.popitem(last=False)
-
-    def forget(self, ladders: set[int]) -> None:
-        """Drop standings a rolled-back transaction had changed."""
-        for ladder in ladders:
-            self._cache.pop(ladder, None)
-
-    # ---- units of work
-    def _unit(self, conn: Any, work: Callable[[SqliteRepo], T], commit: bool) -> T:
-        """One unit of work alone in its own transaction."""
-        outcome = self._attempts(conn, [work], commit)[0]
-        if isinstance(outcome, _Failed):
-            raise outcome.error
-        return outcome  # type: ignore[no-any-return]
-
-    def _attempts(self, conn: Any, works: Sequence[Callable[[SqliteRepo], Any]],
-                  commit: bool = True) -> list[Any]:
-        """`_group`, tried again after a transient failure (PostgreSQL: a deadlock between
-        processes, a lost race for a new row): the transaction was rolled back whole."""
-        for attempt in range(tuning.TRIES):
-            try:
-                return self._group(conn, works, commit)
-            except Exception as error:
-                self.recover(conn)
-                if not self.transient(error) or attempt == tuning.TRIES - 1:
-                    raise
-                log.info("transaction tried again after: %s", error)
-                time.sleep(random.uniform(0, 0.005 * 2 ** attempt))  # on the database thread
-        raise AssertionError("unreachable")
-
-    def _group(self, conn: Any, works: Sequence[Callable[[SqliteRepo], Any]],
-               commit: bool = True) -> list[Any]:
-        """Units of work in one transaction, each in its own savepoint.
-
-        A unit that raises is rolled back to its savepoint alone; the others commit
-        together. Nothing is acknowledged before COMMIT, so a crash at any point leaves
-        the database as before every unit of the group.
-        """
-        conn.execute(self.BEGIN if commit else self.READ_BEGIN)
-        outcomes: list[Any] = []
-        touched: set[int] = set()
-        try:
-            for work in works:
-                repo = SqliteRepo(conn, self)
-                conn.execute("SAVEPOINT unit")
-                try:
-                    outcomes.append(work(repo))
-                except Exception as error:
-                    conn.execute("ROLLBACK TO unit")
-                    self.forget(repo.touched)
-                    if self.transient(error):  # the whole transaction is tried again
-                        raise
-                    outcomes.append(_Failed(error))
-                else:
-                    touched |= repo.touched
-                conn.execute("RELEASE unit")
-            conn.execute("COMMIT" if commit else "ROLLBACK")
-            if not commit:
-                self.forget(touched)
-        except BaseException:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            self.forget(touched)
-            raise
-        return outcomes
 
     async def run(self, work: Callable[[SqliteRepo], T], *, commit: bool = True) -> T:
         """Run `work` in one transaction, in one call on the database thread.
@@ -283,20 +138,21 @@ class SqliteStore:
         if self._drainer is None or self._drainer.done():
             self._drainer = asyncio.get_running_loop().create_task(self._drain())
         outcome = await future
-        if isinstance(outcome, _Failed):
+        if isinstance(outcome, Failed):
             raise outcome.error
         return outcome  # type: ignore[no-any-return]
 
     async def _drain(self) -> None:
         """Run waiting units of work, as many per transaction as have queued up."""
         while self._waiting:
-            batch = self._waiting[:self.group_limit]
-            del self._waiting[:self.group_limit]
+            limit = tuning.GROUP_LIMIT if self.dialect.grouped else 1
+            batch = self._waiting[:limit]
+            del self._waiting[:limit]
             works = [work for work, _ in batch]
             try:
                 outcomes = await self._call(lambda conn, w=works: self._attempts(conn, w))
             except BaseException as error:  # the transaction itself failed: all of them did
-                outcomes = [_Failed(error if isinstance(error, Exception)
+                outcomes = [Failed(error if isinstance(error, Exception)
                                     else RuntimeError(repr(error)))] * len(batch)
             for (_, future), outcome in zip(batch, outcomes, strict=True):
                 if not future.done():

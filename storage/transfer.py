@@ -9,8 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from storage.dialect import POSTGRESQL
 from storage.repo import SqliteRepo
-from storage.sqlite import SqliteStore
+from storage.units import SqlStore
 
 # Parents before children; each with its key, for reading in order a chunk at a time.
 TABLES: list[tuple[str, tuple[str, ...]]] = [
@@ -41,12 +42,12 @@ def _columns(repo: SqliteRepo, table: str) -> list[str]:
     rows = repo.conn.execute(
         "SELECT column_name FROM information_schema.columns WHERE table_name=? AND "
         "table_schema=current_schema() ORDER BY ordinal_position", (table,)).fetchall() \
-        if repo.store.DIALECT == "postgresql" else repo.conn.execute(
+        if repo.dialect is POSTGRESQL else repo.conn.execute(
             f"SELECT name FROM pragma_table_info('{table}')").fetchall()
     return [r[0] for r in rows]
 
 
-async def copy_database(source: SqliteStore, target: SqliteStore,
+async def copy_database(source: SqlStore, target: SqlStore,
                         progress: Callable[[str, int], None] | None = None) -> dict[str, int]:
     """Copy every row of `source` into the empty `target`; returns the rows per table."""
     if await target.run(lambda repo: repo.every_ladder(), commit=False):
@@ -82,7 +83,7 @@ async def copy_database(source: SqliteStore, target: SqliteStore,
 def _after_copy(repo: SqliteRepo) -> None:
     """New ladders and announcements number on from the copied ones (PostgreSQL's
     identity columns do not see rows inserted with their ids)."""
-    if repo.store.DIALECT != "postgresql":
+    if repo.dialect is not POSTGRESQL:
         return
     for table in ("ladders", "outbox"):
         repo.conn.execute(

@@ -45,16 +45,13 @@ _schemas = itertools.count(1)
 
 async def fresh_database(server: str) -> str:
     """A database of its own for one test: a new schema on the shared server, named in
-    the URL (asyncpg passes `search_path` on to the server)."""
-    import asyncpg
+    the URL (libpq's `options` sets the session's `search_path`)."""
+    import psycopg
 
     schema = f"t{os.getpid()}_{next(_schemas)}"
-    admin = await asyncpg.connect(server)
-    try:
+    async with await psycopg.AsyncConnection.connect(server, autocommit=True) as admin:
         await admin.execute(f"CREATE SCHEMA {schema}")
-    finally:
-        await admin.close()
-    return f"{server}?search_path={schema}"
+    return f"{server}?options=-csearch_path%3D{schema}"
 
 
 def _free_port() -> int:
@@ -64,8 +61,9 @@ def _free_port() -> int:
 
 
 @contextlib.contextmanager
-def cluster() -> Iterator[str]:
-    """A running server; yields the URL of its `postgres` database (user `ladder`)."""
+def cluster(durable: bool = False) -> Iterator[str]:
+    """A running server; yields the URL of its `postgres` database (user `ladder`).
+    `durable`: PostgreSQL's own defaults (fsync on), as the benchmarks measure it."""
     folder = binaries()
     if folder is None:
         raise RuntimeError("PostgreSQL is not installed: python -m tests.postgres --install")
@@ -84,9 +82,9 @@ def cluster() -> Iterator[str]:
 
     run(str(folder / "initdb"), "-D", str(data), "-U", "ladder", "-A", "trust", "-E", "UTF8",
         "--locale=C", "--no-sync")
-    # A throwaway server: durability is not what these tests are about, speed helps.
-    options = (f"-p {port} -k {root} -c listen_addresses=127.0.0.1 -c fsync=off "
-               "-c synchronous_commit=off -c full_page_writes=off -c max_connections=50")
+    options = f"-p {port} -k {root} -c listen_addresses=127.0.0.1 -c max_connections=50"
+    if not durable:  # a throwaway server: durability is not what tests are about
+        options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
     run(str(folder / "pg_ctl"), "-D", str(data), "-l", str(root / "log"), "-o", options, "-w",
         "start")
     try:

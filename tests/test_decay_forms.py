@@ -17,9 +17,9 @@ from core import elo
 from core.events import DecayDay, PlayerJoined, PlayerLeft, RatingAdjusted
 from core.settings import Settings, preset
 from core.state import replay
+from storage.dialect import POSTGRESQL, SQLITE
 from storage.history import decay_args
-from storage.postgres import PgStore, translate
-from storage.sqlite import SqliteStore
+from storage.postgres import numbered
 from tests import postgres
 from tests.chat import T0
 
@@ -49,7 +49,7 @@ def test_sqlites_statement_is_the_rule(settings: Settings) -> None:
     conn.execute("CREATE TABLE players (n INTEGER, ladder INTEGER, member INTEGER, "
                  "rating REAL)")
     conn.executemany("INSERT INTO players VALUES (?, 1, 1, ?)", enumerate(ratings))
-    conn.execute(SqliteStore.DECAY, decay_args(1, settings))
+    conn.execute(SQLITE.decay, decay_args(1, settings))
     after = [r for (r,) in conn.execute("SELECT rating FROM players ORDER BY n")]
     conn.close()
     assert after == _expected(settings, ratings)
@@ -58,20 +58,20 @@ def test_sqlites_statement_is_the_rule(settings: Settings) -> None:
 @pytest.mark.parametrize("settings", LADDERS, ids=["dutch", "floor", "no-floor"])
 async def test_postgres_statement_is_the_rule(settings: Settings,
                                               request: pytest.FixtureRequest) -> None:
-    import asyncpg
+    import psycopg
 
     ratings = _ratings(2)
     url = await postgres.fresh_database(request.getfixturevalue("postgres_server"))
-    conn = await asyncpg.connect(url)
-    try:
+    async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
         await conn.execute("CREATE TABLE players (n INTEGER, ladder BIGINT, member INTEGER, "
                            "rating DOUBLE PRECISION)")
-        await conn.executemany("INSERT INTO players VALUES ($1, 1, 1, $2)",
-                               list(enumerate(ratings)))
-        await conn.execute(translate(PgStore.DECAY), *decay_args(1, settings))
-        after = [r["rating"] for r in await conn.fetch("SELECT rating FROM players ORDER BY n")]
-    finally:
-        await conn.close()
+        async with conn.cursor() as cursor:
+            await cursor.executemany("INSERT INTO players VALUES (%s, 1, 1, %s)",
+                                     list(enumerate(ratings)))
+        async with psycopg.AsyncRawCursor(conn) as raw:  # the store's $1 placeholders
+            await raw.execute(numbered(POSTGRESQL.decay), decay_args(1, settings))
+        after = [r[0] for r in await (await conn.execute(
+            "SELECT rating FROM players ORDER BY n")).fetchall()]
     assert after == _expected(settings, ratings)
 
 

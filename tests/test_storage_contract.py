@@ -1,14 +1,17 @@
-"""The storage contract: the SQLite store and its in-memory twin answer alike.
+"""The storage contract: the SQLite store, the PostgreSQL store and the in-memory twin
+answer alike.
 
-Direct repository checks run on both (the `store` fixture); random command sequences
-run on both side by side and must give the same replies and the same export.
+Direct repository checks run on all three (the `store` fixture); random command sequences
+run on each side by side and must give the same replies and the same export; what only
+the SQL stores keep (snapshots, stored history, frozen tables) is compared with the twin
+on both. What only SQLite does (its bulk decay, its free pages) is in
+tests/test_sqlite_store.py.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
-import sqlite3
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -23,13 +26,26 @@ from core.i18n import decode, render, span, t
 from core.model import Match, Result
 from core.records import AuditEntry, ChallengeRecord, MatchRecord, UserRef
 from core.settings import preset
-from core.state import LadderState, replay
+from core.state import replay
+from storage import tuning
 from storage.codec import state_from_json
 from storage.memory import MemoryStore
 from storage.postgres import PgStore
 from storage.sqlite import SqliteStore
 from tests import postgres
 from tests.chat import T0, Chat
+
+SQL_STORES = pytest.mark.parametrize("kind", ["sqlite", "postgres"])
+
+
+async def sql_store(kind: str, path: Path, request: pytest.FixtureRequest,
+                    **options: Any) -> Any:
+    """A new SQL store of `kind` (not yet open): a SQLite file at `path`, or a database
+    of its own on the tests' PostgreSQL server."""
+    if kind == "sqlite":
+        return SqliteStore(path, **options)
+    server = request.getfixturevalue("postgres_server")
+    return PgStore(await postgres.fresh_database(server), **options)
 
 
 async def test_ladders_are_per_chat_with_a_default(store: Any) -> None:
@@ -234,8 +250,8 @@ async def _play(store: Any, preset_name: str, commands: list[tuple[str, str]]) -
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(sessions())
-async def test_both_stores_give_the_same_replies_and_export(
-    session: tuple[str, list[tuple[str, str]]]
+async def test_every_store_gives_the_same_replies_and_export(
+    postgres_server: str, session: tuple[str, list[tuple[str, str]]]
 ) -> None:
     preset_name, commands = session
     memory_replies, memory_export = await _play(MemoryStore(snapshot_every=3), preset_name,
@@ -254,6 +270,9 @@ async def test_both_stores_give_the_same_replies_and_export(
     assert sqlite_replies == memory_replies
     assert sqlite_export == memory_export
     assert cold == sqlite_export
+    async with PgStore(await postgres.fresh_database(postgres_server), snapshot_every=3,
+                       snapshot_per_player=0) as pg:
+        assert await _play(pg, preset_name, commands) == (memory_replies, memory_export)
 
 
 async def test_ranks_are_competition_ranks(store: Any) -> None:
@@ -273,11 +292,11 @@ async def test_ranks_are_competition_ranks(store: Any) -> None:
     assert total == 3 and [r.player for r in rows] == [4, 3]
 
 
+@SQL_STORES
 async def test_history_of_an_old_correction_is_restated_after(
-    tmp_path: Path, monkeypatch: Any
+    tmp_path: Path, monkeypatch: Any, kind: str, request: pytest.FixtureRequest
 ) -> None:
     """Far back, a correction rewrites standings at once and history in chunks after."""
-    from storage import tuning
 
     monkeypatch.setattr(tuning, "SYNC_RESTATE", 4)
     script = [("a", "/report win @b"), ("b", "/report win @c"), ("c", "/report draw @a"),
@@ -295,7 +314,8 @@ async def test_history_of_an_old_correction_is_restated_after(
         return chat
 
     twin = await play(MemoryStore())
-    async with SqliteStore(tmp_path / "l.db", snapshot_every=4, snapshot_per_player=0) as store:
+    async with await sql_store(kind, tmp_path / "l.db", request, snapshot_every=4,
+                               snapshot_per_player=0) as store:
         chat = await play(store)
         assert await store.run(lambda repo: repo.stale_ladders()) == [1]
         # the standings are right at once
@@ -331,13 +351,13 @@ async def test_history_of_an_old_correction_is_restated_after(
             assert state.fingerprint() == replay(base, events[:seq], corrections).fingerprint()
 
 
+@SQL_STORES
 async def test_corrections_replayed_from_a_snapshot_match_the_twin(
-    tmp_path: Path, monkeypatch: Any
+    tmp_path: Path, monkeypatch: Any, kind: str, request: pytest.FixtureRequest
 ) -> None:
     """A correction beyond the journal replays from a snapshot, then rewrites the players
     who can stand differently: those of the replayed events when they are few against the
     ladder, else every player compared. Both ways give the twin's standings and history."""
-    from storage import tuning
 
     monkeypatch.setattr(tuning, "UNDO_EVENTS", 1)  # never roll back in place
     names = [f"p{i}" for i in range(40)]
@@ -365,8 +385,8 @@ async def test_corrections_replayed_from_a_snapshot_match_the_twin(
     # 31 events (every player is compared)
     for voids in ([31], [3], [31, 3]):
         twin = await play(MemoryStore(), voids)
-        async with SqliteStore(tmp_path / f"{voids}.db", snapshot_every=4,
-                               snapshot_per_player=0) as store:
+        async with await sql_store(kind, tmp_path / f"{voids}.db", request, snapshot_every=4,
+                                   snapshot_per_player=0) as store:
             chat = await play(store, voids)
             await store.restate_pending()
             assert await chat.export() == await twin.export()
@@ -387,7 +407,9 @@ async def _two_closed_seasons(store: Any) -> Chat:
     return chat
 
 
-async def test_a_correction_rewrites_the_frozen_tables_it_reaches(tmp_path: Path) -> None:
+@SQL_STORES
+async def test_a_correction_rewrites_the_frozen_tables_it_reaches(
+        tmp_path: Path, kind: str, request: pytest.FixtureRequest) -> None:
     """Voiding a match of a closed season rewrites the stored tables it changes and the
     Hall of Fame, as the twin has them (no other test looked at the stored tables)."""
 
@@ -402,7 +424,7 @@ async def test_a_correction_rewrites_the_frozen_tables_it_reaches(tmp_path: Path
 
     twin = await play(MemoryStore())
     await twin.ok("mod", "/mod void 1 never played")
-    async with SqliteStore(tmp_path / "l.db") as store:
+    async with await sql_store(kind, tmp_path / "l.db", request) as store:
         chat = await play(store)
         before = await store.run(seasons)
         assert len(before) == 3 and all(before)
@@ -412,17 +434,15 @@ async def test_a_correction_rewrites_the_frozen_tables_it_reaches(tmp_path: Path
         assert after == await twin.store.run(seasons)
 
 
-@pytest.mark.parametrize("kind", ["sqlite", "postgres"])
+@SQL_STORES
 async def test_snapshots_name_closed_seasons_and_read_their_tables(
     tmp_path: Path, kind: str, request: pytest.FixtureRequest
 ) -> None:
     """A snapshot keeps the closed seasons by label, their tables come back from
     `seasons` (after a correction rewrote one too), and a snapshot of the earlier format,
     tables inside, still loads."""
-    async with (SqliteStore(tmp_path / "l.db", snapshot_every=2, snapshot_per_player=0)
-                if kind == "sqlite" else PgStore(
-                    await postgres.fresh_database(request.getfixturevalue("postgres_server")),
-                    snapshot_every=2, snapshot_per_player=0)) as store:
+    async with await sql_store(kind, tmp_path / "l.db", request, snapshot_every=2,
+                               snapshot_per_player=0) as store:
         chat = await _two_closed_seasons(store)
         await chat.ok("mod", "/mod void 1 never played")  # both tables change
         for _ in range(3):
@@ -456,105 +476,6 @@ async def test_snapshots_name_closed_seasons_and_read_their_tables(
                              for label, rows in state.frozen.items()}
         assert state_from_json(json.dumps(earlier), unread).fingerprint() == \
             state.fingerprint()
-
-
-async def test_deleted_pages_are_not_written_out_again(tmp_path: Path) -> None:
-    """secure_delete=FAST on every connection, whatever the build's default (Debian's
-    zeroes every freed page, which made deleting stale snapshots write them again)."""
-    async with SqliteStore(tmp_path / "l.db") as store:
-        mode = await store.run(lambda repo: repo.conn.execute(
-            "PRAGMA secure_delete").fetchone()[0], commit=False)
-    assert mode == 2  # FAST
-
-
-async def test_bulk_decay_rebuilds_index_trigger_and_histogram(
-    tmp_path: Path, monkeypatch: Any
-) -> None:
-    monkeypatch.setattr(SqliteStore, "BULK_DECAY", 1)
-    db = tmp_path / "l.db"
-    async with SqliteStore(db) as store:
-        chat = Chat(store)
-        await chat.ladder("dutch", "start=1000", "confirm=false")
-        await chat.join("a", "b", "c")
-        await chat.ok("mod", "/mod adjust @a +500 up")
-        await chat.time("2026-01-08T00:00:00+00:00")
-        assert await chat.ratings() == {"a": 1500 - 18 - 17 - 17, "b": 1000 - 8 - 7 - 7,
-                                        "c": 1000 - 8 - 7 - 7}
-    with sqlite3.connect(db) as conn:
-        names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
-        counts = dict(conn.execute("SELECT bucket, n FROM rating_counts"))
-    conn.close()
-    assert {"players_by_rating", "rating_counts_update"} <= names
-    assert counts == {1448: 1, 978: 2}
-
-
-async def test_bulk_decay_that_fails_midway_leaves_the_database_as_before(
-    tmp_path: Path, monkeypatch: Any
-) -> None:
-    def stored() -> tuple[Any, ...]:
-        with contextlib.closing(sqlite3.connect(db)) as conn:
-            return (sorted(conn.execute("SELECT id, rating FROM players")),
-                    sorted(conn.execute("SELECT bucket, n FROM rating_counts WHERE n > 0")),
-                    sorted(r[0] for r in conn.execute("SELECT name FROM sqlite_master")),
-                    conn.execute("SELECT last_decay FROM ladders").fetchall())
-
-    monkeypatch.setattr(SqliteStore, "BULK_DECAY", 1)
-    db = tmp_path / "l.db"
-    async with SqliteStore(db) as store:
-        chat = Chat(store)
-        await chat.ladder("dutch", "start=1000", "confirm=false")
-        await chat.join("a", "b")
-        await chat.ok("mod", "/mod adjust @a +500 up")
-        before = stored()
-        real = LadderState._decay
-
-        def broken(self: LadderState, day: str) -> Any:
-            real(self, day)  # the standings in memory are half way through the unit
-            raise RuntimeError("the fold failed")
-
-        # The fold runs on its own thread while the database rewrites the ratings.
-        monkeypatch.setattr(LadderState, "_decay", broken)
-        with pytest.raises(RuntimeError, match="the fold failed"):
-            await chat.time("2026-01-08T00:00:00+00:00")
-        assert stored() == before
-        monkeypatch.setattr(LadderState, "_decay", real)
-        await chat.time("2026-01-08T00:00:00+00:00")
-        # RULES.md: 1500 loses 18 a day, 1000 loses 8; three days once each.
-        assert await chat.ratings() == {"a": 1500 - 18 - 17 - 17, "b": 1000 - 8 - 7 - 7}
-    assert stored()[1] == [(978, 1), (1448, 1)]
-
-
-async def test_bulk_decay_equals_the_statement_by_statement_decay(
-    tmp_path: Path, monkeypatch: Any
-) -> None:
-    """The bulk path (ratings by one statement, the standings and the histogram counted
-    on a helper thread) against the plain one (the histogram kept by its triggers), on
-    ratings at the edges of the decay formula: the floor and the steps of R*R/125000."""
-    adjustments = ["-1000", "-999", "-647", "-646", "-501", "-500", "+1000", "+1001", "-300"]
-
-    async def decayed(bulk: int | None, name: str) -> tuple[dict[str, Any], list[Any]]:
-        monkeypatch.setattr(SqliteStore, "BULK_DECAY", bulk)
-        db = tmp_path / f"{name}.db"
-        async with SqliteStore(db) as store:
-            chat = Chat(store)
-            await chat.ladder("dutch", "start=1000", "confirm=false")
-            players = [f"p{i}" for i in range(len(adjustments))]
-            await chat.join(*players)
-            for player, amount in zip(players, adjustments, strict=True):
-                await chat.ok("mod", f"/mod adjust @{player} {amount} edge")
-            await chat.time("2026-01-08T00:00:00+00:00")
-            ratings = await chat.ratings()
-        with contextlib.closing(sqlite3.connect(db)) as conn:
-            counts = conn.execute("SELECT bucket, n FROM rating_counts WHERE n > 0 "
-                                  "ORDER BY bucket").fetchall()
-        return ratings, counts
-
-    bulk = await decayed(1, "bulk")
-    plain = await decayed(None, "plain")
-    assert bulk == plain
-    # RULES.md: 1000 - 999 = 1 decays to 0 and stays; 0 never decays.
-    assert bulk[0]["p0"] == 0 and bulk[0]["p1"] == 0
-    assert len(bulk[1]) > 5
 
 
 async def test_what_follows_the_standings_is_kept_per_ladder(store: Any) -> None:

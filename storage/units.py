@@ -1,0 +1,200 @@
+"""What both SQL stores share: units of work in transactions, tried again after a
+transient failure, and the standings of recently used ladders kept in memory.
+
+A store is given its `Dialect` (storage/dialect.py) and how to reach its database: the
+SQLite store (storage/sqlite.py) one aiosqlite thread, the PostgreSQL store
+(storage/postgres.py) a few psycopg connections. Either runs a unit of work as one call
+on a database thread: `_unit`, or `_group` for units that queued up together.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Self, TypeVar
+
+from storage import tuning
+from storage.dialect import Dialect
+from storage.history import Cached
+from storage.repo import SettingsCache, SqliteRepo
+
+T = TypeVar("T")
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Failed:
+    """A unit of work that raised: its exception, to re-raise in its caller."""
+
+    error: Exception
+
+
+class SqlStore:
+    """A SQL database as units of work: each is atomic, in one transaction."""
+
+    def __init__(self, dialect: Dialect, *, snapshot_every: int = tuning.SNAPSHOT_EVERY,
+                 snapshot_per_player: int = tuning.SNAPSHOT_PER_PLAYER) -> None:
+        self.dialect = dialect
+        self.snapshot_every = snapshot_every
+        self.snapshot_per_player = snapshot_per_player
+        self.settings = SettingsCache()
+        self._cache: OrderedDict[int, Cached] = OrderedDict()
+
+    @property
+    def is_open(self) -> bool:
+        raise NotImplementedError
+
+    @property
+    def home(self) -> Path:
+        """The folder for files that belong with the database (the console's charts)."""
+        raise NotImplementedError
+
+    async def open(self) -> Self:
+        """Connect (and migrate)."""
+        raise NotImplementedError
+
+    async def close(self) -> None:
+        raise NotImplementedError
+
+    async def run(self, work: Callable[[SqliteRepo], T], *, commit: bool = True) -> T:
+        """Run `work` in one transaction, in one call on a database thread."""
+        raise NotImplementedError
+
+    async def leads_jobs(self) -> bool:
+        """Whether this process runs the scheduled jobs (one process per database)."""
+        raise NotImplementedError
+
+    async def backup(self, target: str | Path) -> None:
+        raise NotImplementedError
+
+    # ---- what other processes on the same database need
+    def lock_ladder(self, repo: SqliteRepo, ladder: int) -> bool:
+        """Serialize the ladder's units of work across processes; True if the lock was
+        just taken (rows read before it may be stale). SQLite's write lock already does."""
+        return False
+
+    def find_ladder(self, repo: SqliteRepo, where: str, args: Sequence[Any]) -> Any:
+        """The row of the ladder `where` names, its lock held (see `lock_ladder`)."""
+        row = repo._one(f"{repo._LADDER} WHERE {where}", args)
+        if row is not None and self.lock_ladder(repo, row[0]):
+            # Another process may have changed it while we waited for the lock.
+            row = repo._one(f"{repo._LADDER} WHERE id=?", (row[0],))
+        return row
+
+    def lock_message(self, repo: SqliteRepo, chat: str, message: str) -> None:
+        """Serialize the handling of one chat message across processes (no-op here)."""
+
+    def transient(self, error: BaseException) -> bool:
+        """Whether a failed transaction should simply be tried again."""
+        return False
+
+    def recover(self, conn: Any) -> None:
+        """After a failed transaction, make the connection usable again (a server's
+        connection may have been lost); on the database thread."""
+
+    def stream(self, conn: Any, sql: str, args: Sequence[Any]) -> Iterator[Any]:
+        """The rows of a long read, as the caller consumes them."""
+        return iter(conn.execute(sql, args))
+
+    async def __aenter__(self) -> Self:
+        return await self.open()
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    def snapshot_interval(self, players: int) -> int:
+        """Events between stored snapshots of a ladder of this many players."""
+        return max(self.snapshot_every, self.snapshot_per_player * players)
+
+    async def restate_pending(self) -> int:
+        """Bring stale per-match history up to date, a chunk per transaction."""
+        done = 0
+        for ladder in await self.run(lambda repo: repo.stale_ladders()):
+            while await self.run(lambda repo, lad=ladder: repo.restate(lad)):
+                done += 1
+            done += 1
+        return done
+
+    # ---- the standings cache
+    def cache_get(self, ladder: int) -> Cached | None:
+        cached = self._cache.get(ladder)
+        if cached is not None:
+            self._cache.move_to_end(ladder)
+        return cached
+
+    def cache_put(self, ladder: int, cached: Cached) -> None:
+        self._cache[ladder] = cached
+        self._cache.move_to_end(ladder)
+        while len(self._cache) > tuning.CACHED_LADDERS:
+            self._cache.popitem(last=False)
+
+    def forget(self, ladders: set[int]) -> None:
+        """Drop standings a rolled-back transaction had changed."""
+        for ladder in ladders:
+            self._cache.pop(ladder, None)
+
+    # ---- units of work
+    def _unit(self, conn: Any, work: Callable[[SqliteRepo], T], commit: bool) -> T:
+        """One unit of work alone in its own transaction."""
+        outcome = self._attempts(conn, [work], commit)[0]
+        if isinstance(outcome, Failed):
+            raise outcome.error
+        return outcome  # type: ignore[no-any-return]
+
+    def _attempts(self, conn: Any, works: Sequence[Callable[[SqliteRepo], Any]],
+                  commit: bool = True) -> list[Any]:
+        """`_group`, tried again after a transient failure (PostgreSQL: a deadlock between
+        processes, a lost race for a new row): the transaction was rolled back whole."""
+        for attempt in range(tuning.TRIES):
+            try:
+                return self._group(conn, works, commit)
+            except Exception as error:
+                self.recover(conn)
+                if not self.transient(error) or attempt == tuning.TRIES - 1:
+                    raise
+                log.info("transaction tried again after: %s", error)
+                time.sleep(random.uniform(0, 0.005 * 2 ** attempt))  # on the database thread
+        raise AssertionError("unreachable")
+
+    def _group(self, conn: Any, works: Sequence[Callable[[SqliteRepo], Any]],
+               commit: bool = True) -> list[Any]:
+        """Units of work in one transaction, each in its own savepoint.
+
+        A unit that raises is rolled back to its savepoint alone; the others commit
+        together. Nothing is acknowledged before COMMIT, so a crash at any point leaves
+        the database as before every unit of the group.
+        """
+        conn.execute(self.dialect.begin if commit else self.dialect.read_begin)
+        outcomes: list[Any] = []
+        touched: set[int] = set()
+        try:
+            for work in works:
+                repo = SqliteRepo(conn, self)
+                conn.execute("SAVEPOINT unit")
+                try:
+                    outcomes.append(work(repo))
+                except Exception as error:
+                    conn.execute("ROLLBACK TO unit")
+                    self.forget(repo.touched)
+                    if self.transient(error):  # the whole transaction is tried again
+                        raise
+                    outcomes.append(Failed(error))
+                else:
+                    touched |= repo.touched
+                conn.execute("RELEASE unit")
+            conn.execute("COMMIT" if commit else "ROLLBACK")
+            if not commit:
+                self.forget(touched)
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            self.forget(touched)
+            raise
+        return outcomes
+
