@@ -61,7 +61,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--only", nargs="*", choices=KEYS, help="measure only these keys")
     parser.add_argument("--dir", help="where to build the databases (default: a temp dir)")
+    parser.add_argument("--scale-out", action="store_true",
+                        help="only commands per second over 20 ladders: SQLite, PostgreSQL "
+                        "with one process and with two (bench/scale_out.py)")
     args = parser.parse_args(argv)
+    if args.scale_out:
+        return _scale_out(args)
     sizes = measures.QUICK if args.quick else measures.FULL
     wanted = set(args.only or KEYS)
     started = time.perf_counter()
@@ -88,6 +93,28 @@ def main(argv: list[str] | None = None) -> int:
                 met = report["targets_met"].get(key)
                 mark = "" if met is None else ("  ok" if met else "  MISSED")
                 print(f"  {key:<22} {results[key]:>12}   {target}{mark}")
+    return 0
+
+
+def _scale_out(args: argparse.Namespace) -> int:
+    from bench.scale_out import scale_out
+
+    started = time.perf_counter()
+    results = scale_out(args.quick, progress=not args.json, folder=args.dir)
+    report = {**results, "mode": "quick" if args.quick else "full",
+              "seconds": round(time.perf_counter() - started, 1), "machine": describe_machine()}
+    if args.json:
+        print(json.dumps(report, indent=2))
+        return 0
+    machine = report["machine"]
+    print(f"\nScale-out ({report['mode']}, {report['seconds']} s) on {machine['cpu']} "
+          f"({machine['cores']} cores): commands per second over {results['sizes']['ladders']} "
+          "ladders")
+    sqlite = results["sqlite_1_process"]
+    for key in ("sqlite_1_process", "postgresql_1_process", "postgresql_2_processes"):
+        met = results["targets_met"].get(key)
+        mark = "" if met is None else ("  ok" if met else "  MISSED")
+        print(f"  {key:<24} {results[key]:>8,}  {results[key] / sqlite:>5.0%} of SQLite{mark}")
     return 0
 
 

@@ -25,8 +25,8 @@ CONFIRMED = re.compile(r"^(?:Match #(\d+) confirmed|That matches #(\d+), which i
                        r"confirmed)")  # by /confirm, or by the opponent's matching report
 
 
-def user(name: str) -> UserRef:
-    return UserRef(f"{CHAT}:{name}", name)
+def user(name: str, chat: str = CHAT) -> UserRef:
+    return UserRef(f"{chat}:{name}", name)
 
 
 def names(users: int) -> list[str]:
@@ -112,9 +112,13 @@ def outcomes_from(texts: dict[str, list[str]], answers: dict[str, str]) -> Outco
 
 def run_command(repo: SqliteRepo, clock: Callable[[], int], who: str, text: str,
                 message_id: str | None = None) -> Reply | None:
-    """One command as a chat would send it, at the moment the store runs it."""
-    ctx = Context(CHAT, user(who), clock(), moderator=who == "mod", message_id=message_id)
-    return handle(repo, ctx, text, user)
+    """One command as a chat would send it, at the moment the store runs it. `who` is a
+    name in the load's chat, or `chat|name` (the many-ladder load's)."""
+    chat, _, name = who.rpartition("|")
+    chat = chat or CHAT
+    ctx = Context(chat, user(name, chat), clock(), moderator=name == "mod",
+                  message_id=message_id)
+    return handle(repo, ctx, text, lambda mentioned: user(mentioned, chat))
 
 
 async def check_matches(target: Path | str, outcomes: Outcomes) -> dict[str, int]:
@@ -150,3 +154,67 @@ async def check_matches(target: Path | str, outcomes: Outcomes) -> dict[str, int
             assert set(outcomes.confirmed) == confirmed
         counts[name] = len(stored)
     return counts
+
+
+# ------------------------------------------------------------------ many ladders
+# LADDERS chats of PLAYERS each, one duel ladder per chat (reports wait for /confirm):
+# the scale-out's shape, where the load and crash tests check it too.
+LADDERS, PLAYERS = 20, 12
+
+
+def many_chats() -> list[str]:
+    return [f"console:l{i:02d}" for i in range(LADDERS)]
+
+
+def many_setup() -> list[tuple[str, str]]:
+    """(chat|who, text): every chat's ladder and its players."""
+    found = []
+    for chat in many_chats():
+        found.append((f"{chat}|mod", "/ladder create main preset=duel"))
+        found += [(f"{chat}|{name}", "/join") for name in names(PLAYERS)]
+    return found
+
+
+def many_streams(count: int, seed: int) -> dict[str, list[str]]:
+    """chat|who: the commands each player of every chat sends, in order."""
+    texts = {}
+    for c, chat in enumerate(many_chats()):
+        for i, name in enumerate(names(PLAYERS)):
+            rng = random.Random(seed * 100_000 + c * 100 + i)
+            others = [n for n in names(PLAYERS) if n != name]
+            texts[f"{chat}|{name}"] = [rng.choices(
+                [f"/report win @{them}", f"/report loss @{them}", "/confirm", "/standings",
+                 f"/profile @{them}"], weights=[10, 5, 12, 6, 4])[0]
+                for them in (rng.choice(others) for _ in range(count))]
+    return texts
+
+
+async def check_many(target: Path | str, texts: dict[str, list[str]],
+                     answers: dict[str, str]) -> int:
+    """`check_matches` for every chat of the many-ladder load (answers by message id
+    `chat|who-N`); the matches in all."""
+    total = 0
+    async with store_for(str(target)) as store:
+        for chat in many_chats():
+            mine = {who: cmds for who, cmds in texts.items() if who.startswith(f"{chat}|")}
+            outcomes = outcomes_from(mine, answers)
+
+            def read(repo: SqliteRepo, c: str = chat) -> tuple[list[int], list[int], set[int]]:
+                ladder = repo.ladder(c, "main")
+                assert ladder is not None
+                rows = repo.conn.execute
+                stored = [r[0] for r in rows("SELECT id FROM matches WHERE ladder=? ORDER BY id",
+                                             (ladder.id,)).fetchall()]
+                logged = [r[0] for r in rows("SELECT count(*) FROM events WHERE ladder=? AND "
+                                             "kind='match' GROUP BY match", (ladder.id,))]
+                confirmed = {r[0] for r in rows("SELECT id FROM matches WHERE ladder=? AND "
+                                                "status='confirmed'", (ladder.id,))}
+                return stored, logged, confirmed
+
+            stored, logged, confirmed = await store.run(read, commit=False)
+            assert sorted(outcomes.reported["main"]) == stored, f"{chat}: replies and matches"
+            assert all(n == 1 for n in logged), f"{chat}: a match is in the log twice"
+            assert sorted(outcomes.confirmed) == sorted(set(outcomes.confirmed)) and \
+                set(outcomes.confirmed) == confirmed, f"{chat}: confirmations"
+            total += len(stored)
+    return total

@@ -18,11 +18,16 @@ from pathlib import Path
 
 import pytest
 
+from storage.postgres import is_url, store_for
+from tests import postgres
 from tests.audit import audit, integrity
 from tests.bot_process import kill_at
 from tests.load import (
     T0,
+    check_many,
     check_matches,
+    many_setup,
+    many_streams,
     outcomes_from,
     seed,
     setup_commands,
@@ -39,11 +44,22 @@ def worker(*args: str) -> subprocess.Popen[str]:
                             stdout=subprocess.PIPE, text=True)
 
 
-@pytest.mark.slow
-async def test_sigkill_at_random_moments_under_load(tmp_path: Path) -> None:
-    db = tmp_path / "crash.db"
-    await seed(db, setup_commands(USERS))
-    texts = {f"u{i:02d}": stream(USERS, i, EACH, seed=11) for i in range(USERS)}
+async def _seen(db: str) -> set[str]:
+    """The message ids the database has answered (committed with their reply)."""
+    if not is_url(db):
+        assert integrity(Path(db)) == "ok"
+        with contextlib.closing(sqlite3.connect(db)) as conn:
+            return {r[0] for r in conn.execute("SELECT message FROM seen_messages")}
+    async with store_for(db) as store:
+        return set(await store.run(lambda repo: [r[0] for r in repo.conn.execute(
+            "SELECT message FROM seen_messages").fetchall()], commit=False))
+
+
+async def _until_all_answered(db: str, texts: dict[str, list[str]], folder: Path,
+                              kills_between: tuple[int, int]) -> tuple[dict[str, str], int, int]:
+    """Run a bot process on every user's commands, SIGKILL it after a random number of
+    answers, start it again with what got no answer (the same message ids, in order),
+    until everything is answered: (answers, kills, done but unanswered)."""
     queue = {who: [(f"{who}-{n}", text) for n, text in enumerate(commands)]
              for who, commands in texts.items()}
     answers: dict[str, str] = {}
@@ -51,11 +67,11 @@ async def test_sigkill_at_random_moments_under_load(tmp_path: Path) -> None:
     kills = 0
     unanswered_but_done = 0  # committed, then killed before the answer went out
     while any(queue.values()):
-        plan = tmp_path / "plan.json"
+        plan = folder / "plan.json"
         plan.write_text(json.dumps(queue))
-        proc = worker("load", str(db), str(plan))
+        proc = worker("load", db, str(plan))
         assert proc.stdout is not None
-        kill_after = rng.randint(100, 2500)  # answers before the kill, this run
+        kill_after = rng.randint(*kills_between)  # answers before the kill, this run
         seen = 0
         try:
             while True:
@@ -73,13 +89,20 @@ async def test_sigkill_at_random_moments_under_load(tmp_path: Path) -> None:
             proc.kill()
             proc.wait(timeout=60)
             proc.stdout.close()
-        assert integrity(db) == "ok"
-        with contextlib.closing(sqlite3.connect(db)) as conn:
-            done = {r[0] for r in conn.execute("SELECT message FROM seen_messages")}
-        unanswered_but_done += len(done - answers.keys())
+        unanswered_but_done += len(await _seen(db) - answers.keys())
         # the users re-send, in order, whatever got no answer
         queue = {who: [(m, t) for m, t in cmds if m not in answers]
                  for who, cmds in queue.items()}
+    return answers, kills, unanswered_but_done
+
+
+@pytest.mark.slow
+async def test_sigkill_at_random_moments_under_load(tmp_path: Path) -> None:
+    db = tmp_path / "crash.db"
+    await seed(db, setup_commands(USERS))
+    texts = {f"u{i:02d}": stream(USERS, i, EACH, seed=11) for i in range(USERS)}
+    answers, kills, unanswered_but_done = await _until_all_answered(str(db), texts, tmp_path,
+                                                                    (100, 2500))
     assert kills >= 3 and unanswered_but_done > 0  # the case idempotency is for did occur
     assert len(answers) == USERS * EACH and all(a.strip() for a in answers.values())
     outcomes = outcomes_from(texts, answers)
@@ -89,6 +112,27 @@ async def test_sigkill_at_random_moments_under_load(tmp_path: Path) -> None:
     print(f"\ncrashes: {kills} SIGKILLs in {USERS * EACH} commands, "
           f"{unanswered_but_done} done but unanswered and sent again; matches "
           f"main={counts['main']} pos={counts['pos']}, none lost or doubled")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+async def test_sigkill_under_load_across_20_ladders(tmp_path: Path, backend: str,
+                                                    request: pytest.FixtureRequest) -> None:
+    """The crash test in the scale-out's shape: 20 chats of 12 players, on either store."""
+    db = str(tmp_path / "crash.db") if backend == "sqlite" else \
+        await postgres.fresh_database(request.getfixturevalue("postgres_server"))
+    await seed(db, many_setup())
+    texts = many_streams(15, seed=7)
+    answers, kills, unanswered_but_done = await _until_all_answered(db, texts, tmp_path,
+                                                                    (100, 1200))
+    assert kills >= 2 and unanswered_but_done > 0
+    assert len(answers) == sum(map(len, texts.values()))
+    assert all(a.strip() for a in answers.values())
+    matches = await check_many(db, texts, answers)  # nothing lost, nothing doubled
+    assert matches > 20 * 10
+    assert len(await audit(db)) == 20  # every ladder equals a replay of its log
+    print(f"\ncrashes across 20 ladders on {backend}: {kills} SIGKILLs, "
+          f"{unanswered_but_done} done but unanswered and sent again; {matches} matches")
 
 
 @pytest.mark.slow

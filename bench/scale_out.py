@@ -1,0 +1,143 @@
+"""`python -m bench --scale-out`: commands per second over 20 ladders, side by side in one
+run: one process on SQLite, one on PostgreSQL, two on PostgreSQL.
+
+Each ladder (a chat of its own, 12 players, duel without confirmation) gets a seeded
+stream of chat messages: reports, standings and profiles, 15 simulated minutes apart.
+Every configuration plays the same streams on a database of its own. A process is
+`bench/scale_worker.py`; two processes split the ladders between them, as Discord's
+shards split servers. PostgreSQL is a throwaway server like the tests' (tests/postgres.py)
+but with PostgreSQL's default durable settings (fsync on). Each number is the median of
+`runs` timed runs, each of fresh commands on the same databases.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+from bench.scale_worker import STEP, T0, LadderClock, command
+from storage.postgres import store_for
+
+ROOT = Path(__file__).resolve().parent.parent
+LADDERS, PLAYERS = 20, 12
+
+
+def chats() -> list[str]:
+    return [f"ladder{i:02d}" for i in range(LADDERS)]
+
+
+def players() -> list[str]:
+    return [f"p{i:02d}" for i in range(PLAYERS)]
+
+
+def stream(chat: str, count: int, seed: int) -> list[tuple[str, str]]:
+    """(player, text) of one ladder's commands, seeded."""
+    rng = random.Random(f"{chat}-{seed}")
+    found = []
+    for _ in range(count):
+        who, them = rng.sample(players(), 2)
+        text = rng.choices([f"/report win @{them}", f"/report loss @{them}", "/standings",
+                            f"/profile @{them}"], weights=[55, 15, 20, 10])[0]
+        found.append((who, text))
+    return found
+
+
+async def seed(db: str) -> None:
+    """The ladders and their players, one command per transaction."""
+    async with store_for(db) as store:
+        for chat in chats():
+            clock = LadderClock(T0 - 3600)
+            setup = [("mod", "/ladder create main preset=duel confirm=false")]
+            setup += [(name, "/join") for name in players()]
+            for n, (who, text) in enumerate(setup):
+                reply = await store.run(lambda repo, c=chat, w=who, t=text, m=f"s{n}", k=clock:
+                                        command(repo, c, k, w, t, m))
+                assert reply is not None and not reply.error, reply
+
+
+def _workers(db: str, plans: list[dict[str, Any]], start: int,
+             folder: Path) -> list[subprocess.Popen[str]]:
+    procs = []
+    for i, plan in enumerate(plans):
+        path = folder / f"plan{i}.json"
+        path.write_text(json.dumps(plan))
+        procs.append(subprocess.Popen(
+            [sys.executable, "-m", "bench.scale_worker", db, str(path), str(start)],
+            cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True))
+    return procs
+
+
+def timed_run(db: str, processes: int, count: int, run: int, folder: Path) -> float:
+    """Commands per second of one run: every ladder's `count` commands, the ladders split
+    between `processes` processes that start together."""
+    plans: list[dict[str, Any]] = [{} for _ in range(processes)]
+    for i, chat in enumerate(chats()):
+        plans[i % processes][chat] = stream(chat, count, seed=run)
+    start = T0 + run * (count + 10) * STEP
+    procs = _workers(db, plans, start, folder)
+    try:
+        for proc in procs:
+            assert proc.stdout is not None and proc.stdout.readline().strip() == "READY"
+        for proc in procs:
+            assert proc.stdin is not None
+            proc.stdin.write("go\n")
+            proc.stdin.flush()
+        done = [proc.communicate(timeout=1800)[0].split() for proc in procs]
+    finally:
+        for proc in procs:
+            proc.kill()
+            proc.wait()
+    # The processes start at the same moment: the run lasts as long as the slowest.
+    took = max(float(line[1]) for line in done)
+    return sum(int(line[2]) for line in done) / took
+
+
+def measure(db: str, processes: int, count: int, runs: int, folder: Path) -> float:
+    """The median of `runs` timed runs, after seeding."""
+    asyncio.run(seed(db))
+    return statistics.median(timed_run(db, processes, count, run, folder)
+                             for run in range(runs))
+
+
+def _postgres(stack: ExitStack) -> Iterator[str]:
+    """Fresh databases on one durable throwaway server."""
+    from tests import postgres
+
+    server = stack.enter_context(postgres.cluster(durable=True))
+    while True:
+        yield asyncio.run(postgres.fresh_database(server))
+
+
+def scale_out(quick: bool, progress: bool, folder: str | None = None) -> dict[str, Any]:
+    """The three configurations' commands per second, and whether the targets are met."""
+    count, runs = (60, 3) if quick else (400, 3)
+    results: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory(dir=folder) as tmp, ExitStack() as stack:
+        path = Path(tmp)
+        if progress:
+            print(f"{LADDERS} ladders x {count} commands, {runs} runs each ...", flush=True)
+        results["sqlite_1_process"] = round(measure(str(path / "scale.db"), 1, count, runs,
+                                                    path))
+        databases = _postgres(stack)
+        for processes in (1, 2):
+            key = f"postgresql_{processes}_process" + ("es" if processes > 1 else "")
+            results[key] = round(measure(next(databases), processes, count, runs, path))
+            if progress:
+                print(f"  {key}: {results[key]:,}", flush=True)
+    one, two = results["postgresql_1_process"], results["postgresql_2_processes"]
+    results["targets_met"] = {
+        "postgresql_1_process": one >= 0.5 * results["sqlite_1_process"],
+        "postgresql_2_processes": two >= 1.3 * one,
+    }
+    results["sizes"] = {"ladders": LADDERS, "players": PLAYERS, "commands_per_ladder": count,
+                        "runs": runs}
+    return results
