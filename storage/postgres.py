@@ -28,18 +28,20 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import functools
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Self, TypeVar
 
 import psycopg
-from psycopg import errors
+from psycopg import errors, pq
 from psycopg.adapt import Dumper
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
 from storage import tuning
 from storage.dialect import POSTGRESQL
+from storage.pgwire import Wire
 from storage.repo import SqliteRepo
 from storage.schema import migrations, refuse_newer
 from storage.sqlite import SqliteStore
@@ -96,6 +98,7 @@ def connect(url: str) -> psycopg.Connection[Any]:
     raw = psycopg.connect(make_conninfo(url, options=options), autocommit=True,
                           cursor_factory=psycopg.RawCursor)
     raw.adapters.register_dumper(int, _IntAsUnknown)
+    raw.prepare_threshold = None  # statements are prepared by storage/pgwire.py's names
     return raw
 
 
@@ -119,70 +122,59 @@ _NONE = Rows([])
 
 
 class Connection:
-    """sqlite3.Connection's methods over psycopg, on the connection's thread. Writes wait
-    in `pending` until a read or the end of the transaction sends them."""
+    """sqlite3.Connection's methods over one PostgreSQL session, on the connection's
+    thread. Writes wait in `pending` until a read or the end of the transaction sends
+    them, all in one round trip (storage/pgwire.py)."""
 
     def __init__(self, url: str) -> None:
         self.url = url
         self.raw = connect(url)
+        self.wire = Wire(self.raw)
         self.pending: list[tuple[str, Sequence[Any]]] = []
         self.in_transaction = False
 
     def execute(self, sql: str, args: Sequence[Any] = ()) -> Rows:
         if sql.startswith(READS):
-            return Rows(self._send(numbered(sql), _values(args)))
+            return Rows(self.reads((sql, args))[0])
         if sql == "ROLLBACK":  # what waits would be undone anyway
             self.pending.clear()
             self.in_transaction = False
-            self.raw.execute(sql)
+            self.wire.run([(sql, ())])
             return _NONE
         if not args and ";" in sql.strip().rstrip(";"):  # a migration's script
-            self._send(None, None)
+            self.reads()
             self.raw.execute(sql)  # no parameters: the simple protocol, many statements
             return _NONE
-        self.pending.append((numbered(sql), _values(args)))
+        self.pending.append((numbered(sql), args))
         if sql == "BEGIN":
             self.in_transaction = True
         elif sql == "COMMIT":
             self.in_transaction = False
-            self._send(None, None)
+            self.reads()
         return _NONE
 
     def later(self, sql: str, args: Sequence[Any]) -> None:
         """A statement whose result nobody reads (an advisory lock): it goes with the next
         read, which the server runs after it."""
-        self.pending.append((numbered(sql), _values(args)))
+        self.pending.append((numbered(sql), args))
 
     def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
         query = numbered(sql)
-        self.pending.extend((query, _values(row)) for row in rows)
+        self.pending.extend((query, row) for row in rows)
 
     def reads(self, *statements: tuple[str, Sequence[Any]]) -> list[list[Any]]:
-        """The rows of several reads, sent with what waits in one round trip (the server
+        """The rows of each read, sent after what waits in one round trip (the server
         runs them in order, each statement on a snapshot of its own)."""
         pending, self.pending = self.pending, []
-        with self.raw.pipeline():
-            for query, values in pending:
-                self.raw.execute(query, values)
-            cursors = [self.raw.execute(numbered(sql), _values(args))
-                       for sql, args in statements]
-        return [cursor.fetchall() for cursor in cursors]
-
-    def _send(self, read: str | None, args: Sequence[Any] | None) -> list[Any]:
-        """What waits, then `read` (if any), in one round trip; the read's rows."""
-        pending, self.pending = self.pending, []
-        if not pending:
-            return [] if read is None else self.raw.execute(read, args).fetchall()
-        with self.raw.pipeline():
-            for query, values in pending:
-                self.raw.execute(query, values)
-            cursor = None if read is None else self.raw.execute(read, args)
-        return [] if cursor is None else cursor.fetchall()
+        batch = pending + [(numbered(sql), args) for sql, args in statements]
+        if not batch:
+            return []
+        return self.wire.run(batch)[len(pending):]
 
     def iterate(self, sql: str, args: Sequence[Any]) -> Iterator[tuple[Any, ...]]:
         """Rows a few thousand at a time (a replay may read millions); inside the
         transaction, so other statements may run between the chunks."""
-        self._send(None, None)
+        self.reads()
         with psycopg.RawServerCursor(self.raw, "ladderbot_stream") as cursor:
             cursor.itersize = STREAM_CHUNK
             cursor.execute(numbered(sql), _values(args))
@@ -192,10 +184,11 @@ class Connection:
         """A new session if the server closed this one (a restart, a failover)."""
         self.pending.clear()
         self.in_transaction = False
-        if not (self.raw.closed or self.raw.broken):
+        if self.raw.pgconn.status == pq.ConnStatus.OK and not self.raw.broken:
             return False
         self.raw.close()
         self.raw = connect(self.url)
+        self.wire = Wire(self.raw)
         return True
 
     def close(self) -> None:
@@ -310,6 +303,12 @@ class PgStore(SqlStore):
 
     async def close(self) -> None:
         """Disconnect (a job lead this process held passes to another)."""
+        if self._leader and self.lanes:
+            # Hand the lead over now: the server drops a closed session's locks only once
+            # its backend has noticed, which another process may ask about before.
+            with contextlib.suppress(psycopg.Error):
+                await self.lanes[0].call(lambda conn: conn.execute(
+                    "SELECT pg_advisory_unlock(?, ?)", (PROCESSES, JOBS)))
         lanes, self.lanes = self.lanes, []
         for lane in lanes:
             await lane.stop()
