@@ -35,8 +35,7 @@ class MatchTables(RepoPart):
     def new_match_id(self, ladder: int) -> int:
         # The next number after the stored ones: a read of the primary key, where a counter
         # in the ladder's row would be one more page written by every report.
-        value: int = self._one("SELECT coalesce(max(id), 0) + 1 FROM matches WHERE ladder=?",
-                               (ladder,))[0]
+        value: int = self.store.known(self, "match", ladder)
         return value
 
     _MATCH = ("SELECT ladder, id, status, reporter, reported_at, result, challenge, forfeit, "

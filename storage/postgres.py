@@ -53,7 +53,7 @@ T = TypeVar("T")
 LADDERS, MESSAGES, PROCESSES = 1, 2, 3
 JOBS, MIGRATIONS = 0, 1  # keys in PROCESSES
 STREAM_CHUNK = 5000  # rows fetched at a time when a replay streams a long log
-LANES = 2  # connections per process: units of work in flight at once (measured: README)
+LANES = 4  # connections per process: units of work in flight at once (measured: README)
 # The bot's sessions: a commit does not wait for its WAL flush (see the docstring).
 SESSION = "-c synchronous_commit=off"
 READS = ("SELECT", "WITH", "SHOW")
@@ -132,10 +132,25 @@ class Connection:
         self.wire = Wire(self.raw)
         self.pending: list[tuple[str, Sequence[Any]]] = []
         self.in_transaction = False
+        # Numbers read in this transaction that no write of it has changed since:
+        # ("seq" or "match", ladder) -> value (PgStore.find_ladder, PgStore.known).
+        self.known: dict[tuple[str, int], int] = {}
+
+    def _changes(self, sql: str) -> None:
+        """Forget what a write to `sql`'s tables may change."""
+        if not self.known:
+            return
+        if sql.startswith(("BEGIN", "COMMIT", "ROLLBACK")):
+            self.known.clear()
+        for what, table in (("seq", "events"), ("match", "matches")):
+            if table in sql:
+                for key in [k for k in self.known if k[0] == what]:
+                    del self.known[key]
 
     def execute(self, sql: str, args: Sequence[Any] = ()) -> Rows:
         if sql.startswith(READS):
             return Rows(self.reads((sql, args))[0])
+        self._changes(sql)
         if sql == "ROLLBACK":  # what waits would be undone anyway
             self.pending.clear()
             self.in_transaction = False
@@ -159,6 +174,7 @@ class Connection:
         self.pending.append((numbered(sql), args))
 
     def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        self._changes(sql)
         query = numbered(sql)
         self.pending.extend((query, row) for row in rows)
 
@@ -183,6 +199,7 @@ class Connection:
     def reconnect(self) -> bool:
         """A new session if the server closed this one (a restart, a failover)."""
         self.pending.clear()
+        self.known.clear()
         self.in_transaction = False
         if self.raw.pgconn.status == pq.ConnStatus.OK and not self.raw.broken:
             return False
@@ -341,13 +358,26 @@ class PgStore(SqlStore):
     def find_ladder(self, repo: SqliteRepo, where: str, args: Sequence[Any]) -> Any:
         # The lock and the read in one round trip: the read, a statement after the lock,
         # sees what the last holder of the lock committed.
-        locked, rows = repo.conn.reads(
+        # Its KNOWN numbers come with it: a unit of work that writes to the ladder
+        # reads them next (Connection.known keeps them until a write changes them).
+        locked, rows, known = repo.conn.reads(
             (f"SELECT id, pg_advisory_xact_lock(?, CAST(id AS INTEGER)) FROM ladders "
-             f"WHERE {where}", (LADDERS, *args)), (f"{repo._LADDER} WHERE {where}", args))
+             f"WHERE {where}", (LADDERS, *args)), (f"{repo._LADDER} WHERE {where}", args),
+            (f"SELECT id, ({self.KNOWN['seq'].replace('?', 'ladders.id')}), "
+             f"({self.KNOWN['match'].replace('?', 'ladders.id')}) FROM ladders WHERE {where}",
+             args))
         repo.locked.update(row[0] for row in locked)
         if rows and rows[0][0] not in repo.locked:  # renamed or made default meanwhile
             return super().find_ladder(repo, f"id={int(rows[0][0])}", ())
+        for ladder, seq, match in known:
+            if ladder in repo.locked:
+                repo.conn.known[("seq", ladder)] = seq
+                repo.conn.known[("match", ladder)] = match
         return rows[0] if rows else None
+
+    def known(self, repo: SqliteRepo, what: str, ladder: int) -> int:
+        found = repo.conn.known.pop((what, ladder), None)
+        return super().known(repo, what, ladder) if found is None else int(found)
 
     def lock_message(self, repo: SqliteRepo, chat: str, message: str) -> None:
         repo.conn.later("SELECT pg_advisory_xact_lock(?, hashtext(?))",

@@ -68,8 +68,7 @@ class EventLog(RepoPart):
     def _cached(self, ladder: int) -> Cached:
         self.store.lock_ladder(self, ladder)
         # Another process may have written since: the log's length tells.
-        stored_seq = self._one("SELECT coalesce(max(seq), 0) FROM events WHERE ladder=?",
-                               (ladder,))[0]
+        stored_seq = self.store.known(self, "seq", ladder)
         cached: Cached | None = self.store.cache_get(ladder)
         if cached is not None and cached.state.seq == stored_seq:
             return cached
