@@ -129,27 +129,34 @@ async def test_each_job_once_across_processes(tmp_path: Path, backend: str,
     assert await audit(target) == {1: 20}
 
 
-@pytest.mark.slow
-async def test_two_processes_under_load_on_postgresql(postgres_url: str,
-                                                      tmp_path: Path) -> None:
-    users, each = 50, 200
-    await seed(postgres_url, setup_commands(users))
-    texts = {f"u{i:02d}": stream(users, i, each, seed=5) for i in range(users)}
+async def in_two_processes(db: str, texts: dict[str, list[str]], folder: Path
+                           ) -> tuple[dict[str, str], float]:
+    """Every user's commands (message ids `WHO-N`), the users split between two bot
+    processes on one database: the answers by message id, and the seconds it took."""
     halves: list[dict[str, Any]] = [{}, {}]
     for i, (who, commands) in enumerate(texts.items()):
         halves[i % 2][who] = [(f"{who}-{n}", t) for n, t in enumerate(commands)]
     procs = []
     began = time.perf_counter()
     for i, half in enumerate(halves):
-        plan = tmp_path / f"plan{i}.json"
+        plan = folder / f"plan{i}.json"
         plan.write_text(json.dumps(half))
-        procs.append(worker("load", postgres_url, str(plan)))
+        procs.append(worker("load", db, str(plan)))
     answers: dict[str, str] = {}
     for proc in procs:
         for line in await finish(proc):
             _, message_id, answer = line.split(" ", 2)
             answers[message_id] = json.loads(answer)
-    wall = time.perf_counter() - began
+    return answers, time.perf_counter() - began
+
+
+@pytest.mark.slow
+async def test_two_processes_under_load_on_postgresql(postgres_url: str,
+                                                      tmp_path: Path) -> None:
+    users, each = 50, 200
+    await seed(postgres_url, setup_commands(users))
+    texts = {f"u{i:02d}": stream(users, i, each, seed=5) for i in range(users)}
+    answers, wall = await in_two_processes(postgres_url, texts, tmp_path)
     assert len(answers) == users * each and all(a.strip() for a in answers.values())
     outcomes = outcomes_from(texts, answers)
     counts = await check_matches(postgres_url, outcomes)  # nothing lost, nothing doubled
@@ -214,21 +221,7 @@ async def test_two_processes_under_load_across_20_ladders(postgres_url: str,
     two processes, so that both work on every ladder at once (each ladder's lock)."""
     await seed(postgres_url, many_setup())
     texts = many_streams(30, seed=3)
-    halves: list[dict[str, Any]] = [{}, {}]
-    for i, (who, commands) in enumerate(texts.items()):
-        halves[i % 2][who] = [(f"{who}-{n}", t) for n, t in enumerate(commands)]
-    procs = []
-    began = time.perf_counter()
-    for i, half in enumerate(halves):
-        plan = tmp_path / f"plan{i}.json"
-        plan.write_text(json.dumps(half))
-        procs.append(worker("load", postgres_url, str(plan)))
-    answers: dict[str, str] = {}
-    for proc in procs:
-        for line in await finish(proc):
-            _, message_id, answer = line.split(" ", 2)
-            answers[message_id] = json.loads(answer)
-    wall = time.perf_counter() - began
+    answers, wall = await in_two_processes(postgres_url, texts, tmp_path)
     sent = sum(map(len, texts.values()))
     assert len(answers) == sent and all(a.strip() for a in answers.values())
     matches = await check_many(postgres_url, texts, answers)  # none lost, none doubled
