@@ -57,6 +57,8 @@ def _param(value: Any) -> bytes | None:
         return b"NaN" if value != value else (b"Infinity" if value > 0 else b"-Infinity")
     if kind is bytes:
         return b"\\x" + bytes(value).hex().encode()
+    if isinstance(value, int):  # an int's subclass (bool is above): its number
+        return _param(int(value))
     raise errors.ProgrammingError(f"cannot send a {kind.__name__} to PostgreSQL")
 
 
@@ -102,7 +104,8 @@ class Wire:
     def run(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> list[list[Any]]:
         """Each statement's rows, in order; the first error raised once all are answered
         (the statements after it were not run)."""
-        if len(self.names) > PREPARED:
+        if len(self.names) > PREPARED and \
+                self.pg.transaction_status == pq.TransactionStatus.IDLE:  # (not mid-unit)
             self.raw.execute("DEALLOCATE ALL")
             self.names.clear()
         found: list[list[Any]] = []

@@ -30,6 +30,7 @@ import asyncio
 import concurrent.futures
 import contextlib
 import functools
+import itertools
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Self, TypeVar
@@ -135,6 +136,7 @@ class Connection:
         # Numbers read in this transaction that no write of it has changed since:
         # ("seq" or "match", ladder) -> value (PgStore.find_ladder, PgStore.known).
         self.known: dict[tuple[str, int], int] = {}
+        self.streams = itertools.count()
 
     def _changes(self, sql: str) -> None:
         """Forget what a write to `sql`'s tables may change."""
@@ -191,7 +193,8 @@ class Connection:
         """Rows a few thousand at a time (a replay may read millions); inside the
         transaction, so other statements may run between the chunks."""
         self.reads()
-        with psycopg.RawServerCursor(self.raw, "ladderbot_stream") as cursor:
+        name = f"ladderbot_stream{next(self.streams)}"  # (one may run inside another)
+        with psycopg.RawServerCursor(self.raw, name) as cursor:
             cursor.itersize = STREAM_CHUNK
             cursor.execute(numbered(sql), _values(args))
             yield from cursor

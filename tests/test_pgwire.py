@@ -87,3 +87,17 @@ def test_a_lost_session_is_psycopgs_operational_error(wire: pgwire.Wire,
         admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
     with pytest.raises(psycopg.OperationalError):
         one(wire, "SELECT 1")
+
+
+def test_the_statement_cache_starts_afresh_only_between_transactions(
+        wire: pgwire.Wire, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Mid-transaction, even a failed one, a full cache is left as it is: the ROLLBACK
+    that must follow has to reach the server."""
+    monkeypatch.setattr(pgwire, "PREPARED", 1)
+    assert one(wire, "SELECT 1 + ?", 1) == [(2,)]
+    with pytest.raises(errors.DivisionByZero):
+        wire.run([(numbered("BEGIN"), ()), (numbered("SELECT 1 / ?"), (0,))])
+    wire.run([(numbered("ROLLBACK"), ())])  # (with the old cache, mid-transaction)
+    assert wire.pg.transaction_status == psycopg.pq.TransactionStatus.IDLE
+    assert one(wire, "SELECT 2 + ?", 1) == [(3,)]  # and then afresh
+    assert len(wire.names) == 1
