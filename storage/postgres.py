@@ -1,20 +1,13 @@
 """PostgreSQL, for several bot processes on one database (with psycopg 3).
 
 The repository is the one of storage/repo.py: its SQL is written so both databases read
-it, and what differs is a handful of names on the store (`BEGIN`, `DECAY`, ...). This
-module gives it a connection with the sqlite3 methods it uses (`execute`, `executemany`,
-`fetchone`, `fetchall`) over psycopg's. A unit of work runs on a thread of its own
-connection from start to commit as plain calls, as it does on SQLite's thread, and the
-bot's event loop only awaits the whole unit.
-
-A command on PostgreSQL waits for the server only where it reads: a statement whose
-result nobody reads (an INSERT, an UPDATE, a SAVEPOINT; the repository never asks how
-many rows one changed) waits in a buffer and goes to the server with the next read, or
-with the COMMIT, all of them in one pipeline (one round trip). The store holds a few
-connections (`LANES`), each on its own thread, so that while one waits for the server
-another computes: units of different ladders run side by side, units of one ladder wait
-for its advisory lock. The sessions run with `synchronous_commit=off`: a commit returns
-before its WAL record is on disk (README, "Durability").
+it, and what differs is a value, storage/dialect.py's POSTGRESQL. It runs on a session
+with sqlite3's methods (storage/pgsession.py) that waits for the server only where it
+reads. A unit of work runs on a thread of its own connection from start to commit as
+plain calls, as it does on SQLite's thread, and the bot's event loop only awaits the
+whole unit. The store holds a few connections (`LANES`), each on its own thread, so
+that while one waits for the server another computes: units of different ladders run
+side by side, units of one ladder wait for its advisory lock.
 
 What several processes need, PostgreSQL provides: a transaction-scoped advisory lock
 per ladder (taken when a unit of work first reads the ladder, so its commands are
@@ -29,20 +22,16 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
-import functools
-import itertools
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Self, TypeVar
 
 import psycopg
-from psycopg import errors, pq
-from psycopg.adapt import Dumper
-from psycopg.conninfo import conninfo_to_dict, make_conninfo
+from psycopg import errors
 
 from storage import tuning
 from storage.dialect import POSTGRESQL
-from storage.pgwire import Wire
+from storage.pgsession import Connection
 from storage.repo import SqliteRepo
 from storage.schema import migrations, refuse_newer
 from storage.sqlite import SqliteStore
@@ -53,166 +42,12 @@ T = TypeVar("T")
 # Advisory lock keys: (namespace, key) pairs of 32-bit integers.
 LADDERS, MESSAGES, PROCESSES = 1, 2, 3
 JOBS, MIGRATIONS = 0, 1  # keys in PROCESSES
-STREAM_CHUNK = 5000  # rows fetched at a time when a replay streams a long log
 LANES = 4  # connections per process: units of work in flight at once (measured: README)
-# The bot's sessions: a commit does not wait for its WAL flush (see the docstring).
-SESSION = "-c synchronous_commit=off"
-READS = ("SELECT", "WITH", "SHOW")
 
 
 def is_url(target: str) -> bool:
     """Whether a database target names a PostgreSQL server rather than a SQLite file."""
     return target.startswith(("postgresql://", "postgres://"))
-
-
-@functools.lru_cache(maxsize=4096)
-def numbered(sql: str) -> str:
-    """A statement in our qmark style (`?`, as sqlite3 takes it) in PostgreSQL's own
-    (`$1`, `$2`, ...): the placeholders numbered in order. (Our SQL has no `?` inside
-    string literals.)"""
-    parts = sql.split("?")
-    return parts[0] + "".join(f"${n}{part}" for n, part in enumerate(parts[1:], 1))
-
-
-def _values(args: Sequence[Any]) -> tuple[Any, ...]:
-    # SQLite stores a bool as 0 or 1; PostgreSQL's BIGINT wants the integer.
-    return tuple(int(a) if a.__class__ is bool else a for a in args)
-
-
-class _IntAsUnknown(Dumper):
-    """An integer as text of no stated type, which the server reads as the type the
-    statement gives its place (a BIGINT column, an INTEGER argument): one prepared plan
-    per statement whatever the values, and no cast in our SQL."""
-
-    oid = 0
-
-    def dump(self, obj: Any) -> bytes:
-        return str(obj).encode()
-
-    def quote(self, obj: Any) -> bytes:  # as a literal (psycopg's own FETCH n)
-        return str(obj).encode()
-
-
-def connect(url: str) -> psycopg.Connection[Any]:
-    """A bot session: autocommit (the units send BEGIN and COMMIT themselves)."""
-    options = f"{conninfo_to_dict(url).get('options') or ''} {SESSION}".strip()
-    raw = psycopg.connect(make_conninfo(url, options=options), autocommit=True,
-                          cursor_factory=psycopg.RawCursor)
-    raw.adapters.register_dumper(int, _IntAsUnknown)
-    raw.prepare_threshold = None  # statements are prepared by storage/pgwire.py's names
-    return raw
-
-
-class Rows:
-    """The result of a statement, as sqlite3's cursor offers it."""
-
-    def __init__(self, rows: list[tuple[Any, ...]]) -> None:
-        self.rows = rows
-
-    def fetchone(self) -> tuple[Any, ...] | None:
-        return self.rows[0] if self.rows else None
-
-    def fetchall(self) -> list[tuple[Any, ...]]:
-        return self.rows
-
-    def __iter__(self) -> Iterator[tuple[Any, ...]]:
-        return iter(self.rows)
-
-
-_NONE = Rows([])
-
-
-class Connection:
-    """sqlite3.Connection's methods over one PostgreSQL session, on the connection's
-    thread. Writes wait in `pending` until a read or the end of the transaction sends
-    them, all in one round trip (storage/pgwire.py)."""
-
-    def __init__(self, url: str) -> None:
-        self.url = url
-        self.raw = connect(url)
-        self.wire = Wire(self.raw)
-        self.pending: list[tuple[str, Sequence[Any]]] = []
-        self.in_transaction = False
-        # Numbers read in this transaction that no write of it has changed since:
-        # ("seq" or "match", ladder) -> value (PgStore.find_ladder, PgStore.known).
-        self.known: dict[tuple[str, int], int] = {}
-        self.streams = itertools.count()
-
-    def _changes(self, sql: str) -> None:
-        """Forget what a write to `sql`'s tables may change."""
-        if not self.known:
-            return
-        if sql.startswith(("BEGIN", "COMMIT", "ROLLBACK")):
-            self.known.clear()
-        for what, table in (("seq", "events"), ("match", "matches")):
-            if table in sql:
-                for key in [k for k in self.known if k[0] == what]:
-                    del self.known[key]
-
-    def execute(self, sql: str, args: Sequence[Any] = ()) -> Rows:
-        if sql.startswith(READS):
-            return Rows(self.reads((sql, args))[0])
-        self._changes(sql)
-        if sql == "ROLLBACK":  # what waits would be undone anyway
-            self.pending.clear()
-            self.in_transaction = False
-            self.wire.run([(sql, ())])
-            return _NONE
-        if not args and ";" in sql.strip().rstrip(";"):  # a migration's script
-            self.reads()
-            self.raw.execute(sql)  # no parameters: the simple protocol, many statements
-            return _NONE
-        self.pending.append((numbered(sql), args))
-        if sql == "BEGIN":
-            self.in_transaction = True
-        elif sql == "COMMIT":
-            self.in_transaction = False
-            self.reads()
-        return _NONE
-
-    def later(self, sql: str, args: Sequence[Any]) -> None:
-        """A statement whose result nobody reads (an advisory lock): it goes with the next
-        read, which the server runs after it."""
-        self.pending.append((numbered(sql), args))
-
-    def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
-        self._changes(sql)
-        query = numbered(sql)
-        self.pending.extend((query, row) for row in rows)
-
-    def reads(self, *statements: tuple[str, Sequence[Any]]) -> list[list[Any]]:
-        """The rows of each read, sent after what waits in one round trip (the server
-        runs them in order, each statement on a snapshot of its own)."""
-        pending, self.pending = self.pending, []
-        batch = pending + [(numbered(sql), args) for sql, args in statements]
-        if not batch:
-            return []
-        return self.wire.run(batch)[len(pending):]
-
-    def iterate(self, sql: str, args: Sequence[Any]) -> Iterator[tuple[Any, ...]]:
-        """Rows a few thousand at a time (a replay may read millions); inside the
-        transaction, so other statements may run between the chunks."""
-        self.reads()
-        name = f"ladderbot_stream{next(self.streams)}"  # (one may run inside another)
-        with psycopg.RawServerCursor(self.raw, name) as cursor:
-            cursor.itersize = STREAM_CHUNK
-            cursor.execute(numbered(sql), _values(args))
-            yield from cursor
-
-    def reconnect(self) -> bool:
-        """A new session if the server closed this one (a restart, a failover)."""
-        self.pending.clear()
-        self.known.clear()
-        self.in_transaction = False
-        if self.raw.pgconn.status == pq.ConnStatus.OK and not self.raw.broken:
-            return False
-        self.raw.close()
-        self.raw = connect(self.url)
-        self.wire = Wire(self.raw)
-        return True
-
-    def close(self) -> None:
-        self.raw.close()
 
 
 class _Lane:

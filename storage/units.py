@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import random
+import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
@@ -45,6 +46,7 @@ class SqlStore:
         self.snapshot_per_player = snapshot_per_player
         self.settings = SettingsCache()
         self._cache: OrderedDict[int, Cached] = OrderedDict()
+        self._cache_lock = threading.Lock()
 
     @property
     def is_open(self) -> bool:
@@ -134,22 +136,27 @@ class SqlStore:
         return done
 
     # ---- the standings cache
+    # (PostgreSQL's connections each run on a thread: one may evict a ladder between
+    # another's look and its move to the end.)
     def cache_get(self, ladder: int) -> Cached | None:
-        cached = self._cache.get(ladder)
-        if cached is not None:
-            self._cache.move_to_end(ladder)
-        return cached
+        with self._cache_lock:
+            cached = self._cache.get(ladder)
+            if cached is not None:
+                self._cache.move_to_end(ladder)
+            return cached
 
     def cache_put(self, ladder: int, cached: Cached) -> None:
-        self._cache[ladder] = cached
-        self._cache.move_to_end(ladder)
-        while len(self._cache) > tuning.CACHED_LADDERS:
-            self._cache.popitem(last=False)
+        with self._cache_lock:
+            self._cache[ladder] = cached
+            self._cache.move_to_end(ladder)
+            while len(self._cache) > tuning.CACHED_LADDERS:
+                self._cache.popitem(last=False)
 
     def forget(self, ladders: set[int]) -> None:
         """Drop standings a rolled-back transaction had changed."""
-        for ladder in ladders:
-            self._cache.pop(ladder, None)
+        with self._cache_lock:
+            for ladder in ladders:
+                self._cache.pop(ladder, None)
 
     # ---- units of work
     def _unit(self, conn: Any, work: Callable[[SqliteRepo], T], commit: bool) -> T:

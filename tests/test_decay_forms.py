@@ -19,7 +19,7 @@ from core.settings import Settings, preset
 from core.state import replay
 from storage.dialect import POSTGRESQL, SQLITE
 from storage.history import decay_args
-from storage.postgres import numbered
+from storage.pgsession import numbered
 from tests import postgres
 from tests.chat import T0
 

@@ -12,7 +12,7 @@ import pytest
 from psycopg import errors
 
 from storage import pgwire
-from storage.postgres import connect, numbered
+from storage.pgsession import connect, numbered
 from tests import postgres
 
 
