@@ -201,8 +201,8 @@ class PgStore(SqlStore):
         locked, rows, known = repo.conn.reads(
             (f"SELECT id, pg_advisory_xact_lock(?, CAST(id AS INTEGER)) FROM ladders "
              f"WHERE {where}", (LADDERS, *args)), (f"{repo._LADDER} WHERE {where}", args),
-            (f"SELECT id, ({self.KNOWN['seq'].replace('?', 'ladders.id')}), "
-             f"({self.KNOWN['match'].replace('?', 'ladders.id')}) FROM ladders WHERE {where}",
+            (f"SELECT id, ({self.KNOWN['seq'].format(ladder='ladders.id')}), "
+             f"({self.KNOWN['match'].format(ladder='ladders.id')}) FROM ladders WHERE {where}",
              args))
         repo.locked.update(row[0] for row in locked)
         if rows and rows[0][0] not in repo.locked:  # renamed or made default meanwhile

@@ -86,12 +86,12 @@ class SqlStore:
     # it) and the next match number (after the stored ones: a read of the primary key,
     # where a counter in the ladder's row would be one more page written by every report).
     KNOWN: ClassVar[dict[str, str]] = {
-        "seq": "SELECT coalesce(max(seq), 0) FROM events WHERE ladder=?",
-        "match": "SELECT coalesce(max(id), 0) + 1 FROM matches WHERE ladder=?"}
+        "seq": "SELECT coalesce(max(seq), 0) FROM events WHERE ladder={ladder}",
+        "match": "SELECT coalesce(max(id), 0) + 1 FROM matches WHERE ladder={ladder}"}
 
     def known(self, repo: SqliteRepo, what: str, ladder: int) -> int:
         """One of the `KNOWN` numbers of a ladder, as the database has it now."""
-        return int(repo._one(self.KNOWN[what], (ladder,))[0])
+        return int(repo._one(self.KNOWN[what].format(ladder="?"), (ladder,))[0])
 
     def find_ladder(self, repo: SqliteRepo, where: str, args: Sequence[Any]) -> Any:
         """The row of the ladder `where` names, its lock held (see `lock_ladder`)."""
