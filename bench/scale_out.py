@@ -82,7 +82,8 @@ def timed_run(db: str, processes: int, count: int, run: int, folder: Path) -> fl
     plans: list[dict[str, Any]] = [{} for _ in range(processes)]
     for i, chat in enumerate(chats()):
         plans[i % processes][chat] = stream(chat, count, seed=run)
-    start = T0 + run * (count + 10) * STEP
+    # Each run's commands come after the seed's joins and after the run before.
+    start = T0 + (run + 1) * (count + 10) * STEP
     procs = _workers(db, plans, start, folder)
     try:
         for proc in procs:

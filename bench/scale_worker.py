@@ -62,7 +62,7 @@ async def run(db: str, plan: dict[str, list[tuple[str, str]]], start: int) -> No
             nonlocal refused
             for n, text in commands:
                 reply = await store.run(lambda repo, t=text, m=f"{start}-{n}": command(
-                    repo, chat, clocks[chat], who, t, m))
+                    repo, chat, clocks[chat], who, t, m), key=chat)
                 refused += reply is None or reply.error
 
         players = []

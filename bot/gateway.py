@@ -137,7 +137,7 @@ class Gateway:
             except LadderError as error:  # pragma: no cover - handle() answers refusals
                 return spoken(refused(error), ctx, self.policy.language)
 
-        reply = await self.store.run(work)
+        reply = await self.store.run(work, key=asker.chat)
         if reply is not None and not reply.error and self.changed is not None:
             self.changed(asker.chat, reply.ladder)
         return reply

@@ -280,8 +280,10 @@ T = TypeVar("T")
 class Store(Protocol):
     """A database: runs units of work, each one transaction."""
 
-    def run(self, work: Callable[[Repo], T], *, commit: bool = True) -> Awaitable[T]:
-        """Run `work` in one transaction; roll back if it raises or `commit` is False."""
+    def run(self, work: Callable[[Repo], T], *, commit: bool = True,
+            key: str | None = None) -> Awaitable[T]:
+        """Run `work` in one transaction; roll back if it raises or `commit` is False.
+        Units of one `key` (a chat) may be run one at a time (PostgreSQL's store)."""
         ...
 
 
@@ -322,8 +324,10 @@ class PlatformStore(Protocol):
     """The database as the chat adapters and the scheduler use it (SQLite, PostgreSQL
     and the in-memory twin alike)."""
 
-    def run(self, work: Callable[[PlatformRepo], T], *, commit: bool = True) -> Awaitable[T]:
-        """Run `work` in one transaction; roll back if it raises or `commit` is False."""
+    def run(self, work: Callable[[PlatformRepo], T], *, commit: bool = True,
+            key: str | None = None) -> Awaitable[T]:
+        """Run `work` in one transaction; roll back if it raises or `commit` is False.
+        Units of one `key` (a chat) may be run one at a time (PostgreSQL's store)."""
         ...
 
     async def leads_jobs(self) -> bool:

@@ -371,7 +371,8 @@ class MemoryStore:
         self._data = _Data()
         self._snapshot_every = snapshot_every
 
-    async def run(self, work: Callable[[MemoryRepo], T], *, commit: bool = True) -> T:
+    async def run(self, work: Callable[[MemoryRepo], T], *, commit: bool = True,
+                  key: str | None = None) -> T:
         saved = copy.deepcopy(self._data)
         repo = MemoryRepo(self._data, self._snapshot_every)
         try:

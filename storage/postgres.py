@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import weakref
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Self, TypeVar
@@ -130,6 +131,9 @@ class PgStore(SqlStore):
         self.lanes: list[_Lane] = []
         self._free: asyncio.Queue[_Lane] | None = None
         self._count = lanes
+        # (a chat's turn lives while a unit of it waits or runs)
+        self._turns: weakref.WeakValueDictionary[str, asyncio.Lock] = \
+            weakref.WeakValueDictionary()
         self._leader = False
 
     @property
@@ -178,9 +182,19 @@ class PgStore(SqlStore):
         finally:
             self._free.put_nowait(lane)
 
-    async def run(self, work: Callable[[SqliteRepo], T], *, commit: bool = True) -> T:
-        """Run `work` in one transaction on the first free connection."""
-        return await self._call(lambda conn: self._unit(conn, work, commit))
+    async def run(self, work: Callable[[SqliteRepo], T], *, commit: bool = True,
+                  key: str | None = None) -> T:
+        """Run `work` in one transaction on the first free connection. Units of one
+        `key` (a chat, whose ladders they lock) run one at a time here, so that two
+        connections never wait for each other on one ladder's lock while other chats'
+        units could use one of them."""
+        if key is None:
+            return await self._call(lambda conn: self._unit(conn, work, commit))
+        turn = self._turns.get(key)
+        if turn is None:
+            turn = self._turns[key] = asyncio.Lock()
+        async with turn:
+            return await self._call(lambda conn: self._unit(conn, work, commit))
 
     def stream(self, conn: Any, sql: str, args: Sequence[Any]) -> Any:
         return conn.iterate(sql, args)

@@ -123,7 +123,8 @@ class SqliteStore(SqlStore):
             db, self._db = self._db, None
             await db.close()
 
-    async def run(self, work: Callable[[SqliteRepo], T], *, commit: bool = True) -> T:
+    async def run(self, work: Callable[[SqliteRepo], T], *, commit: bool = True,
+                  key: str | None = None) -> T:
         """Run `work` in one transaction, in one call on the database thread.
 
         Units of work that arrive while the database thread is busy wait in a queue and

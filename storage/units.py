@@ -64,8 +64,10 @@ class SqlStore:
     async def close(self) -> None:
         raise NotImplementedError
 
-    async def run(self, work: Callable[[SqliteRepo], T], *, commit: bool = True) -> T:
-        """Run `work` in one transaction, in one call on a database thread."""
+    async def run(self, work: Callable[[SqliteRepo], T], *, commit: bool = True,
+                  key: str | None = None) -> T:
+        """Run `work` in one transaction, in one call on a database thread. `key` (a
+        chat) is a hint: its units may be run one at a time."""
         raise NotImplementedError
 
     async def leads_jobs(self) -> bool:

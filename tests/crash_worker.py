@@ -24,7 +24,7 @@ from bot.scheduler import Scheduler
 from core.records import Announcement
 from storage import sqlite
 from storage.postgres import store_for
-from tests.load import T0, Clock, run_command
+from tests.load import CHAT, T0, Clock, run_command
 
 
 async def load(db: str, plan: dict[str, list[tuple[str, str]]]) -> None:
@@ -35,8 +35,9 @@ async def load(db: str, plan: dict[str, list[tuple[str, str]]]) -> None:
 
         async def player(who: str, commands: list[tuple[str, str]]) -> None:
             for message_id, text in commands:
-                reply = await store.run(
-                    lambda repo, m=message_id, t=text: run_command(repo, clock.tick, who, t, m))
+                reply = await store.run(  # (keyed by chat, as the gateway runs them)
+                    lambda repo, m=message_id, t=text: run_command(repo, clock.tick, who, t, m),
+                    key=who.rpartition("|")[0] or CHAT)
                 answer = "" if reply is None else reply.text
                 # Sending the reply takes a moment, as over a network: a kill can fall
                 # between the commit and the answer, and the user then sends it again.

@@ -230,3 +230,33 @@ async def test_two_processes_under_load_across_20_ladders(postgres_url: str,
     assert len(counts) == 20 and min(counts.values()) > 5
     print(f"\ntwo processes on PostgreSQL, 20 ladders: {sent} commands in {wall:.1f} s "
           f"({sent / wall:,.0f}/s); {matches} matches, none lost or doubled")
+
+
+async def test_one_chats_units_take_turns_and_others_pass(postgres_url: str) -> None:
+    """PostgreSQL's store runs a chat's units one at a time (`key`), so a second unit of
+    a busy chat does not hold a connection waiting for its ladder's lock: another
+    chat's unit runs on it meanwhile."""
+    import threading
+
+    release, began = threading.Event(), threading.Event()
+    started: list[str] = []
+
+    def unit(name: str, wait: bool = False) -> Any:
+        def work(repo: Any) -> str:
+            started.append(name)
+            if wait:
+                began.set()
+                assert release.wait(30)
+            return name
+        return work
+
+    async with PgStore(postgres_url, lanes=2) as store:
+        first = asyncio.create_task(store.run(unit("a1", wait=True), key="a"))
+        assert await asyncio.to_thread(began.wait, 30)
+        second = asyncio.create_task(store.run(unit("a2"), key="a"))
+        await asyncio.sleep(0)  # (a2 asks for its connection first)
+        assert await store.run(unit("b1"), key="b") == "b1"  # on the other connection
+        assert started == ["a1", "b1"]  # a2 waits its turn, holding no connection
+        release.set()
+        assert [await first, await second] == ["a1", "a2"]
+        assert started == ["a1", "b1", "a2"]
