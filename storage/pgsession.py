@@ -44,8 +44,9 @@ def _values(args: Sequence[Any]) -> tuple[Any, ...]:
 
 class _IntAsUnknown(Dumper):
     """An integer as text of no stated type, which the server reads as the type the
-    statement gives its place (a BIGINT column, an INTEGER argument): one prepared plan
-    per statement whatever the values, and no cast in our SQL."""
+    statement gives its place (a BIGINT column, an INTEGER argument), as storage/pgwire.py
+    sends every parameter: for what still goes through psycopg's cursors (a streamed
+    read, its FETCH)."""
 
     oid = 0
 
