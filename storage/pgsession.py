@@ -20,7 +20,7 @@ from psycopg import pq
 from psycopg.adapt import Dumper
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
-from storage.pgwire import Wire
+from storage.pgwire import Params, Wire, encode
 
 STREAM_CHUNK = 5000  # rows fetched at a time when a replay streams a long log
 # The bot's sessions: a commit does not wait for its WAL flush (see the docstring).
@@ -95,7 +95,7 @@ class Connection:
         self.url = url
         self.raw = connect(url)
         self.wire = Wire(self.raw)
-        self.pending: list[tuple[str, Sequence[Any]]] = []
+        self.pending: list[tuple[str, Params]] = []
         self.in_transaction = False
         # Numbers read in this transaction that no write of it has changed since:
         # ("seq" or "match", ladder) -> value (PgStore.find_ladder, PgStore.known).
@@ -120,13 +120,13 @@ class Connection:
         if sql == "ROLLBACK":  # what waits would be undone anyway
             self.pending.clear()
             self.in_transaction = False
-            self.wire.run([(sql, ())])
+            self.wire.run([(sql, [])])
             return _NONE
         if not args and ";" in sql.strip().rstrip(";"):  # a migration's script
             self.reads()
             self.raw.execute(sql)  # no parameters: the simple protocol, many statements
             return _NONE
-        self.pending.append((numbered(sql), args))
+        self.pending.append((numbered(sql), encode(args)))
         if sql == "BEGIN":
             self.in_transaction = True
         elif sql == "COMMIT":
@@ -137,18 +137,19 @@ class Connection:
     def later(self, sql: str, args: Sequence[Any]) -> None:
         """A statement whose result nobody reads (an advisory lock): it goes with the next
         read, which the server runs after it."""
-        self.pending.append((numbered(sql), args))
+        self.pending.append((numbered(sql), encode(args)))
 
     def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
         self._changes(sql)
         query = numbered(sql)
-        self.pending.extend((query, row) for row in rows)
+        self.pending.extend([(query, encode(row)) for row in rows])
 
     def reads(self, *statements: tuple[str, Sequence[Any]]) -> list[list[Any]]:
         """The rows of each read, sent after what waits in one round trip (the server
         runs them in order, each statement on a snapshot of its own)."""
+        reads = [(numbered(sql), encode(args)) for sql, args in statements]
         pending, self.pending = self.pending, []
-        batch = pending + [(numbered(sql), args) for sql, args in statements]
+        batch = pending + reads
         if not batch:
             return []
         return self.wire.run(batch)[len(pending):]

@@ -38,8 +38,16 @@ _NUMERIC, _BOOL, _VOID, _BYTEA = 1700, 16, 2278, 17
 _UNESCAPE = pq.Escaping()
 
 
+Params = list[bytes | None]
+
+
+def encode(args: Sequence[Any]) -> Params:
+    """A statement's parameters as PostgreSQL reads them in text. A value that cannot be
+    sent raises here, when the statement is queued, not when its batch goes out."""
+    return [_param(a) for a in args]
+
+
 def _param(value: Any) -> bytes | None:
-    """A parameter as PostgreSQL reads it in text."""
     if value is None:
         return None
     kind = value.__class__
@@ -101,7 +109,7 @@ class Wire:
         # and preparing one again must not meet its old name)
         self.numbers = itertools.count()
 
-    def run(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> list[list[Any]]:
+    def run(self, statements: Sequence[tuple[str, Params]]) -> list[list[Any]]:
         """Each statement's rows, in order; the first error raised once all are answered
         (the statements after it were not run)."""
         if len(self.names) > PREPARED and \
@@ -113,23 +121,20 @@ class Wire:
             found += self._batch(statements[start:start + BATCH])
         return found
 
-    def _batch(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> list[list[Any]]:
-        # Every parameter first: one that cannot be sent fails the batch before any of
-        # it reaches the server.
-        params = [[_param(a) for a in args] for _, args in statements]
+    def _batch(self, statements: Sequence[tuple[str, Params]]) -> list[list[Any]]:
         pg, new = self.pg, []
         expected: list[int | None] = []  # per result to come: the statement, or a PREPARE
         try:
             pg.enter_pipeline_mode()
             try:
-                for index, (sql, _) in enumerate(statements):
+                for index, (sql, params) in enumerate(statements):
                     name = self.names.get(sql)
                     if name is None:
                         name = self.names[sql] = f"lb{next(self.numbers)}".encode()
                         new.append(sql)
                         pg.send_prepare(name, sql.encode())
                         expected.append(None)
-                    pg.send_query_prepared(name, params[index])
+                    pg.send_query_prepared(name, params)
                     expected.append(index)
                 pg.pipeline_sync()
                 self._flush()
