@@ -39,6 +39,9 @@ DEFAULT_POLICY = Policy()
 def handle(repo: Repo, ctx: Context, text: str, resolve: Resolver,
            policy: Policy = DEFAULT_POLICY) -> Reply | None:
     """Answer one chat message, in words; None when it is not a command at all."""
+    # No chat shows a NUL character and PostgreSQL cannot store one: it stands as U+FFFD,
+    # the replacement character, whichever store keeps the ladder.
+    text = text.replace("\x00", "\ufffd")
     if ctx.message_id is not None:
         earlier = repo.seen(ctx.chat, ctx.message_id)
         if earlier is not None:

@@ -538,3 +538,15 @@ async def test_the_platforms_own_data_is_kept_alike(store: Any) -> None:
         assert [(attempts, a) for _, attempts, a in repo.outbox_due(T0 + 60)] == [(1, first)]
 
     await store.run(work)
+
+
+async def test_a_nul_character_is_kept_alike_by_every_store(store: Any) -> None:
+    """PostgreSQL cannot store NUL (it was an apology there, stored on SQLite): every
+    store keeps the replacement character in its place."""
+    chat = Chat(store)
+    await chat.ladder("duel", "confirm=false")
+    await chat.join("ann", "ben")
+    await chat.ok("ann", "/report win @ben")
+    reply = await chat.ok("mod", "/mod void 1 typo\x00here")
+    assert "typo\ufffdhere" in reply and "\x00" not in reply
+    assert "typo\ufffdhere" in await chat.text("ben", "/profile")
