@@ -33,8 +33,8 @@ class MatchTables(RepoPart):
 
     # ---- matches
     def new_match_id(self, ladder: int) -> int:
-        # The next number after the stored ones: a read of the primary key, where a counter
-        # in the ladder's row would be one more page written by every report.
+        # (storage/units.py's KNOWN says why it is read, and PostgreSQL's store has it
+        # from the ladder's own read)
         value: int = self.store.known(self, "match", ladder)
         return value
 
