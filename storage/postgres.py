@@ -36,13 +36,16 @@ from storage.pgsession import Connection
 from storage.repo import SqliteRepo
 from storage.schema import migrations, refuse_newer
 from storage.sqlite import SqliteStore
-from storage.units import SqlStore
+from storage.units import KNOWN, SqlStore
 
 T = TypeVar("T")
 
 # Advisory lock keys: (namespace, key) pairs of 32-bit integers.
 LADDERS, MESSAGES, PROCESSES = 1, 2, 3
 JOBS, MIGRATIONS = 0, 1  # keys in PROCESSES
+# A ladder row's KNOWN numbers, read beside it (see PgStore.find_ladder).
+_KNOWN_BESIDE = (f"SELECT id, ({KNOWN['seq'].format(ladder='ladders.id')}), "
+                 f"({KNOWN['match'].format(ladder='ladders.id')}) FROM ladders")
 LANES = 4  # connections per process: units of work in flight at once (measured: README)
 
 
@@ -215,9 +218,7 @@ class PgStore(SqlStore):
         locked, rows, known = repo.conn.reads(
             (f"SELECT id, pg_advisory_xact_lock(?, CAST(id AS INTEGER)) FROM ladders "
              f"WHERE {where}", (LADDERS, *args)), (f"{repo._LADDER} WHERE {where}", args),
-            (f"SELECT id, ({self.KNOWN['seq'].format(ladder='ladders.id')}), "
-             f"({self.KNOWN['match'].format(ladder='ladders.id')}) FROM ladders WHERE {where}",
-             args))
+            (f"{_KNOWN_BESIDE} WHERE {where}", args))
         repo.locked.update(row[0] for row in locked)
         if rows and rows[0][0] not in repo.locked:  # renamed or made default meanwhile
             return super().find_ladder(repo, f"id={int(rows[0][0])}", ())

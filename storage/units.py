@@ -17,7 +17,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar, Self, TypeVar
+from typing import Any, Self, TypeVar
 
 from storage import tuning
 from storage.dialect import Dialect
@@ -27,6 +27,15 @@ from storage.repo import SettingsCache, SqliteRepo
 T = TypeVar("T")
 
 log = logging.getLogger(__name__)
+
+# The two numbers a unit of work reads of a ladder it writes to: the log's length
+# (another process may have written since: the cached standings are checked against
+# it) and the next match number (after the stored ones: a read of the primary key,
+# where a counter in the ladder's row would be one more page written by every report).
+# Templates: PostgreSQL's store reads them beside the ladder's row (storage/postgres.py).
+KNOWN = {"seq": "SELECT coalesce(max(seq), 0) FROM events WHERE ladder={ladder}",
+         "match": "SELECT coalesce(max(id), 0) + 1 FROM matches WHERE ladder={ladder}"}
+_KNOWN_READS = {what: sql.format(ladder="?") for what, sql in KNOWN.items()}
 
 
 @dataclass(frozen=True)
@@ -83,17 +92,9 @@ class SqlStore:
         just taken (rows read before it may be stale). SQLite's write lock already does."""
         return False
 
-    # The two numbers a unit of work reads of a ladder it writes to: the log's length
-    # (another process may have written since: the cached standings are checked against
-    # it) and the next match number (after the stored ones: a read of the primary key,
-    # where a counter in the ladder's row would be one more page written by every report).
-    KNOWN: ClassVar[dict[str, str]] = {
-        "seq": "SELECT coalesce(max(seq), 0) FROM events WHERE ladder={ladder}",
-        "match": "SELECT coalesce(max(id), 0) + 1 FROM matches WHERE ladder={ladder}"}
-
     def known(self, repo: SqliteRepo, what: str, ladder: int) -> int:
         """One of the `KNOWN` numbers of a ladder, as the database has it now."""
-        return int(repo._one(self.KNOWN[what].format(ladder="?"), (ladder,))[0])
+        return int(repo._one(_KNOWN_READS[what], (ladder,))[0])
 
     def find_ladder(self, repo: SqliteRepo, where: str, args: Sequence[Any]) -> Any:
         """The row of the ladder `where` names, its lock held (see `lock_ladder`)."""
