@@ -98,7 +98,9 @@ class Console:
         if self.clock is None:  # the real clock moves by itself: run what fell due
             at = self.now()
             self.announce(await self.store.run(lambda repo: catch_up_chat(repo, CHAT, at)))
-        ctx = Context(CHAT, user(name), self.now(), moderator=name in self.admins)
+        # (a console is read by the one who types: a code it gives stays theirs)
+        ctx = Context(CHAT, user(name), self.now(), moderator=name in self.admins,
+                      ephemeral=True)
         reply: Reply | None = await self.store.run(
             lambda repo: handle(repo, ctx, said, user, self.policy))
         if reply is not None:

@@ -27,12 +27,12 @@ from bot.discord_render import MENTION, called_ids, calling, chunks, pinged, ren
 from bot.discord_roles import DiscordRoles
 from bot.gateway import (
     PRESSABLE,
-    READY_ACTIONS,
     Asker,
     Gateway,
     Said,
     button_command,
     button_label,
+    buttons_of,
     own_words,
 )
 from bot.limits import Limiter
@@ -161,6 +161,7 @@ class DiscordPlatform:
         self.roles = DiscordRoles(self.client)
         self.board = DiscordBoard(self.client, config.policy.web_url)
         self.changed: Callable[[str, str | None], None] | None = None  # (the Follower's poke)
+        self.outbox: Callable[[], None] | None = None  # (the runtime's: post what waits)
         from bot.discord_commands import register  # it builds on this module's names
 
         register(self)
@@ -175,7 +176,7 @@ class DiscordPlatform:
     def gateway(self) -> Gateway:
         """The way into the core, shared with the other platforms."""
         return Gateway(self.store, self.config.policy, self.clock, self.limiter,
-                       self.changed)
+                       self.changed, self.outbox)
 
     # ---- lifecycle
     def owns(self, chat: str) -> bool:
@@ -212,9 +213,10 @@ class DiscordPlatform:
                 extra: dict[str, Any] = {}
                 if n == len(parts) - 1:  # the calls are on the last line: ping there
                     extra["allowed_mentions"] = pinged("", called=called)
-                    if announcement.ready is not None:
-                        extra["view"] = report_view(READY_ACTIONS, announcement.ladder,
-                                                    announcement.ready, announcement.language)
+                    buttons = buttons_of(announcement.ready, announcement.confirm)
+                    if buttons is not None:
+                        extra["view"] = report_view(buttons[0], announcement.ladder,
+                                                    buttons[1], announcement.language)
                 await channel.send(part, **extra)
         except (discord.Forbidden, discord.NotFound) as error:
             raise Undeliverable(str(error)) from error
@@ -238,7 +240,7 @@ class DiscordPlatform:
             return self._moderator(interaction, ladder)
 
         return Asker(chat_key(interaction.guild_id), user_ref(interaction.user), moderator,
-                     message_id=f"i{interaction.id}",
+                     message_id=f"i{interaction.id}", ephemeral=True,
                      channel=str(interaction.channel_id) if interaction.channel_id else None,
                      locale=interaction.locale.value)
 

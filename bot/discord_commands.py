@@ -14,6 +14,7 @@ import discord
 from discord import app_commands
 
 from bot.discord import DiscordPlatform, user_ref
+from bot.discord_sharing import named, register_sharing
 from bot.discord_words import options, said
 from core.commands import (
     AcceptChallenge,
@@ -65,7 +66,8 @@ MARGIN = [app_commands.Choice(name=m.value, value=m.value) for m in Margin]
 TEAM_RESULT = [app_commands.Choice(name=said("menu.choice_team1"), value="team1"),
                app_commands.Choice(name=said("menu.choice_team2"), value="team2"),
                app_commands.Choice(name=said("menu.choice_draw"), value="draw")]
-HELP_TOPICS = [app_commands.Choice(name=w, value=w) for w in [*USAGE, "settings", "presets"]]
+NAME = app_commands.Range[str, 1, 32]  # a player's ladder name (one on no Discord server)
+HELP_TOPICS = [*USAGE, "settings", "presets"]  # offered as typed: more than 25 choices
 
 
 def register(p: DiscordPlatform) -> None:
@@ -126,6 +128,7 @@ def register(p: DiscordPlatform) -> None:
                             confirm: bool = False) -> None:
         await p.answer(i, None, None, f"/ladder delete {name}" + (" confirm" if confirm else ""))
 
+    register_sharing(p, ladder_group)
     tree.add_command(ladder_group)
 
     def simple(name: str, description: str, command: Command) -> None:
@@ -188,9 +191,10 @@ def register(p: DiscordPlatform) -> None:
     @app_commands.guild_only()
     @options(opponent=N_("menu.opt_challenged"))
     async def challenge(i: discord.Interaction[Any], opponent: discord.User | None = None,
-                        ladder: str | None = None) -> None:
+                        opponent_name: NAME | None = None, ladder: str | None = None) -> None:
         # (no opponent: an open challenge, taken by the first /accept naming the challenger)
-        await p.answer(i, IssueChallenge(user(opponent) if opponent else None), ladder)
+        them = user(opponent) if opponent else named(opponent_name) if opponent_name else None
+        await p.answer(i, IssueChallenge(them), ladder)
 
     @tree.command(name="decline", description=said("menu.decline"))
     @app_commands.guild_only()
@@ -205,14 +209,19 @@ def register(p: DiscordPlatform) -> None:
     @app_commands.guild_only()
     @options()
     @app_commands.choices(result=RESULT, margin=MARGIN)
-    async def report(i: discord.Interaction[Any], result: str, opponent: discord.User,
+    async def report(i: discord.Interaction[Any], result: str,
+                     opponent: discord.User | None = None, opponent_name: NAME | None = None,
                      score: app_commands.Range[str, 1, 16] | None = None,
                      margin: str | None = None,
                      moves: app_commands.Range[int, 0, 100_000] | None = None,
                      unrated: bool = False, again: bool = False,
                      ladder: str | None = None) -> None:
-        me, them = (user(i.user),), (user(opponent),)
         language = language_of(i.locale.value, p.config.policy.language)
+        if (opponent is None) == (opponent_name is None):  # one of the two names them
+            await p.respond(i, Reply(render(t("report.one_opponent"), language), error=True))
+            return
+        me = (user(i.user),)
+        them = (user(opponent),) if opponent is not None else (named(opponent_name or ""),)
         if result == "draw" and margin is not None:
             await p.respond(i, Reply(render(t("result.draw_margin"), language), error=True))
             return
@@ -293,10 +302,17 @@ def register(p: DiscordPlatform) -> None:
         await p.answer(i, ShowHistory(user(player) if player else None, page), ladder)
 
     @tree.command(name="help", description=said("menu.help"))
-    @app_commands.choices(command=HELP_TOPICS)
     @options()
-    async def help_(i: discord.Interaction[Any], command: str | None = None) -> None:
-        await p.answer(i, Help(command))
+    async def help_(i: discord.Interaction[Any],
+                    command: app_commands.Range[str, 1, 32] | None = None) -> None:
+        await p.answer(i, Help(command.strip().lstrip("/").lower() if command else None))
+
+    @help_.autocomplete("command")
+    async def help_topics(i: discord.Interaction[Any],
+                          current: str) -> list[app_commands.Choice[str]]:
+        # (Discord takes at most 25 choices, and there are more topics: the ones that fit)
+        wanted = current.strip().lstrip("/").lower()
+        return [app_commands.Choice(name=w, value=w) for w in HELP_TOPICS if wanted in w][:25]
 
     mod = app_commands.Group(name="mod", description=said("menu.mod"), guild_only=True)
 

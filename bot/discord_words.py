@@ -38,7 +38,8 @@ OPTIONS = {"ladder": N_("menu.opt_ladder"), "reason": N_("menu.opt_reason"),
            "amount": N_("menu.opt_amount"), "challenge": N_("menu.opt_challenge"),
            "options": N_("menu.opt_options"), "preset": N_("menu.opt_preset"),
            "result": N_("menu.opt_result"), "margin": N_("menu.opt_margin"),
-           "again": N_("menu.opt_again"), "score": N_("menu.opt_score")}
+           "again": N_("menu.opt_again"), "score": N_("menu.opt_score"),
+           "opponent_name": N_("menu.opt_opponent_name")}
 
 
 def options(**own: str) -> Callable[[F], F]:

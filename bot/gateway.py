@@ -8,6 +8,7 @@ back is the core's reply, which each platform's renderer shows in its own way.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
@@ -25,6 +26,7 @@ from core.i18n import N_, Message, Text, encode, language_of, render, t
 from core.ports import PlatformRepo, PlatformStore
 from core.records import Context, LadderInfo, Reply, RoleAccess, UserRef
 from core.service import execute, handle, refused, spoken
+from core.session import NAMED
 from core.settings import Policy
 
 # The buttons under a pending report, and what pressing each one does.
@@ -85,6 +87,7 @@ class Asker:
     reply_to: UserRef | None = None
     locale: str | None = None  # the asker's own language, as their client says it
     alone: bool = False  # a private chat: only the asker reads the replies
+    ephemeral: bool = False  # a private reply reaches the asker alone (Discord's)
     roles: RoleAccess | None = None  # the server's roles, read for a command setting them
 
 
@@ -98,14 +101,28 @@ class Said:
     handles: str | None = None  # the platform whose learned usernames resolve names
 
 
+def elsewhere(repo: PlatformRepo, ctx: Context, reply: Reply | None) -> Reply | None:
+    """The reply, its announcements to other chats (a ladder they share) left in the
+    outbox, in this transaction: another platform posts them, retried until it can."""
+    if reply is None:
+        return None
+    others = [a for a in reply.announcements if a.chat != ctx.chat]
+    if not others:
+        return reply
+    repo.enqueue(others, ctx.at)
+    return dataclasses.replace(reply, posted=len(others), announcements=tuple(
+        a for a in reply.announcements if a.chat == ctx.chat))
+
+
 class Gateway:
     """Commands from any platform into the core: flood limit, context, one transaction."""
 
     def __init__(self, store: PlatformStore, policy: Policy, clock: Callable[[], float],
-                 limiter: Limiter, changed: Callable[[str, str | None], None] | None = None
-                 ) -> None:
+                 limiter: Limiter, changed: Callable[[str, str | None], None] | None = None,
+                 outbox: Callable[[], None] | None = None) -> None:
         self.store, self.policy, self.clock, self.limiter = store, policy, clock, limiter
         self.changed = changed  # told of every ladder a command answered for
+        self.outbox = outbox  # told when a command left announcements for other chats
 
     def admit(self, asker: Asker) -> tuple[bool, Text | None]:
         """Whether the asker may send a command now, and what to tell them if not (None:
@@ -121,23 +138,28 @@ class Gateway:
             ctx = Context(asker.chat, asker.user, int(self.clock()), moderator=moderator,
                           message_id=asker.message_id, channel=asker.channel,
                           reply_to=asker.reply_to, locale=asker.locale, alone=asker.alone,
-                          roles=asker.roles)
+                          ephemeral=asker.ephemeral or asker.alone, roles=asker.roles)
             if not isinstance(what, Said):
-                return execute(repo, ctx, Parsed(what, ladder), self.policy)
+                return elsewhere(repo, ctx, execute(repo, ctx, Parsed(what, ladder),
+                                                    self.policy))
             text = what.text if ladder is None else f"{what.text} ladder={ladder}"
 
             def resolve(name: str) -> UserRef | None:
                 found = what.known.get(name)
                 if found is None and what.handles is not None:
                     found = repo.find_handle(what.handles, name)
+                if found is None and any(lad.shared for lad in repo.ladders(asker.chat)):
+                    found = UserRef(f"{NAMED}{name}", name)  # a player of another platform
                 return found
 
             try:
-                return handle(repo, ctx, text, resolve, self.policy)
+                return elsewhere(repo, ctx, handle(repo, ctx, text, resolve, self.policy))
             except LadderError as error:  # pragma: no cover - handle() answers refusals
                 return spoken(refused(error), ctx, self.policy.language)
 
         reply = await self.store.run(work, key=asker.chat)
         if reply is not None and not reply.error and self.changed is not None:
             self.changed(asker.chat, reply.ladder)
+        if reply is not None and reply.posted and self.outbox is not None:
+            self.outbox()
         return reply

@@ -92,6 +92,29 @@ class Runtime:
         self.stopping = asyncio.Event()
         self.follower = following(store, self.platforms, clock, self.post,
                                   lambda: self.scheduler.leading)
+        self._flushing: asyncio.Task[None] | None = None
+        self._again = False
+        for platform in self.platforms:
+            if hasattr(platform, "outbox"):
+                platform.outbox = self.flush_soon
+
+    def flush_soon(self) -> None:
+        """A command left announcements for another chat (a ladder it shares): post them
+        now rather than at the next tick. Only the process that runs the jobs posts from
+        the outbox, so two never post one announcement."""
+        if not self.scheduler.leading:
+            return
+        self._again = True
+        if self._flushing is None or self._flushing.done():
+            self._flushing = asyncio.get_running_loop().create_task(self._flush())
+
+    async def _flush(self) -> None:
+        while self._again:  # (what a command left while the last flush ran, too)
+            self._again = False
+            try:
+                await self.scheduler.flush()
+            except Exception:
+                log.exception("posting from the outbox failed; the next tick tries again")
 
     async def backup(self) -> None:
         """Take the daily backup if the newest is a day old (checked hourly)."""

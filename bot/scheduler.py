@@ -10,6 +10,7 @@ announcements in the outbox. Posting from the outbox is retried until it succeed
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -22,6 +23,7 @@ from core.jobs import catch_up_due
 from core.planning import schedule
 from core.ports import PlatformRepo, PlatformStore
 from core.records import Announcement
+from core.sharing import with_shares
 
 log = logging.getLogger(__name__)
 
@@ -38,14 +40,15 @@ def start_up(repo: PlatformRepo, now: int) -> int:
     """Re-plan every ladder, then apply what fell due while the bot was down."""
     for ladder in repo.every_ladder():
         schedule(repo, ladder.chat, ladder.name)
-    found = catch_up_due(repo, now)
+    found = with_shares(repo, catch_up_due(repo, now))
     repo.enqueue(found, now)
     return len(found)
 
 
 def due_now(repo: PlatformRepo, now: int) -> int:
-    """Apply what is due and keep its announcements for posting, in one transaction."""
-    found = catch_up_due(repo, now)
+    """Apply what is due and keep its announcements for posting (to every chat that
+    plays the ladder), in one transaction."""
+    found = with_shares(repo, catch_up_due(repo, now))
     repo.enqueue(found, now)
     return len(found)
 
@@ -65,6 +68,7 @@ class Scheduler:
         )
         self.extra: list[tuple[str, Callable[[], Awaitable[None]], IntervalTrigger]] = []
         self.leading = False
+        self._flushing = asyncio.Lock()
 
     async def start(self) -> list[Announcement]:
         """Catch up on downtime (before any command is handled), then start ticking."""
@@ -113,7 +117,12 @@ class Scheduler:
         return await self.flush()
 
     async def flush(self) -> list[Announcement]:
-        """Post every due announcement; a failure is logged and retried with backoff."""
+        """Post every due announcement; a failure is logged and retried with backoff.
+        One flush at a time: two at once would read, and post, the same announcements."""
+        async with self._flushing:
+            return await self._flush()
+
+    async def _flush(self) -> list[Announcement]:
         now = int(self.clock())
         due = await self.store.run(lambda repo: repo.outbox_due(now))
         posted = []

@@ -64,7 +64,7 @@ from core.numerals import is_digits
 from core.parsing import command_word
 from core.ports import PlatformRepo, PlatformStore
 from core.records import Announcement, Reply, UserRef
-from core.registry import READ_ONLY_WORDS
+from core.registry import PERSONAL_WORDS, READ_ONLY_WORDS
 
 log = logging.getLogger(__name__)
 
@@ -189,6 +189,7 @@ class TelegramPlatform:
         self.app.add_error_handler(self.on_error)
         self.board = TelegramBoard(self.app.bot, config.policy.web_url or None)
         self.changed: Callable[[str, str | None], None] | None = None  # (the Follower's poke)
+        self.outbox: Callable[[], None] | None = None  # (the runtime's: post what waits)
 
     # ---- lifecycle
     def owns(self, chat: str) -> bool:
@@ -235,8 +236,8 @@ class TelegramPlatform:
         await self.app.shutdown()
 
     async def register_commands(self) -> None:
-        """setMyCommands, so clients suggest the commands (all in groups, reads in
-        private): in English for everyone, and in Russian and Dutch for users whose
+        """setMyCommands, so clients suggest the commands (all in groups, reads and
+        /link in private): in English for everyone, and in Russian and Dutch for users whose
         Telegram speaks those (the command words stay as they are)."""
         def listed(words: Sequence[str], language: str) -> list[BotCommand]:
             return [BotCommand(w, i18n.render(i18n.t(MENU[w]), language)) for w in words
@@ -248,7 +249,8 @@ class TelegramPlatform:
                 await self.app.bot.set_my_commands(listed(list(MENU), language),
                                                    scope=BotCommandScopeAllGroupChats(),
                                                    language_code=code)
-                await self.app.bot.set_my_commands(listed(READ_ONLY_WORDS, language),
+                await self.app.bot.set_my_commands(listed(READ_ONLY_WORDS + PERSONAL_WORDS,
+                                                          language),
                                                    scope=BotCommandScopeAllPrivateChats(),
                                                    language_code=code)
         except Exception:
@@ -259,8 +261,8 @@ class TelegramPlatform:
         """Post an announcement to its group (raises for the outbox to retry)."""
         chat_id = int(announcement.chat.split(":", 1)[1])
         parts = split(shown(announcement.text, self.own))
-        markup = keyboard(buttons_of(announcement.ready, None), announcement.ladder,
-                          announcement.language)
+        markup = keyboard(buttons_of(announcement.ready, announcement.confirm),
+                          announcement.ladder, announcement.language)
         try:
             for n, part in enumerate(parts):
                 await self.app.bot.send_message(
@@ -361,14 +363,14 @@ class TelegramPlatform:
     def gateway(self) -> Gateway:
         """The way into the core, shared with the other platforms."""
         return Gateway(self.store, self.config.policy, self.clock, self.limiter,
-                       self.changed)
+                       self.changed, self.outbox)
 
     async def _private(self, asker: Asker, word: str, said: Said) -> Reply | None:
         """In a private chat: only reads, about the asker's ladders in their groups."""
         policy = self.config.policy
-        if word not in READ_ONLY_WORDS:
+        if word not in READ_ONLY_WORDS + PERSONAL_WORDS:
             return own_words(t("adapter.private_reads"), asker.locale, policy)
-        if word in ("help", "start"):
+        if word in ("help", "start", *PERSONAL_WORDS):  # (about no group's ladder)
             return await self.gateway.run(asker, said)
         ladders = await self.store.run(lambda repo: repo.user_ladders(asker.user.key))
         named = next((t.split("=", 1)[1] for t in said.text.split()

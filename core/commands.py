@@ -67,6 +67,38 @@ class DeleteLadder:
 
 
 @dataclass(frozen=True, slots=True)
+class ShareLadder:
+    """Moderator: a one-time code that lets another chat play this ladder."""
+
+
+@dataclass(frozen=True, slots=True)
+class JoinShare:
+    """Moderator: play here, as `name`, the ladder another chat's code (`code`) shares."""
+
+    code: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Unshare:
+    """Moderator: stop sharing the ladder (at its home: with every other chat; elsewhere:
+    stop playing it here)."""
+
+
+@dataclass(frozen=True, slots=True)
+class LinkAccount:
+    """Without a code: ask for a one-time code; with one: join this account to the one
+    on the other platform that asked for it."""
+
+    code: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class UnlinkAccount:
+    """Separate this account from the one it is linked to."""
+
+
+@dataclass(frozen=True, slots=True)
 class PinStandings:
     """Moderator: post the standings here and keep that message up to date."""
 
@@ -310,6 +342,7 @@ Command = (
     | ShowStandings | ShowProfile | ShowHistory | ShowHallOfFame | ShowPlayers | Suggest
     | JoinQueue | LeaveQueue | Ready | VoidMatch
     | SetResult | AdjustRating | RemovePlayer | AddPlayer | BanPlayer | UnbanPlayer | CloseSeason
+    | ShareLadder | JoinShare | Unshare | LinkAccount | UnlinkAccount
 )
 
 @dataclass(frozen=True, slots=True)

@@ -22,7 +22,7 @@ def rename(s: Session, cmd: RenameLadder) -> Reply:
         raise RuleViolation(t("rename.same", ladder=old))
     if s.repo.ladder(s.ladder.chat, cmd.name) is not None:
         raise SettingError(t("ladder.exists", ladder=cmd.name))
-    s.repo.update_ladder(s.ladder.id, name=cmd.name)
+    s.repo.update_ladder(s.ladder.id, name=cmd.name, chat=s.ladder.chat)
     s.audit("rename", encode(t("audit.renamed", old=old, new=cmd.name)))
     return Reply(t("rename.done_default" if s.ladder.is_default else "rename.done",
                    mod=s.ctx.user.name, old=old, ladder=cmd.name), ladder=cmd.name)
@@ -33,6 +33,8 @@ def delete(repo: Repo, ctx: Context, cmd: DeleteLadder) -> Reply:
     ladder = repo.ladder(ctx.chat, cmd.name)
     if ladder is None:
         raise NoLadder(t("ladder.unknown_list", ladder=cmd.name))
+    if ladder.home is not None:  # (its home chat deletes it; here it can only stop)
+        raise RuleViolation(t("share.delete_guest", ladder=ladder.name))
     if not cmd.confirmed:
         members = member_count(repo, ladder, ctx.at)
         return Reply(t("delete.ask", ladder=ladder.name, players=plural(members, "player")),
@@ -43,6 +45,6 @@ def delete(repo: Repo, ctx: Context, cmd: DeleteLadder) -> Reply:
     rest = repo.ladders(ctx.chat)
     text = t("delete.done", mod=ctx.user.name, ladder=ladder.name, where=where)
     if ladder.is_default and rest:
-        repo.update_ladder(rest[0].id, is_default=True)
+        repo.update_ladder(rest[0].id, is_default=True, chat=ctx.chat)
         return Reply(joined(text, t("ladder.now_default", ladder=rest[0].name)))
     return Reply(text)

@@ -23,10 +23,18 @@ from core.session import Session
 from core.settings import Policy
 
 
+def _at_home(s: Session) -> None:
+    """A ladder keeps one live standings message, in its home chat (a chat it is shared
+    with has the announcements)."""
+    if s.ladder.home is not None:
+        raise RuleViolation(t("share.pin_home", ladder=s.ladder.name))
+
+
 def pin(s: Session) -> Reply:
     """Post the standings where this was asked, and keep that message up to date."""
     if not s.ctx.chat.startswith(("discord:", "telegram:")):
         raise RuleViolation(t("pin.no_platform"))
+    _at_home(s)
     was = s.repo.pin(s.ladder.id)
     s.repo.save_pin(s.ladder.id, PinRecord(s.ctx.channel, language=s.settings.language))
     moved = was is not None and was.message is not None
@@ -35,6 +43,7 @@ def pin(s: Session) -> Reply:
 
 def unpin(s: Session) -> Reply:
     """Stop keeping the live standings message up to date (the message stays)."""
+    _at_home(s)
     if s.repo.pin(s.ladder.id) is None:
         raise RuleViolation(t("pin.none", ladder=s.ladder.name))
     s.repo.save_pin(s.ladder.id, None)

@@ -36,7 +36,7 @@ def _enter(s: Session, user: UserRef, player: PlayerInfo | None, how: str,
     """Put a user on the ladder (their old record, if any); say where they stand (to
     them, or of `who` when a moderator put them on)."""
     if player is None:
-        player = s.repo.add_player(s.ladder.id, user)
+        player = s.new_player(user)
     elif player.name != user.name:
         s.repo.update_player(s.ladder.id, player.id, name=user.name)
     if player.removed:
@@ -113,7 +113,7 @@ def ban(s: Session, cmd: BanPlayer) -> Reply:
     if player is not None and player.banned:
         raise RuleViolation(t("ban.already", name=cmd.user.name, ladder=s.ladder.name))
     if player is None:  # banned before ever joining: a record to hold the ban
-        player = s.repo.add_player(s.ladder.id, cmd.user)
+        player = s.new_player(cmd.user)
     moved = _take_off(s, player) if player.member else ""
     s.repo.update_player(s.ladder.id, player.id, banned=True, removed=True)
     s.audit("ban", cmd.reason, player=player.id)

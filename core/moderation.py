@@ -54,7 +54,7 @@ def create_ladder(repo: Repo, ctx: Context, cmd: CreateLadder, policy: Policy) -
     settings = validate(base.with_changes(changes), changes)
     ladder = repo.add_ladder(ctx.chat, cmd.name, settings, ctx.at, ctx.channel)
     if properties:
-        repo.update_ladder(ladder.id, **properties)
+        repo.update_ladder(ladder.id, chat=ctx.chat, **properties)
     summary = rulebook_summary(settings)
     changed = ", ".join([describe(settings), *(f"{k}={_property(v)}"
                                                  for k, v in properties.items())]).strip(", ")
@@ -74,7 +74,7 @@ def make_default(repo: Repo, ctx: Context, cmd: MakeDefault) -> Reply:
     if target is None:
         raise NoLadder(t("ladder.unknown", ladder=cmd.name))
     for ladder in repo.ladders(ctx.chat):
-        repo.update_ladder(ladder.id, is_default=ladder.id == target.id)
+        repo.update_ladder(ladder.id, is_default=ladder.id == target.id, chat=ctx.chat)
     return Reply(t("ladder.now_default", ladder=target.name))
 
 
@@ -98,7 +98,7 @@ def change_settings(s: Session, cmd: ChangeSettings, made: Sequence[Text] = ()) 
     if not texts:
         return Reply(t("settings.same", ladder=s.ladder.name))
     if properties:
-        s.repo.update_ladder(s.ladder.id, **properties)
+        s.repo.update_ladder(s.ladder.id, chat=s.ladder.chat, **properties)
     text = series(texts)
     s.audit("settings", encode(text), detail=encode(text))
     s.refresh()
@@ -169,7 +169,7 @@ def spec_result(s: Session, record: MatchRecord, spec: ResultSpec) -> Result:
     original = record.result
     named: list[PlayerId] = []
     for user in spec.order:
-        player = s.repo.player_for(s.ladder.id, user.key)
+        player = s.player(user)
         if player is None or player.id not in original.players:
             raise UsageError(t("spec.not_played", name=user.name, id=record.id))
         named.append(player.id)

@@ -12,6 +12,7 @@ from core.commands import (
     Command,
     CreateLadder,
     DeleteLadder,
+    JoinShare,
     ListLadders,
     MakeDefault,
     PinStandings,
@@ -19,9 +20,11 @@ from core.commands import (
     RenameLadder,
     ResultSpec,
     SetResult,
+    ShareLadder,
     ShowLadder,
     UnbanPlayer,
     UnpinStandings,
+    Unshare,
     VoidMatch,
 )
 from core.i18n import Number, t
@@ -45,7 +48,8 @@ from core.words import (
 
 
 def parse_ladder(args: Args) -> Command:
-    """/ladder create|set|info|list|pin|unpin|default|rename|delete."""
+    """/ladder create|set|info|list|pin|unpin|default|rename|delete|share|join-share|
+    unshare."""
     sub = (args.pop().lower() if args.tokens else "info")
     if sub == "create":
         if not args.tokens:
@@ -71,9 +75,16 @@ def parse_ladder(args: Args) -> Command:
     if sub == "list":
         args.done()
         return ListLadders()
-    if sub in ("pin", "unpin"):
+    if sub in ("pin", "unpin", "share", "unshare"):
         args.done()
-        return PinStandings() if sub == "pin" else UnpinStandings()
+        bare: dict[str, Command] = {"pin": PinStandings(), "unpin": UnpinStandings(),
+                                    "share": ShareLadder(), "unshare": Unshare()}
+        return bare[sub]
+    if sub == "join-share":
+        if len(args.tokens) != 2 or not LADDER_NAME.match(args.tokens[1]):
+            raise args.error(t("mod.join_share"))
+        code = args.pop()
+        return JoinShare(code, args.pop())
     if sub == "rename":
         if len(args.tokens) != 1 or not LADDER_NAME.match(args.tokens[0]):
             raise args.error(t("mod.new_name"))

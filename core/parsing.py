@@ -21,6 +21,7 @@ from core.commands import (
     IssueChallenge,
     JoinQueue,
     LeaveQueue,
+    LinkAccount,
     Ready,
     ReportResult,
     ShowHistory,
@@ -210,6 +211,12 @@ def read_ready(args: Args) -> Command:
     match_id = read_match_id(args, required=False)
     args.done()
     return Ready(match_id)
+
+
+def read_link(args: Args) -> Command:
+    code = args.pop() if args.tokens else None
+    args.done()
+    return LinkAccount(code)
 
 
 def read_standings(args: Args) -> Command:

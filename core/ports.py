@@ -47,15 +47,16 @@ class Repo(Protocol):
 
     # ---- ladders
     def every_ladder(self) -> list[LadderInfo]:
-        """Every ladder of every chat, for the scheduler."""
+        """Every ladder, as its home chat sees it, for the scheduler."""
         ...
 
     def ladders(self, chat: str) -> list[LadderInfo]:
-        """The chat's ladders, oldest first."""
+        """The chat's ladders, oldest first, then those other chats share with it."""
         ...
 
     def ladder(self, chat: str, name: str | None) -> LadderInfo | None:
-        """A ladder of the chat by name, or the chat's default when `name` is None."""
+        """A ladder of the chat (its own or one shared with it, as the chat sees it) by
+        name, or the chat's default when `name` is None."""
         ...
 
     def add_ladder(self, chat: str, name: str, settings: Settings, at: Timestamp,
@@ -66,8 +67,11 @@ class Repo(Protocol):
     def update_ladder(self, ladder: int, *, clock: Timestamp | None = None,
                       is_default: bool | None = None, channel: str | None = None,
                       public: bool | None = None, next_due: Timestamp | None = None,
-                      mod_role: str | None = None, name: str | None = None) -> None:
-        """Change a ladder's chat-level properties (`next_due=0`, `mod_role=""` clear)."""
+                      mod_role: str | None = None, name: str | None = None,
+                      chat: str | None = None) -> None:
+        """Change a ladder's properties (`next_due=0`, `mod_role=""` clear); the ones each
+        chat has of its own (default, channel, name, moderators' role) as `chat` sees it,
+        when given."""
         ...
 
     def due_ladders(self, now: Timestamp) -> list[LadderInfo]:
@@ -262,6 +266,46 @@ class Repo(Protocol):
 
     def season_table(self, ladder: int, season: str) -> list[TableRow]:
         """The frozen table of a closed season."""
+        ...
+
+    # ---- one ladder across platforms
+    def linked(self, user: str) -> tuple[str, ...]:
+        """The other accounts of the person `user` is (none if not linked)."""
+        ...
+
+    def link(self, person: str, other: str) -> None:
+        """Make `other` an account of the person whose first account is `person`."""
+        ...
+
+    def unlink(self, user: str) -> None:
+        """Separate every account of the person `user` is."""
+        ...
+
+    def played_by(self, user: str) -> list[int]:
+        """The ladders where the account has a player (a member or not), by id."""
+        ...
+
+    def add_code(self, code: str, kind: str, subject: str, expires: Timestamp,
+                 now: Timestamp) -> None:
+        """Keep a new one-time code (and forget the ones that expired)."""
+        ...
+
+    def take_code(self, code: str, kind: str, now: Timestamp) -> str | None:
+        """The subject of a code of `kind` that has not expired; it is used up either
+        way (None: no such code now)."""
+        ...
+
+    def views(self, ladder: int) -> list[LadderInfo]:
+        """The ladder as each chat that plays it sees it: its home chat's first."""
+        ...
+
+    def share(self, ladder: int, chat: str, name: str) -> None:
+        """Let `chat` play the ladder as `name` (its default if it has no ladder yet)."""
+        ...
+
+    def unshare(self, ladder: int, chat: str | None = None) -> list[str]:
+        """Stop one chat (None: every other chat) playing the ladder; the chats that
+        stopped."""
         ...
 
     # ---- redelivered messages

@@ -145,7 +145,7 @@ def standings(s: Session, cmd: ShowStandings) -> Reply:
     if not rows:
         lines.append(_empty(s, table))
     elif total > skip + len(rows) or skip:
-        me = s.repo.player_for(s.ladder.id, s.ctx.user.key)
+        me = s.player(s.ctx.user)
         mine = s.repo.rank(s.ladder.id, table, me.id, s.now) if me is not None else None
         if me is not None and mine is not None and not skip < mine <= skip + len(rows):
             lines.append(t("table.mine", place=mine, name=me.name, total=total))
@@ -325,7 +325,7 @@ def history(s: Session, cmd: ShowHistory) -> Reply:
     """Recent matches and moderator actions of the ladder, or of one player."""
     who: PlayerId | None = None
     if cmd.user is not None:
-        player = s.repo.player_for(s.ladder.id, cmd.user.key)
+        player = s.player(cmd.user)
         if player is None:
             return Reply(t("history.never_played", name=cmd.user.name, ladder=s.ladder.name))
         who = player.id

@@ -39,6 +39,8 @@ class Context:
     locale: str | None = None  # the sender's own language (Discord's locale, Telegram's
     # language_code), for what only they see
     alone: bool = False  # only the sender reads the replies here (a private chat)
+    ephemeral: bool = False  # a private reply reaches the sender alone here (Discord's
+    # ephemeral replies; a private chat's, too)
     roles: RoleAccess | None = None  # a Discord server's roles, read for a command that
     # sets the roles a ladder gives (None: the chat has none, or they were not read)
 
@@ -60,6 +62,8 @@ class LadderInfo:
     last_decay: str | None = None  # the last decay day applied (ISO date)
     next_due: Timestamp | None = None  # when a job next falls due (None: nothing scheduled)
     mod_role: str | None = None  # a chat role whose members moderate (Discord role id)
+    shared: bool = False  # another chat plays it too (/ladder share)
+    home: str | None = None  # the chat it was made in, when this is another chat's view
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,7 +175,8 @@ class AuditEntry:
 _ACTIONS = {"void": N_("audit.void"), "set": N_("audit.set"), "adjust": N_("audit.adjust"),
             "season-close": N_("audit.season_close"), "settings": N_("audit.settings"),
             "remove": N_("audit.remove"), "cancel": N_("audit.cancel"), "ban": N_("audit.ban"),
-            "unban": N_("audit.unban"), "add": N_("audit.add"), "rename": N_("audit.rename")}
+            "unban": N_("audit.unban"), "add": N_("audit.add"), "rename": N_("audit.rename"),
+            "share": N_("audit.share"), "unshare": N_("audit.unshare")}
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,6 +204,8 @@ class Announcement:
     ready: int | None = None  # a queue match's ready check: adapters offer its button
     language: str = "en"  # what its words (and its button) are said in
     notify: tuple[str, ...] = ()  # users it calls (a formed match's players), by user key
+    confirm: int | None = None  # a pending report (said in a chat sharing the ladder):
+    # adapters offer its Confirm/Dispute buttons
 
 
 @dataclass(frozen=True, slots=True)
@@ -321,3 +328,4 @@ class Reply:
     ladder: str | None = None
     chart: ChartData | None = None  # a picture to attach (adapters render it)
     language: str = "en"  # what its words are said in (core.service.spoken sets it)
+    posted: int = 0  # announcements to other chats it left in the outbox (the gateway)

@@ -21,6 +21,7 @@ from core import (
     queue,
     reporting,
     roster,
+    sharing,
     suggest,
 )
 from core.commands import (
@@ -41,8 +42,10 @@ from core.commands import (
     IssueChallenge,
     Join,
     JoinQueue,
+    JoinShare,
     Leave,
     LeaveQueue,
+    LinkAccount,
     ListLadders,
     MakeDefault,
     PinStandings,
@@ -52,6 +55,7 @@ from core.commands import (
     ReportResult,
     SetAvailability,
     SetResult,
+    ShareLadder,
     ShowHallOfFame,
     ShowHistory,
     ShowLadder,
@@ -60,7 +64,9 @@ from core.commands import (
     ShowStandings,
     Suggest,
     UnbanPlayer,
+    UnlinkAccount,
     UnpinStandings,
+    Unshare,
     VoidMatch,
     WithdrawChallenge,
     WithdrawReport,
@@ -76,6 +82,7 @@ from core.parsing import (
     read_dispute,
     read_help,
     read_history,
+    read_link,
     read_players,
     read_profile,
     read_queue,
@@ -118,6 +125,8 @@ class Spec:
     reads: bool = False  # only reads: asked in a private chat too (Telegram)
     bare: Command | None = None  # the command, when the word takes no arguments
     aliases: tuple[str, ...] = ()
+    personal: bool = False  # about the asker's accounts, not a chat's ladder: asked in a
+    # private chat too, where it may change what it is about
 
 
 def _bare(word: str, help: str, menu: str, command: Command, run: Run,
@@ -139,7 +148,8 @@ SPECS: tuple[Spec, ...] = (
     Spec("ladder", ("/ladder create NAME preset=PRESET [key=value ...]",
                     "/ladder set key=value ...", "/ladder info", "/ladder list",
                     "/ladder pin", "/ladder unpin",
-                    "/ladder default NAME", "/ladder rename NEW", "/ladder delete NAME"),
+                    "/ladder default NAME", "/ladder rename NEW", "/ladder delete NAME",
+                    "/ladder share", "/ladder join-share CODE NAME", "/ladder unshare"),
          N_("help.ladder"), N_("menu.ladder"), parse_ladder, (
              Action(CreateLadder, chat=live.create_ladder, moderator=True),
              _mod(ChangeSettings, live.change_settings),
@@ -151,7 +161,10 @@ SPECS: tuple[Spec, ...] = (
              _mod(PinStandings, lambda s, _: live.pin(s)),
              _mod(UnpinStandings, lambda s, _: live.unpin(s)),
              Action(DeleteLadder, chat=lambda repo, ctx, cmd, _: ladder_admin.delete(
-                 repo, ctx, cmd), moderator=True)),
+                 repo, ctx, cmd), moderator=True),
+             _mod(ShareLadder, lambda s, _: sharing.share(s)),
+             Action(JoinShare, chat=sharing.join_share, moderator=True),
+             _mod(Unshare, sharing.unshare)),
          reads=True),
     _bare("join", N_("help.join"), N_("menu.join"), Join(), lambda s, _: membership.join(s)),
     _bare("leave", N_("help.leave"), N_("menu.leave"), Leave(),
@@ -206,6 +219,11 @@ SPECS: tuple[Spec, ...] = (
              _mod(CancelChallenge, challenges.cancel), _mod(AddPlayer, membership.add),
              _mod(BanPlayer, membership.ban), _mod(UnbanPlayer, membership.unban),
              _mod(CloseSeason, moderation.close_season))),
+    Spec("link", ("/link", "/link CODE"), N_("help.link"), N_("menu.link"), read_link,
+         (Action(LinkAccount, chat=sharing.link),), personal=True),
+    Spec("unlink", ("/unlink",), N_("help.unlink"), N_("menu.unlink"),
+         no_args(UnlinkAccount()), (Action(UnlinkAccount, chat=sharing.unlink),),
+         personal=True),
     # Help reads nothing stored: the service answers it (`storeless`), before any ladder.
     Spec("help", ("/help [command]",), N_("help.help"), N_("menu.help"), read_help,
          (Action(Help),), reads=True, aliases=("start",)),  # Telegram's /start
@@ -220,3 +238,9 @@ for _spec in SPECS:
 USAGE: dict[str, str] = {spec.word: " | ".join(spec.usage) for spec in SPECS}
 READ_ONLY_WORDS: tuple[str, ...] = tuple(w for spec in SPECS if spec.reads
                                          for w in (spec.word, *spec.aliases))
+PERSONAL_WORDS: tuple[str, ...] = tuple(spec.word for spec in SPECS if spec.personal)
+# The commands whose reply is no news for the other chats of a shared ladder: those that
+# only answer their asker, and /ladder unshare (it tells them itself). The rest is.
+NOT_NEWS: frozenset[type] = frozenset(
+    [action.kind for spec in SPECS if spec.reads for action in spec.actions
+     if not action.moderator] + [Unshare])

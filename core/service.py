@@ -28,9 +28,10 @@ from core.planning import schedule
 from core.ports import Repo
 from core.reading import parse
 from core.records import Announcement, Context, Reply
-from core.registry import ACTIONS
+from core.registry import ACTIONS, NOT_NEWS
 from core.session import Session
 from core.settings import Policy
+from core.sharing import elsewhere
 from core.words import Resolver
 
 DEFAULT_POLICY = Policy()
@@ -160,6 +161,9 @@ def _execute(repo: Repo, ctx: Context, parsed: Parsed, policy: Policy) -> tuple[
     if not reply.error and isinstance(cmd, ChangeSettings):  # time zone, windows, decay...
         schedule(repo, ladder.chat, ladder.name)
         ladder = repo.ladder(ladder.chat, ladder.name) or ladder  # (its language, too)
+    if ladder.shared:  # what a command changed, and the jobs it ran, are news there too
+        news = not (reply.error or reply.private) and type(cmd) not in NOT_NEWS
+        announcements += elsewhere(repo, ladder, reply if news else None, announcements)
     if reply.ladder == ladder.name and not announcements:
         return reply, ladder.settings.language
     return dataclasses.replace(reply, ladder=ladder.name,

@@ -26,6 +26,16 @@ from core.records import (
 from core.settings import Policy, Settings, fmt_number
 from core.state import Applied, Change
 
+PLATFORMS = {"discord": "Discord", "telegram": "Telegram"}
+NAMED = "name:"  # a user key for a player named by their ladder name (one on no platform
+# of the asker's: a Telegram player, picked on Discord)
+
+
+def platform_of(key: str) -> str:
+    """`Discord`, `Telegram`: the platform of a user or chat key (its prefix otherwise)."""
+    prefix = key.split(":", 1)[0]
+    return PLATFORMS.get(prefix, prefix)
+
 
 @dataclass
 class Session:
@@ -74,11 +84,18 @@ class Session:
     def player(self, user: UserRef) -> PlayerInfo | None:
         """A chat user's player on this ladder, if they ever joined (looked up once)."""
         if user.key not in self._players:
-            found = self.repo.player_for(self.ladder.id, user.key)
+            found = find_player(self.repo, self.ladder.id, user.key)
             self._players[user.key] = found
             if found is not None:
                 self._names[found.id] = found.name
         return self._players[user.key]
+
+    def new_player(self, user: UserRef) -> PlayerInfo:
+        """A player record for a user who has none on this ladder (a name no player has
+        names nobody: it is refused)."""
+        if user.key.startswith(NAMED):
+            raise UnknownPlayer(t("parse.unknown_user", name=user.name))
+        return self.repo.add_player(self.ladder.id, user)
 
     def me(self) -> PlayerInfo:
         """The asking user as a current member, or a refusal telling them to join."""
@@ -93,7 +110,9 @@ class Session:
                 raise NotAllowed(t("me.removed", ladder=self.ladder.name,
                                    why=self.off_reason(player), join=self.join))
             raise NotAllowed(t("me.left", ladder=self.ladder.name, join=self.join))
-        if player.name != self.ctx.user.name:
+        # A player is named as the account that joined shows its user (a linked account
+        # of theirs, on another platform, may be called otherwise: it renames nobody).
+        if player.name != self.ctx.user.name and player.user == self.ctx.user.key:
             self.repo.update_player(self.ladder.id, player.id, name=self.ctx.user.name)
         return player
 
@@ -118,8 +137,11 @@ class Session:
     def audit(self, action: str, reason: str, *, match: int | None = None,
               player: PlayerId | None = None, detail: str = "") -> None:
         """Log a moderator's action: who, when, why (shown in /history and /profile)."""
-        self.repo.add_audit(AuditEntry(self.ladder.id, self.now, self.ctx.user.name, action,
-                                       reason, match, player, detail))
+        by = self.ctx.user.name
+        if self.ladder.shared:  # (which platform's moderator it was)
+            by = f"{by} ({platform_of(self.ctx.user.key)})"
+        self.repo.add_audit(AuditEntry(self.ladder.id, self.now, by, action, reason, match,
+                                       player, detail))
 
     def waiting_on(self, player: PlayerId) -> tuple[list[MatchRecord], list[ChallengeRecord]]:
         """A player's open reports (pending or disputed) and unfinished challenges: what
@@ -229,6 +251,24 @@ def signed(delta: float) -> str:
     return text if delta < 0 else "+" + text
 
 
+
+
+def find_player(repo: Repo, ladder: int, user: str) -> PlayerInfo | None:
+    """The ladder's player for a user key: the account's own, else that of an account
+    linked to it (a linked person is one player), else, for a `name:` key, the player of
+    that ladder name."""
+    found = repo.player_for(ladder, user)
+    if found is not None:
+        return found
+    if user.startswith(NAMED):
+        wanted = user[len(NAMED):].casefold()
+        return next((p for p in repo.players(ladder).values() if p.name.casefold() == wanted),
+                    None)
+    for other in repo.linked(user):
+        found = repo.player_for(ladder, other)
+        if found is not None:
+            return found
+    return None
 
 
 def ensure(condition: bool, error: Exception) -> None:

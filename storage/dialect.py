@@ -3,8 +3,8 @@
 The repository's SQL is written once, in what SQLite and PostgreSQL both read, with the
 qmark placeholders (`?`) of Python's sqlite3; what differs is here: how a writing
 transaction begins, the decay statement (SQLite's `min`/`max` of several arguments are
-PostgreSQL's `LEAST`/`GREATEST`), SQLite's index hints, and whether units of work share
-a transaction.
+PostgreSQL's `LEAST`/`GREATEST`), SQLite's index hints, row locks, and whether units of
+work share a transaction.
 """
 
 from __future__ import annotations
@@ -23,6 +23,8 @@ class Dialect:
     bulk_decay: bool  # a big ladder's decay rebuilds an index beside (storage/replay.py)
     grouped: bool  # units that queue up share one transaction (group commit)
     index_hints: bool  # `INDEXED BY`, where SQLite's planner would pick a worse index
+    for_update: str  # a read that holds its rows until the transaction ends (a one-time
+    # code taken by two processes at once goes to one); SQLite's writer is alone anyway
 
     def indexed_by(self, index: str) -> str:
         """The hint to read a table through `index`, or nothing."""
@@ -37,7 +39,7 @@ SQLITE = Dialect(
     read_begin="BEGIN DEFERRED",
     decay=("UPDATE players SET rating = rating - min(rating - ?, max(?, CAST(rating * rating "
            "/ ? AS INTEGER))) WHERE ladder=? AND member=1 AND rating > ?"),
-    bulk_decay=True, grouped=True, index_hints=True)
+    bulk_decay=True, grouped=True, index_hints=True, for_update="")
 
 POSTGRESQL = Dialect(
     name="postgresql",
@@ -47,4 +49,5 @@ POSTGRESQL = Dialect(
            "* rating / ?))) WHERE ladder=? AND member=1 AND rating > ?"),
     # PostgreSQL updates in place; one unit per transaction, so that a deadlock between
     # processes retries only its own unit.
-    bulk_decay=False, grouped=False, index_hints=False)
+    bulk_decay=False, grouped=False, index_hints=False,
+    for_update=" FOR UPDATE")

@@ -26,7 +26,6 @@ from core.records import (
     LadderInfo,
     MatchRecord,
     PlayerInfo,
-    QueueState,
     UserRef,
 )
 from core.settings import Settings
@@ -34,6 +33,7 @@ from core.state import Applied, LadderState, PlayerState
 from core.tables import HallEntry, TableRow, gain_table, ladder_table
 from storage.memory_following import FollowingData, MemoryFollowing
 from storage.memory_platform import MemoryPlatform, PlatformData
+from storage.memory_sharing import MemorySharing, SharingData
 from storage.projection import change_rows
 
 T = TypeVar("T")
@@ -51,12 +51,12 @@ class _Data:
     day_ranks: dict[int, dict[PlayerId, int]] = field(default_factory=dict)
     counters: dict[tuple[int, str], int] = field(default_factory=dict)
     exports: dict[str, str] = field(default_factory=dict)  # deleted ladders' exports
-    queues: dict[int, QueueState] = field(default_factory=dict)
     following: FollowingData = field(default_factory=FollowingData)
     platform: PlatformData = field(default_factory=PlatformData)
+    sharing: SharingData = field(default_factory=SharingData)
 
 
-class MemoryRepo(MemoryFollowing, MemoryPlatform):
+class MemoryRepo(MemoryFollowing, MemoryPlatform, MemorySharing):
     """The Repo protocol over plain Python structures."""
 
     def __init__(self, data: _Data, snapshot_every: int) -> None:
@@ -70,6 +70,10 @@ class MemoryRepo(MemoryFollowing, MemoryPlatform):
     @property
     def platform(self) -> PlatformData:  # (MemoryPlatform's tables)
         return self.d.platform
+
+    @property
+    def sharing(self) -> SharingData:  # (MemorySharing's tables)
+        return self.d.sharing
 
     @contextmanager
     def savepoint(self) -> Iterator[None]:
@@ -85,7 +89,8 @@ class MemoryRepo(MemoryFollowing, MemoryPlatform):
         return [self._info(i) for i in sorted(self.d.ladders)]
 
     def ladders(self, chat: str) -> list[LadderInfo]:
-        return [lad for lad in self.every_ladder() if lad.chat == chat]
+        own = [lad for lad in self.every_ladder() if lad.chat == chat]
+        return own + self.shared_ladders(chat)
 
     def ladder(self, chat: str, name: str | None) -> LadderInfo | None:
         for lad in self.ladders(chat):
@@ -97,7 +102,7 @@ class MemoryRepo(MemoryFollowing, MemoryPlatform):
         info = self.d.ladders[ladder]
         state = self.d.ledgers[ladder].state
         return dataclasses.replace(info, settings=state.settings, season=state.season,
-                                   last_decay=state.last_decay)
+                                   last_decay=state.last_decay, shared=self._is_shared(ladder))
 
     def add_ladder(self, chat: str, name: str, settings: Settings, at: Timestamp,
                    channel: str | None) -> LadderInfo:
@@ -112,9 +117,10 @@ class MemoryRepo(MemoryFollowing, MemoryPlatform):
         return self._info(ladder)
 
     def delete_ladder(self, ladder: int) -> None:
+        self.unshare(ladder)
         for table in (self.d.ladders, self.d.ledgers, self.d.players, self.d.matches,
                       self.d.challenges, self.d.audit, self.d.changes, self.d.day_ranks,
-                      self.d.queues):
+                      self.d.platform.queues):
             table.pop(ladder, None)  # type: ignore[attr-defined]
         for key in [k for k in self.d.counters if k[0] == ladder]:
             del self.d.counters[key]
@@ -128,14 +134,18 @@ class MemoryRepo(MemoryFollowing, MemoryPlatform):
     def update_ladder(self, ladder: int, *, clock: Timestamp | None = None,
                       is_default: bool | None = None, channel: str | None = None,
                       public: bool | None = None, next_due: Timestamp | None = None,
-                      mod_role: str | None = None, name: str | None = None) -> None:
+                      mod_role: str | None = None, name: str | None = None,
+                      chat: str | None = None) -> None:
         info = self.d.ladders[ladder]
-        changes = {k: v for k, v in dict(clock=clock, is_default=is_default, channel=channel,
-                                         public=public, name=name).items() if v is not None}
-        if next_due is not None:
-            changes["next_due"] = next_due or None
-        if mod_role is not None:
-            changes["mod_role"] = mod_role or None
+        given = dict(clock=clock, is_default=is_default, channel=channel, public=public,
+                     next_due=next_due, mod_role=mod_role, name=name)
+        # ("" clears next_due and mod_role.)
+        changes: dict[str, object] = {k: v or None if k in ("next_due", "mod_role") else v
+                                      for k, v in given.items() if v is not None}
+        own: dict[str, object] = {k: changes.pop(k) for k in ("is_default", "channel", "name",
+                                                                "mod_role") if k in changes}
+        if chat is None or chat == info.chat or not self._update_share(ladder, chat, own):
+            changes.update(own)
         self.d.ladders[ladder] = dataclasses.replace(info, **changes)  # type: ignore[arg-type]
 
     def due_ladders(self, now: Timestamp) -> list[LadderInfo]:
@@ -244,13 +254,6 @@ class MemoryRepo(MemoryFollowing, MemoryPlatform):
         found = [m for _, m in sorted(self.d.matches[ladder].items(), reverse=True)
                  if player is None or player in m.result.players]
         return found if limit is None else found[:limit]
-
-    # ---- the queue
-    def queue(self, ladder: int) -> QueueState:
-        return self.d.queues.get(ladder, QueueState())
-
-    def save_queue(self, ladder: int, state: QueueState) -> None:
-        self.d.queues[ladder] = state
 
     # ---- challenges
     def new_challenge_id(self, ladder: int) -> int:
@@ -361,7 +364,6 @@ class MemoryRepo(MemoryFollowing, MemoryPlatform):
             return int(mine.value)
         return 1 + sum(1 for r in rows if r.value > mine.value)
 
-    # ---- redelivered messages
 
 
 class MemoryStore:

@@ -1,6 +1,6 @@
 """The in-memory twin's part for the platforms' own data: the @handles a platform taught
-the bot, the outbox of announcements, and the messages already answered (as
-storage/platform_data.py)."""
+the bot, the outbox of announcements, each ladder's queue, and the messages already
+answered (as storage/platform_data.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from core.model import PlayerId, Timestamp
-from core.records import Announcement, LadderInfo, PlayerInfo, UserRef
+from core.records import Announcement, LadderInfo, PlayerInfo, QueueState, UserRef
 
 
 @dataclass
@@ -20,6 +20,7 @@ class PlatformData:
     outbox: dict[int, tuple[int, Timestamp, Announcement]] = field(default_factory=dict)
     next_item: int = 1
     seen: dict[tuple[str, str], str] = field(default_factory=dict)  # answered messages
+    queues: dict[int, QueueState] = field(default_factory=dict)  # each ladder's queue
 
 
 class MemoryPlatform:
@@ -48,6 +49,12 @@ class MemoryPlatform:
     def outbox_due(self, now: Timestamp, limit: int = 50) -> list[tuple[int, int, Announcement]]:
         return [(item, attempts, a) for item, (attempts, at, a)
                 in sorted(self.platform.outbox.items()) if at <= now][:limit]
+
+    def queue(self, ladder: int) -> QueueState:
+        return self.platform.queues.get(ladder, QueueState())
+
+    def save_queue(self, ladder: int, state: QueueState) -> None:
+        self.platform.queues[ladder] = state
 
     def outbox_done(self, item: int) -> None:
         self.platform.outbox.pop(item, None)

@@ -52,17 +52,17 @@ class PlatformTables:
         """Keep announcements until a platform has posted them."""
         self.conn.executemany(
             "INSERT INTO outbox (chat, ladder, channel, text, created_at, next_at, ready, "
-            "language, notify) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "language, notify, confirm) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [(a.chat, a.ladder, a.channel, a.text, at, at, a.ready, a.language,
-              " ".join(a.notify)) for a in announcements])
+              " ".join(a.notify), a.confirm) for a in announcements])
 
     def outbox_due(self, now: Timestamp, limit: int = 50) -> list[tuple[int, int, Announcement]]:
         """(id, attempts, announcement) waiting to be posted, oldest first."""
         return [(r[0], r[1], Announcement(r[2], r[3], r[5], r[4], r[6], r[7],
-                                          tuple(r[8].split())))
+                                          tuple(r[8].split()), r[9]))
                 for r in self._all(
-                    "SELECT id, attempts, chat, ladder, channel, text, ready, language, notify "
-                    "FROM outbox WHERE next_at <= ? ORDER BY id LIMIT ?", (now, limit))]
+                    "SELECT id, attempts, chat, ladder, channel, text, ready, language, notify, "
+                    "confirm FROM outbox WHERE next_at <= ? ORDER BY id LIMIT ?", (now, limit))]
 
     # ---- the queue
     def queue(self, ladder: int) -> QueueState:

@@ -30,6 +30,7 @@ from storage.platform_data import PlatformTables
 from storage.reads import ProjectionReads
 from storage.rederive import Rederivation
 from storage.replay import EventLog
+from storage.sharing import SharingTables
 
 if TYPE_CHECKING:
     from storage.units import SqlStore
@@ -51,7 +52,7 @@ class SettingsCache:
 
 
 class SqliteRepo(EventLog, Rederivation, MatchTables, ProjectionReads, FollowingTables,
-                 PlatformTables):
+                 PlatformTables, SharingTables):
     """The Repo protocol over one sqlite3 connection inside one transaction."""
 
     def __init__(self, conn: sqlite3.Connection, store: SqlStore) -> None:
@@ -88,11 +89,13 @@ class SqliteRepo(EventLog, Rederivation, MatchTables, ProjectionReads, Following
 
     # ---- ladders
     _LADDER = ("SELECT id, chat, name, settings, created_at, clock, is_default, channel, public, "
-               "season, last_decay, next_due, mod_role FROM ladders")
+               "season, last_decay, next_due, mod_role, EXISTS (SELECT 1 FROM shares s WHERE "
+               "s.ladder = ladders.id) FROM ladders")
 
     def _ladder(self, row: Any) -> LadderInfo:
         return LadderInfo(row[0], row[1], row[2], self.store.settings(row[3]), row[4], row[5],
-                          bool(row[6]), row[7], bool(row[8]), row[9], row[10], row[11], row[12])
+                          bool(row[6]), row[7], bool(row[8]), row[9], row[10], row[11], row[12],
+                          bool(row[13]))
 
     def due_ladders(self, now: Timestamp) -> list[LadderInfo]:
         sql = f"{self._LADDER} WHERE next_due IS NOT NULL AND next_due <= ? ORDER BY id"
@@ -105,17 +108,18 @@ class SqliteRepo(EventLog, Rederivation, MatchTables, ProjectionReads, Following
         return [self._ladder(r) for r in self._all(f"{self._LADDER} ORDER BY id")]
 
     def ladders(self, chat: str) -> list[LadderInfo]:
-        return [self._ladder(r) for r in self._all(f"{self._LADDER} WHERE chat=? ORDER BY id",
-                                                   (chat,))]
+        own = [self._ladder(r) for r in self._all(f"{self._LADDER} WHERE chat=? ORDER BY id",
+                                                  (chat,))]
+        return own + self.shared_ladders(chat)
 
     def ladder(self, chat: str, name: str | None) -> LadderInfo | None:
         row = self.store.find_ladder(self, "chat=? AND is_default=1", (chat,)) if name is None \
             else self.store.find_ladder(self, "chat=? AND name=?", (chat, name))
-        return self._ladder(row) if row is not None else None
+        return self._ladder(row) if row is not None else self.shared_ladder(chat, name)
 
     def add_ladder(self, chat: str, name: str, settings: Settings, at: Timestamp,
                    channel: str | None) -> LadderInfo:
-        first = self._one("SELECT count(*) FROM ladders WHERE chat=?", (chat,))[0] == 0
+        first = not self.ladders(chat)
         text = settings_to_json(settings)
         self.conn.execute(
             "INSERT INTO ladders (chat, name, base_settings, settings, created_at, clock, "
@@ -129,26 +133,34 @@ class SqliteRepo(EventLog, Rederivation, MatchTables, ProjectionReads, Following
     def update_ladder(self, ladder: int, *, clock: Timestamp | None = None,
                       is_default: bool | None = None, channel: str | None = None,
                       public: bool | None = None, next_due: Timestamp | None = None,
-                      mod_role: str | None = None, name: str | None = None) -> None:
-        for column, value in (("clock", clock), ("is_default", is_default),
-                              ("channel", channel), ("public", public), ("name", name)):
-            if value is not None:
+                      mod_role: str | None = None, name: str | None = None,
+                      chat: str | None = None) -> None:
+        # ("" clears next_due and mod_role: stored as NULL.)
+        shared = {"clock": clock, "public": public, "next_due": next_due}
+        own = {"is_default": is_default, "channel": channel, "name": name, "mod_role": mod_role}
+        for column, value in [*shared.items(), *own.items()]:
+            if value is None:
+                continue
+            value = value or None if column in ("next_due", "mod_role") else value
+            if chat is None or column in shared:
                 self.conn.execute(f"UPDATE ladders SET {column}=? WHERE id=?", (value, ladder))
-        if next_due is not None:
-            self.conn.execute("UPDATE ladders SET next_due=? WHERE id=?",
-                              (next_due or None, ladder))
-        if mod_role is not None:
-            self.conn.execute("UPDATE ladders SET mod_role=? WHERE id=?",
-                              (mod_role or None, ladder))
+                continue
+            # What each chat has of its own: the ladder's row is its home chat's, a share's
+            # another chat's (one of the two statements finds a row).
+            self.conn.execute(f"UPDATE ladders SET {column}=? WHERE id=? AND chat=?",
+                              (value, ladder, chat))
+            self.conn.execute(f"UPDATE shares SET {column}=? WHERE ladder=? AND chat=?",
+                              (value, ladder, chat))
 
     # Every table of a ladder's, children first (ladders itself last).
     _LADDER_TABLES = ("match_players", "changes", "matches", "challenges", "seasons",
                       "hall_of_fame", "audit", "snapshots", "events", "players",
                       "player_names", "rating_counts", "queues", "following",
-                      "role_holdings")
+                      "role_holdings", "shares")
 
     def delete_ladder(self, ladder: int) -> None:
         row = self._one("SELECT chat, name FROM ladders WHERE id=?", (ladder,))
+        self.unshare(ladder)  # (the other chats' announcements, too)
         for table in self._LADDER_TABLES:
             self.conn.execute(f"DELETE FROM {table} WHERE ladder=?", (ladder,))
         if row is not None:  # announcements not yet delivered go with it

@@ -30,7 +30,15 @@ TABLES: list[tuple[str, tuple[str, ...]]] = [
     ("seen_messages", ("chat", "message")),
     ("handles", ("platform", "handle")),
     ("outbox", ("id",)),
+    ("queues", ("ladder",)),
+    ("following", ("ladder", "kind")),
+    ("role_holdings", ("ladder", "member")),
+    ("links", ("user",)),
+    ("shares", ("chat", "name")),
 ]
+# Not copied: the rating histogram (the target's triggers count it) and one-time codes
+# (good for ten minutes: asked for again).
+NOT_COPIED = frozenset({"rating_counts", "codes"})
 CHUNK = 5000
 
 
@@ -58,7 +66,7 @@ async def copy_database(source: SqlStore, target: SqlStore,
         columns = await source.run(lambda repo, t=table: _columns(repo, t), commit=False)
         names = ", ".join(f'"{c}"' for c in columns)
         insert = f"INSERT INTO {table} ({names}) VALUES ({', '.join('?' * len(columns))})"
-        keys = ", ".join(key)
+        keys = ", ".join(f'"{k}"' for k in key)  # ("user" is a word of PostgreSQL's)
         at = [columns.index(k) for k in key]
         last: tuple[Any, ...] | None = None
         count = 0

@@ -22,24 +22,32 @@ class Chat:
     """One chat room: users speak, the clock moves, replies come back."""
 
     def __init__(self, store: Any, chat: str = "console", admins: tuple[str, ...] = ("mod",),
-                 at: int = T0, policy: Policy | None = None) -> None:
+                 at: int = T0, policy: Policy | None = None, *, ephemeral: bool = False,
+                 known: dict[str, UserRef] | None = None) -> None:
         self.store = store
         self.chat = chat
         self.admins = set(admins)
         self.at = at
         self.policy = policy or Policy()
         self.log: list[str] = []
+        self.ephemeral = ephemeral  # a private reply is seen by its asker alone (Discord)
+        self.known = known or {}  # mentions that name someone of another platform
 
     def resolve(self, name: str) -> UserRef:
         return user(name, self.chat)
 
+    def mentioned(self, name: str) -> UserRef:
+        """Whom a mention names: someone of another platform, else a user here."""
+        return self.known.get(name) or self.resolve(name)
+
     async def say(self, name: str, text: str, *, message_id: str | None = None,
                   reply_to: str | None = None) -> Reply | None:
-        ctx = Context(self.chat, self.resolve(name), self.at, moderator=name in self.admins,
-                      message_id=message_id,
-                      reply_to=self.resolve(reply_to) if reply_to else None)
+        ctx = Context(self.chat, self.resolve(name), self.at,
+                      moderator=name in self.admins, message_id=message_id,
+                      reply_to=self.resolve(reply_to) if reply_to else None,
+                      ephemeral=self.ephemeral)
         reply = await self.store.run(
-            lambda repo: handle(repo, ctx, text, self.resolve, self.policy))
+            lambda repo: handle(repo, ctx, text, self.mentioned, self.policy))
         if reply is not None:
             self.log += [a.text for a in reply.announcements] + [reply.text]
         return reply

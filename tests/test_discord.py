@@ -296,16 +296,17 @@ def test_sync_dry_run_lists_every_command_without_a_token(tmp_path: Path) -> Non
                           "available", "unavailable", "report", "report-ffa", "report-teams",
                           "confirm", "dispute", "withdraw", "standings", "profile",
                           "history", "halloffame", "mod", "help", "players", "suggest",
-                          "challenge-cancel", "queue", "queue-leave", "ready"}
+                          "challenge-cancel", "queue", "queue-leave", "ready", "link", "unlink"}
     assert [o["name"] for o in names["ladder"]["options"]] == [
-        "create", "set", "info", "pin", "unpin", "list", "default", "rename", "delete"]
+        "create", "set", "info", "pin", "unpin", "list", "default", "rename", "delete", "share",
+        "join-share", "unshare"]
     assert [o["name"] for o in names["mod"]["options"]] == [
         "void", "set", "adjust", "remove", "add", "ban", "unban", "cancel", "season-close"]
     assert [o["name"] for o in names["standings"]["options"]] == ["table", "page", "ladder"]
     assert [c["value"] for c in names["standings"]["options"][0]["choices"]] == [
         "season", "week", "ladder", "rating"]
-    assert [o["name"] for o in names["report"]["options"]][:6] == [
-        "result", "opponent", "score", "margin", "moves", "unrated"]
+    assert [o["name"] for o in names["report"]["options"]][:7] == [
+        "result", "opponent", "opponent_name", "score", "margin", "moves", "unrated"]
     assert [c["value"] for c in names["report"]["options"][0]["choices"]] == [
         "win", "loss", "draw"]
     assert not (tmp_path / "ladder.db").exists()
