@@ -295,6 +295,10 @@ class Repo(Protocol):
         way (None: no such code now)."""
         ...
 
+    def sharing(self, chat: str) -> bool:
+        """Whether the chat plays a ladder with another chat (read without locking any)."""
+        ...
+
     def views(self, ladder: int) -> list[LadderInfo]:
         """The ladder as each chat that plays it sees it: its home chat's first."""
         ...

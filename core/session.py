@@ -256,14 +256,17 @@ def signed(delta: float) -> str:
 def find_player(repo: Repo, ladder: int, user: str) -> PlayerInfo | None:
     """The ladder's player for a user key: the account's own, else that of an account
     linked to it (a linked person is one player), else, for a `name:` key, the player of
-    that ladder name."""
+    that ladder name (a refusal if several have it)."""
     found = repo.player_for(ladder, user)
     if found is not None:
         return found
     if user.startswith(NAMED):
-        wanted = user[len(NAMED):].casefold()
-        return next((p for p in repo.players(ladder).values() if p.name.casefold() == wanted),
-                    None)
+        name = user[len(NAMED):]
+        found_named = [p for p in repo.players(ladder).values()
+                       if p.name.casefold() == name.casefold()]
+        if len(found_named) > 1:  # (names are not unique across platforms)
+            raise UnknownPlayer(t("named.several", name=name, players=len(found_named)))
+        return found_named[0] if found_named else None
     for other in repo.linked(user):
         found = repo.player_for(ladder, other)
         if found is not None:

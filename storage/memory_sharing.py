@@ -78,6 +78,10 @@ class MemorySharing:
         return sorted((self._view(c, n, s) for (c, n), s in self.sharing.shares.items()
                        if c == chat), key=lambda lad: lad.id)
 
+    def sharing(self, chat: str) -> bool:
+        return any(lad.shared for lad in self.every_ladder() if lad.chat == chat) or \
+            bool(self.shared_ladders(chat))
+
     def views(self, ladder: int) -> list[LadderInfo]:
         home = [lad for lad in self.every_ladder() if lad.id == ladder]
         return home + sorted((self._view(c, n, s) for (c, n), s in self.sharing.shares.items()

@@ -100,6 +100,12 @@ class SharingTables:
         """The ladders other chats shared with `chat`, by ladder id."""
         return self._shared(self._all(f"{self._SHARE} WHERE chat=? ORDER BY ladder", (chat,)))
 
+    def sharing(self, chat: str) -> bool:
+        """Whether the chat plays a ladder with another chat (read without locking any)."""
+        return self._one("SELECT EXISTS (SELECT 1 FROM shares WHERE chat=?) OR EXISTS (SELECT 1 "
+                         "FROM shares s JOIN ladders l ON l.id = s.ladder WHERE l.chat=?)",
+                         (chat, chat))[0] in (1, True)
+
     def views(self, ladder: int) -> list[LadderInfo]:
         """The ladder as each chat that plays it sees it: its home chat's first."""
         home = self._home(ladder)

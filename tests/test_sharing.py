@@ -229,3 +229,11 @@ async def test_migrate_db_keeps_shares_and_links_and_every_table(
             assert copied["shares"] == 1 and copied["links"] == 2
             moved = Chat(target, TELEGRAM, admins=("tmod",))
             assert "already" in await moved.ok("al", "/join")  # alice, linked, on cup
+
+
+async def test_a_ladder_name_two_players_share_is_asked_about(store: Any) -> None:
+    discord, telegram = await shared(store, d="bob")
+    await discord.ok("alice", "/join")
+    await discord.ok("bob", "/join")  # a Discord bob
+    await telegram.ok("bob", "/join")  # and a Telegram one
+    assert "2 players" in await discord.refused("alice", "/report win @bob")
