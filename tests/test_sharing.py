@@ -237,3 +237,15 @@ async def test_a_ladder_name_two_players_share_is_asked_about(store: Any) -> Non
     await discord.ok("bob", "/join")  # a Discord bob
     await telegram.ok("bob", "/join")  # and a Telegram one
     assert "2 players" in await discord.refused("alice", "/report win @bob")
+
+
+async def test_a_code_one_process_gave_another_takes_once(postgres_url: str) -> None:
+    # Two stores on one database, as two processes: the code is in the database.
+    async with PgStore(postgres_url) as first, PgStore(postgres_url) as second:
+        discord = Chat(first, DISCORD, ephemeral=True)
+        code = code_in(await discord.ok("alice", "/link"))
+        there = Chat(second, TELEGRAM)
+        assert "Linked" in await there.ok("alice_t", f"/link {code}")
+        assert "does not work" in await Chat(first, TELEGRAM).refused("bob", f"/link {code}")
+        assert await second.run(lambda repo: repo.linked("telegram:alice_t")) == \
+            ("discord:alice",)
