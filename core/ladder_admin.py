@@ -8,11 +8,12 @@ import json
 from core.commands import DeleteLadder, RenameLadder
 from core.errors import NoLadder, RuleViolation, SettingError
 from core.export import export_ladder
-from core.i18n import encode, joined, plural, t
+from core.i18n import Message, encode, joined, plural, t
 from core.ports import Repo
 from core.queries import member_count
 from core.records import Context, Reply
 from core.session import Session
+from core.sharing import told_ended
 
 
 def rename(s: Session, cmd: RenameLadder) -> Reply:
@@ -41,10 +42,12 @@ def delete(repo: Repo, ctx: Context, cmd: DeleteLadder) -> Reply:
                      private=True)
     data = export_ladder(repo, ctx.chat, ladder.name, ctx.at)
     where = repo.keep_export(ctx.chat, ladder.name, json.dumps(data, indent=2), ctx.at)
+    # The chats it was shared with are told: it is no longer played there either.
+    news = tuple(told_ended(view, ctx) for view in repo.views(ladder.id)[1:])
     repo.delete_ladder(ladder.id)
     rest = repo.ladders(ctx.chat)
-    text = t("delete.done", mod=ctx.user.name, ladder=ladder.name, where=where)
+    text: Message = t("delete.done", mod=ctx.user.name, ladder=ladder.name, where=where)
     if ladder.is_default and rest:
         repo.update_ladder(rest[0].id, is_default=True, chat=ctx.chat)
-        return Reply(joined(text, t("ladder.now_default", ladder=rest[0].name)))
-    return Reply(text)
+        text = joined(text, t("ladder.now_default", ladder=rest[0].name))
+    return Reply(text, announcements=news)

@@ -131,9 +131,9 @@ def unshare(s: Session, cmd: Unshare) -> Reply:
     if not gone:
         raise RuleViolation(t("share.none", ladder=ladder.name))
     # At home, the chats it left are told; elsewhere, every other chat that plays it.
-    told = t("share.left" if ladder.home is not None else "share.ended",
-             mod=s.ctx.user.name, platform=platform_of(s.ctx.chat))
-    news = tuple(_announced(v, told) for v in views
+    left = t("share.left", mod=s.ctx.user.name, platform=platform_of(s.ctx.chat))
+    news = tuple(_announced(v, left) if ladder.home is not None else told_ended(v, s.ctx)
+                 for v in views
                  if v.chat != ladder.chat and (ladder.home is not None or v.chat in gone))
     if ladder.home is not None and ladder.is_default:
         rest = s.repo.ladders(ladder.chat)
@@ -142,6 +142,12 @@ def unshare(s: Session, cmd: Unshare) -> Reply:
     s.audit("unshare", "", detail=" ".join(platform_of(c) for c in gone))
     return Reply(t("share.stopped_here" if ladder.home is not None else "share.stopped",
                    ladder=ladder.name), announcements=news)
+
+
+def told_ended(view: LadderInfo, ctx: Context) -> Announcement:
+    """A chat that played a ladder is told it no longer does (its home stopped sharing
+    it, or deleted it)."""
+    return _announced(view, t("share.ended", mod=ctx.user.name, platform=platform_of(ctx.chat)))
 
 
 def _announced(view: LadderInfo, text: Message) -> Announcement:

@@ -249,3 +249,13 @@ async def test_a_code_one_process_gave_another_takes_once(postgres_url: str) -> 
         assert "does not work" in await Chat(first, TELEGRAM).refused("bob", f"/link {code}")
         assert await second.run(lambda repo: repo.linked("telegram:alice_t")) == \
             ("discord:alice",)
+
+
+async def test_deleting_a_shared_ladder_tells_the_chats_it_was_shared_with(store: Any) -> None:
+    discord, telegram = await shared(store)
+    await discord.ok("mod", "/ladder delete main")  # (asks to confirm first)
+    reply = await discord.say("mod", "/ladder delete main confirm")
+    assert reply is not None and not reply.error
+    assert [(a.chat, a.ladder) for a in reply.announcements] == [(TELEGRAM, "cup")]
+    assert "no longer played here" in reply.announcements[0].text
+    assert "no ladder" in (await telegram.refused("bob", "/join")).lower()
