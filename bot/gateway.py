@@ -138,7 +138,7 @@ class Gateway:
             ctx = Context(asker.chat, asker.user, int(self.clock()), moderator=moderator,
                           message_id=asker.message_id, channel=asker.channel,
                           reply_to=asker.reply_to, locale=asker.locale, alone=asker.alone,
-                          ephemeral=asker.ephemeral or asker.alone, roles=asker.roles)
+                          ephemeral=asker.ephemeral, roles=asker.roles)
             if not isinstance(what, Said):
                 return elsewhere(repo, ctx, execute(repo, ctx, Parsed(what, ladder),
                                                     self.policy))

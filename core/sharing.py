@@ -164,17 +164,15 @@ def elsewhere(repo: Repo, ladder: LadderInfo, reply: Reply | None,
     is news, and the announcements of the jobs it ran first."""
     if not ladder.shared:
         return ()
+    others = _others(repo, ladder)
     told = [*announcements, *(reply.announcements if reply is not None else ())]
-    found = copied(repo, ladder, told)
-    if reply is None:
-        return tuple(found)
-    language = ladder.settings.language
-    for view in repo.views(ladder.id):
-        if view.chat != ladder.chat:  # the reply in that chat's name for the ladder
-            found.append(Announcement(
-                view.chat, view.name, render(called(reply.text, ladder.name, view.name),
-                                             language), view.channel, reply.ready,
-                language, reply.notify, reply.confirm_match))
+    found = copied(others, ladder, told)
+    if reply is not None:
+        language = ladder.settings.language
+        found += [Announcement(view.chat, view.name,  # in that chat's name for the ladder
+                               render(called(reply.text, ladder.name, view.name), language),
+                               view.channel, reply.ready, language, reply.notify,
+                               reply.confirm_match) for view in others]
     return tuple(found)
 
 
@@ -192,12 +190,16 @@ def called(message: Message, old: str, new: str) -> Message:
     return message
 
 
-def copied(repo: Repo, ladder: LadderInfo,
+def _others(repo: Repo, ladder: LadderInfo) -> list[LadderInfo]:
+    """The ladder as each other chat that plays it sees it."""
+    return [view for view in repo.views(ladder.id) if view.chat != ladder.chat]
+
+
+def copied(others: Sequence[LadderInfo], ladder: LadderInfo,
            announcements: Sequence[Announcement]) -> list[Announcement]:
-    """The announcements of `ladder` for each other chat that plays it."""
+    """The announcements of `ladder` for each of the `others` chats that play it."""
     return [dataclasses.replace(a, chat=v.chat, ladder=v.name, channel=v.channel)
-            for v in repo.views(ladder.id) if v.chat != ladder.chat for a in announcements
-            if a.chat == ladder.chat]
+            for v in others for a in announcements if a.chat == ladder.chat]
 
 
 def with_shares(repo: Repo, announcements: Sequence[Announcement]) -> list[Announcement]:
@@ -207,6 +209,6 @@ def with_shares(repo: Repo, announcements: Sequence[Announcement]) -> list[Annou
     for chat, name in dict.fromkeys((a.chat, a.ladder) for a in announcements):
         ladder = repo.ladder(chat, name)
         if ladder is not None and ladder.shared:
-            found += copied(repo, ladder, [a for a in announcements
-                                           if (a.chat, a.ladder) == (chat, name)])
+            found += copied(_others(repo, ladder), ladder,
+                            [a for a in announcements if (a.chat, a.ladder) == (chat, name)])
     return found
