@@ -251,7 +251,9 @@ async def test_a_code_one_process_gave_another_takes_once(postgres_url: str) -> 
             ("discord:alice",)
 
 
-async def test_deleting_a_shared_ladder_tells_the_chats_it_was_shared_with(store: Any) -> None:
+async def test_deleting_a_shared_ladder_tells_the_chats_it_was_shared_with(
+        store: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)  # (PostgreSQL's store keeps the export in the current folder)
     discord, telegram = await shared(store)
     await discord.ok("mod", "/ladder delete main")  # (asks to confirm first)
     reply = await discord.say("mod", "/ladder delete main confirm")
