@@ -148,7 +148,7 @@ class Gateway:
                 found = what.known.get(name)
                 if found is None and what.handles is not None:
                     found = repo.find_handle(what.handles, name)
-                if found is None and repo.sharing(asker.chat):
+                if found is None and repo.plays_shared(asker.chat):
                     found = UserRef(f"{NAMED}{name}", name)  # a player of another platform
                 return found
 

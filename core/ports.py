@@ -295,7 +295,7 @@ class Repo(Protocol):
         way (None: no such code now)."""
         ...
 
-    def sharing(self, chat: str) -> bool:
+    def plays_shared(self, chat: str) -> bool:
         """Whether the chat plays a ladder with another chat (read without locking any)."""
         ...
 

@@ -78,7 +78,7 @@ class MemorySharing:
         return sorted((self._view(c, n, s) for (c, n), s in self.sharing.shares.items()
                        if c == chat), key=lambda lad: lad.id)
 
-    def sharing(self, chat: str) -> bool:
+    def plays_shared(self, chat: str) -> bool:
         return any(lad.shared for lad in self.every_ladder() if lad.chat == chat) or \
             bool(self.shared_ladders(chat))
 

@@ -119,7 +119,7 @@ class SqliteRepo(EventLog, Rederivation, MatchTables, ProjectionReads, Following
 
     def add_ladder(self, chat: str, name: str, settings: Settings, at: Timestamp,
                    channel: str | None) -> LadderInfo:
-        first = not self.ladders(chat)
+        first = self.plays_none(chat)  # (not ladders(): it would lock the shared ones)
         text = settings_to_json(settings)
         self.conn.execute(
             "INSERT INTO ladders (chat, name, base_settings, settings, created_at, clock, "
@@ -156,11 +156,11 @@ class SqliteRepo(EventLog, Rederivation, MatchTables, ProjectionReads, Following
     _LADDER_TABLES = ("match_players", "changes", "matches", "challenges", "seasons",
                       "hall_of_fame", "audit", "snapshots", "events", "players",
                       "player_names", "rating_counts", "queues", "following",
-                      "role_holdings", "shares")
+                      "role_holdings")
 
     def delete_ladder(self, ladder: int) -> None:
         row = self._one("SELECT chat, name FROM ladders WHERE id=?", (ladder,))
-        self.unshare(ladder)  # (the other chats' announcements, too)
+        self.unshare(ladder)  # its shares, and the other chats' announcements
         for table in self._LADDER_TABLES:
             self.conn.execute(f"DELETE FROM {table} WHERE ladder=?", (ladder,))
         if row is not None:  # announcements not yet delivered go with it

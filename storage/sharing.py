@@ -100,11 +100,17 @@ class SharingTables:
         """The ladders other chats shared with `chat`, by ladder id."""
         return self._shared(self._all(f"{self._SHARE} WHERE chat=? ORDER BY ladder", (chat,)))
 
-    def sharing(self, chat: str) -> bool:
+    def plays_shared(self, chat: str) -> bool:
         """Whether the chat plays a ladder with another chat (read without locking any)."""
-        return self._one("SELECT EXISTS (SELECT 1 FROM shares WHERE chat=?) OR EXISTS (SELECT 1 "
-                         "FROM shares s JOIN ladders l ON l.id = s.ladder WHERE l.chat=?)",
-                         (chat, chat))[0] in (1, True)
+        return bool(self._one("SELECT EXISTS (SELECT 1 FROM shares WHERE chat=?) OR EXISTS "
+                              "(SELECT 1 FROM shares s JOIN ladders l ON l.id = s.ladder "
+                              "WHERE l.chat=?)", (chat, chat))[0])
+
+    def plays_none(self, chat: str) -> bool:
+        """Whether the chat has no ladder, of its own or shared (read without locking any):
+        the next one it gets is its default."""
+        return not self._one("SELECT EXISTS (SELECT 1 FROM ladders WHERE chat=?) OR EXISTS "
+                             "(SELECT 1 FROM shares WHERE chat=?)", (chat, chat))[0]
 
     def views(self, ladder: int) -> list[LadderInfo]:
         """The ladder as each chat that plays it sees it: its home chat's first."""
@@ -116,8 +122,7 @@ class SharingTables:
 
     def share(self, ladder: int, chat: str, name: str) -> None:
         """Let `chat` play the ladder as `name` (its default if it has no ladder yet)."""
-        first = self._one("SELECT count(*) FROM ladders WHERE chat=?", (chat,))[0] == 0 and \
-            self._one("SELECT count(*) FROM shares WHERE chat=?", (chat,))[0] == 0
+        first = self.plays_none(chat)
         self.conn.execute("INSERT INTO shares (chat, name, ladder, is_default) VALUES "
                           "(?, ?, ?, ?)", (chat, name, ladder, int(first)))
 

@@ -261,3 +261,12 @@ async def test_deleting_a_shared_ladder_tells_the_chats_it_was_shared_with(
     assert [(a.chat, a.ladder) for a in reply.announcements] == [(TELEGRAM, "cup")]
     assert "no longer played here" in reply.announcements[0].text
     assert "no ladder" in (await telegram.refused("bob", "/join")).lower()
+
+
+async def test_whether_a_chat_plays_a_shared_ladder(store: Any) -> None:
+    # (the gateway asks it before naming a player of another platform by ladder name)
+    assert await store.run(lambda repo: repo.plays_shared(DISCORD)) is False
+    await shared(store)
+    assert await store.run(lambda repo: [repo.plays_shared(c) for c in
+                                         (DISCORD, TELEGRAM, "telegram:-9")]) == \
+        [True, True, False]
