@@ -83,6 +83,11 @@ class Repo(Protocol):
         """The ladder's player for a chat user, if they ever joined."""
         ...
 
+    def expect_players(self, ladder: int, users: Sequence[str]) -> None:
+        """A hint, reading nothing: `player_for` of these users comes next (a server's
+        store asks for them together)."""
+        ...
+
     def players(self, ladder: int,
                 ids: Sequence[PlayerId] | None = None) -> dict[PlayerId, PlayerInfo]:
         """Players by id (all of the ladder's when `ids` is None)."""

@@ -35,6 +35,7 @@ DUPLICATE_WINDOW = 120
 
 def report(s: Session, cmd: ReportResult) -> Reply:
     """Record a reported game: pending until confirmed, or at once without confirmation."""
+    s.expect((s.ctx.user, *(u for side in cmd.sides for u in side)))
     me = s.me()
     sides = tuple(tuple(s.member(u).id for u in side) for side in cmd.sides) if cmd.sides \
         else queue.my_sides(s, me.id, cmd.loss)

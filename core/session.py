@@ -90,6 +90,12 @@ class Session:
                 self._names[found.id] = found.name
         return self._players[user.key]
 
+    def expect(self, users: Iterable[UserRef]) -> None:
+        """Say which users' players are looked up next (see Repo.expect_players)."""
+        wanted = list(dict.fromkeys(u.key for u in users if u.key not in self._players))
+        if len(wanted) > 1:
+            self.repo.expect_players(self.ladder.id, wanted)
+
     def new_player(self, user: UserRef) -> PlayerInfo:
         """A player record for a user who has none on this ladder (a name no player has
         names nobody: it is refused)."""

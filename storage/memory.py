@@ -159,6 +159,9 @@ class MemoryRepo(MemoryFollowing, MemoryPlatform, MemorySharing):
                 return self._player(ladder, p)
         return None
 
+    def expect_players(self, ladder: int, users: Sequence[str]) -> None:
+        """Nothing to fetch ahead: it is all in memory."""
+
     def _player(self, ladder: int, info: PlayerInfo) -> PlayerInfo:
         state = self.d.ledgers[ladder].state.players.get(info.id)
         return dataclasses.replace(info, member=state is not None and state.member)

@@ -19,6 +19,9 @@ class RepoPart:
     _one: Callable[..., Any]  # one row of a statement, or None
     _all: Callable[..., list[Any]]  # every row of a statement
     _ladder_settings: Callable[[int], Any]
+    _players_reads: Callable[..., list[tuple[str, tuple[Any, ...]]]]
+    _ahead: Callable[..., None]  # a read about to be made (see SqlStore.read_ahead)
+    settings_read: dict[int, Any]  # settings read under the ladder's lock (repo.py)
     dialect: Dialect
     # across the parts: the log's, re-derivation's and the projections' own
     _cached: Callable[..., Any]

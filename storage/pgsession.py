@@ -4,8 +4,11 @@
 A statement whose result nobody reads (an INSERT, an UPDATE, a SAVEPOINT, an advisory
 lock; the repository never asks how many rows one changed) waits in `pending` and goes
 to the server with the next read, or with the COMMIT, all of them in one pipeline (one
-round trip, storage/pgwire.py). The sessions run with `synchronous_commit=off`: a
-commit returns before its WAL record is on disk (README, "Durability").
+round trip, storage/pgwire.py). A read the unit is about to make can be sent ahead
+(`ahead`), with the round trip before it; the rows of a read answer it again while
+nothing that could change them (a write, a lock, a rollback) came between. The
+sessions run with `synchronous_commit=off`: a commit returns before its WAL record is
+on disk (README, "Durability").
 """
 
 from __future__ import annotations
@@ -26,6 +29,10 @@ STREAM_CHUNK = 5000  # rows fetched at a time when a replay streams a long log
 # The bot's sessions: a commit does not wait for its WAL flush (see the docstring).
 SESSION = "-c synchronous_commit=off"
 READS = ("SELECT", "WITH", "SHOW")
+# What leaves the rows of every read as they were (a savepoint changes no row).
+_UNCHANGING = ("SAVEPOINT", "RELEASE")
+_LOCKS = "pg_advisory_xact_lock"
+Key = tuple[str, tuple[Any, ...]]  # a read: its statement and its arguments
 
 
 @functools.lru_cache(maxsize=4096)
@@ -96,6 +103,10 @@ class Connection:
         self.raw = connect(url)
         self.wire = Wire(self.raw)
         self.pending: list[tuple[str, Params]] = []
+        # Reads sent ahead, to go with the next round trip (`ahead`); and the rows of
+        # this transaction's reads that nothing has made stale since (`reads`).
+        self.queued: dict[Key, tuple[str, Params]] = {}
+        self.fetched: dict[Key, list[Any]] = {}
         self.in_transaction = False
         # Numbers read in this transaction that no write of it has changed since:
         # ("seq" or "match", ladder) -> value (PgStore.find_ladder, PgStore.known).
@@ -104,6 +115,10 @@ class Connection:
 
     def _changes(self, sql: str) -> None:
         """Forget what a write to `sql`'s tables may change."""
+        if not sql.startswith(_UNCHANGING):
+            self.fetched.clear()
+        if sql.startswith(("BEGIN", "COMMIT", "ROLLBACK")):
+            self.queued.clear()
         if not self.known:
             return
         if sql.startswith(("BEGIN", "COMMIT", "ROLLBACK")):
@@ -137,7 +152,16 @@ class Connection:
     def later(self, sql: str, args: Sequence[Any]) -> None:
         """A statement whose result nobody reads (an advisory lock): it goes with the next
         read, which the server runs after it."""
+        self.fetched.clear()  # (rows read before a lock may be stale once it is held)
         self.pending.append((numbered(sql), encode(args)))
+
+    def ahead(self, sql: str, args: Sequence[Any]) -> None:
+        """A read the unit of work is about to make: it goes with the next round trip,
+        after what is sent then, and its rows answer the same read (statement and
+        arguments) unless a write, a lock or a rollback comes first."""
+        key = (sql, tuple(args))
+        if key not in self.fetched:
+            self.queued[key] = (numbered(sql), encode(args))
 
     def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
         self._changes(sql)
@@ -146,13 +170,31 @@ class Connection:
 
     def reads(self, *statements: tuple[str, Sequence[Any]]) -> list[list[Any]]:
         """The rows of each read, sent after what waits in one round trip (the server
-        runs them in order, each statement on a snapshot of its own)."""
-        reads = [(numbered(sql), encode(args)) for sql, args in statements]
+        runs them in order, each statement on a snapshot of its own). A read this
+        transaction made or sent ahead already, with nothing since that could change
+        its rows, is answered from then."""
+        keys = [(sql, tuple(args)) for sql, args in statements]
+        fresh = list(dict.fromkeys(key for key in keys if key not in self.fetched))
+        answers = self._send(fresh) if fresh or not statements else {}
+        # (copies: what a caller does with its rows must not change those kept)
+        return [list(answers[key] if key in answers else self.fetched[key]) for key in keys]
+
+    def _send(self, fresh: list[Key]) -> dict[Key, list[Any]]:
+        """One round trip: what waits, then the reads asked for, then those sent ahead."""
         pending, self.pending = self.pending, []
-        batch = pending + reads
+        for key in fresh:
+            self.queued.pop(key, None)
+        queued, self.queued = self.queued, {}
+        if any(_LOCKS in sql for sql, _ in fresh):  # (as `later`'s locks do)
+            self.fetched.clear()
+        batch = pending + [(numbered(sql), encode(args)) for sql, args in fresh]
+        batch += queued.values()
         if not batch:
-            return []
-        return self.wire.run(batch)[len(pending):]
+            return {}
+        answers = dict(zip([*fresh, *queued], self.wire.run(batch)[len(pending):], strict=True))
+        if self.in_transaction:  # (outside one, nothing holds what was read)
+            self.fetched.update(answers)
+        return answers
 
     def iterate(self, sql: str, args: Sequence[Any]) -> Iterator[tuple[Any, ...]]:
         """Rows a few thousand at a time (a replay may read millions); inside the
@@ -167,6 +209,8 @@ class Connection:
     def reconnect(self) -> bool:
         """A new session if the server closed this one (a restart, a failover)."""
         self.pending.clear()
+        self.queued.clear()
+        self.fetched.clear()
         self.known.clear()
         self.in_transaction = False
         if self.raw.pgconn.status == pq.ConnStatus.OK and not self.raw.broken:

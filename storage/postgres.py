@@ -210,15 +210,22 @@ class PgStore(SqlStore):
         repo.locked.add(ladder)
         return True
 
-    def find_ladder(self, repo: SqliteRepo, where: str, args: Sequence[Any]) -> Any:
+    @staticmethod
+    def _ladder_reads(repo: SqliteRepo, where: str,
+                      args: Sequence[Any]) -> list[tuple[str, Sequence[Any]]]:
         # The lock and the read in one round trip: the read, a statement after the lock,
         # sees what the last holder of the lock committed.
         # Its KNOWN numbers come with it: a unit of work that writes to the ladder
         # reads them next (Connection.known keeps them until a write changes them).
-        locked, rows, known = repo.conn.reads(
-            (f"SELECT id, pg_advisory_xact_lock(?, CAST(id AS INTEGER)) FROM ladders "
-             f"WHERE {where}", (LADDERS, *args)), (f"{repo._LADDER} WHERE {where}", args),
-            (f"{_KNOWN_BESIDE} WHERE {where}", args))
+        return [(f"SELECT id, pg_advisory_xact_lock(?, CAST(id AS INTEGER)) FROM ladders "
+                 f"WHERE {where}", (LADDERS, *args)), (f"{repo._LADDER} WHERE {where}", args),
+                (f"{_KNOWN_BESIDE} WHERE {where}", args)]
+
+    def holds(self, repo: SqliteRepo, ladder: int) -> bool:
+        return ladder in repo.locked
+
+    def find_ladder(self, repo: SqliteRepo, where: str, args: Sequence[Any]) -> Any:
+        locked, rows, known = repo.conn.reads(*self._ladder_reads(repo, where, args))
         repo.locked.update(row[0] for row in locked)
         if rows and rows[0][0] not in repo.locked:  # renamed or made default meanwhile
             return super().find_ladder(repo, f"id={int(rows[0][0])}", ())
@@ -235,6 +242,15 @@ class PgStore(SqlStore):
     def lock_message(self, repo: SqliteRepo, chat: str, message: str) -> None:
         repo.conn.later("SELECT pg_advisory_xact_lock(?, hashtext(?))",
                         (MESSAGES, f"{chat}\n{message}"))
+        # Most messages are commands to the chat's default ladder, which they look up
+        # next: it comes with the message's own read, one round trip for both. (A message
+        # that turns out to be a repeat, or to name another ladder, then holds that lock
+        # to the end of its unit for nothing; a deadlock it meets is tried again.)
+        for sql, args in self._ladder_reads(repo, "chat=? AND is_default=1", (chat,)):
+            repo.conn.ahead(sql, args)
+
+    def read_ahead(self, repo: SqliteRepo, sql: str, args: Sequence[Any]) -> None:
+        repo.conn.ahead(sql, args)
 
     def recover(self, conn: Any) -> None:
         # The server closed the connection (a restart, a failover): connect again. The

@@ -22,6 +22,8 @@ from core.tables import HallEntry, TableRow, gain_table
 from storage import tuning
 from storage.part import RepoPart
 
+_PAGE = 200  # rows of a table read to be shown (a page, its names looked up next)
+
 
 class ProjectionReads(RepoPart):
     """The projections as the commands read them (the repository supplies the rest)."""
@@ -107,13 +109,20 @@ class ProjectionReads(RepoPart):
             rows = self._gain_table(ladder, table, at, settings)
             return (rows if limit is None else rows[:limit]), len(rows)
         sql, args = self._table_sql(ladder, table, at, settings)
+        page = (f"{sql} LIMIT ?", (*args, tuning.ALL_ROWS if limit is None else limit))
+        self._ahead(*page)  # (with the count, in one round trip)
         if table == "rating":  # the histogram knows how many members there are
             total = self._one("SELECT CAST(coalesce(sum(n), 0) AS BIGINT) FROM rating_counts "
                               "WHERE ladder=?", (ladder,))[0]
         else:
             total = self._one(f"SELECT count(*) FROM ({sql}) AS t", args)[0]
-        listed = self._all(f"{sql} LIMIT ?", (*args, tuning.ALL_ROWS if limit is None else limit))
-        return [TableRow(*r) for r in listed], total
+        listed = [TableRow(*r) for r in self._all(*page)]
+        shown = [r.player for r in listed]
+        if shown and limit is not None and limit <= _PAGE:
+            # A page of a table is shown next: its names and day ranks, in one round trip.
+            for read in (*self._players_reads(ladder, shown), self._day_ranks_read(ladder, shown)):
+                self._ahead(*read)
+        return listed, total
 
     def rank(self, ladder: int, table: str, player: PlayerId, at: Timestamp) -> int | None:
         row = self._one("SELECT member, rating, rung, rated_games, last_played, held FROM "
@@ -146,10 +155,14 @@ class ProjectionReads(RepoPart):
                               [(place, ladder, r.player) for place, r in enumerate(rows, 1)])
 
     def day_ranks(self, ladder: int, players: Sequence[PlayerId]) -> dict[PlayerId, int]:
+        return {p: r for p, r in self._all(*self._day_ranks_read(ladder, players))} \
+            if players else {}
+
+    @staticmethod
+    def _day_ranks_read(ladder: int, players: Sequence[PlayerId]) -> tuple[str, tuple[Any, ...]]:
         marks = ",".join("?" * len(players))
-        return {p: r for p, r in self._all(
-            f"SELECT id, day_rank FROM players WHERE ladder=? AND day_rank IS NOT NULL "
-            f"AND id IN ({marks})", (ladder, *players))} if players else {}
+        return (f"SELECT id, day_rank FROM players WHERE ladder=? AND day_rank IS NOT NULL "
+                f"AND id IN ({marks})", (ladder, *players))
 
     def timeline(self, ladder: int) -> list[tuple[Timestamp, str, str]]:
         return [(at, kind, json.loads(body)["d" if kind == "decay" else "s"])

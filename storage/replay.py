@@ -218,6 +218,7 @@ class EventLog(RepoPart):
         state = cached.state
         if (state.settings, state.season, state.last_decay) != marks:
             # Serializing settings is costly: only when they (or the marks) changed.
+            self.settings_read.pop(ladder, None)
             self.conn.execute(
                 "UPDATE ladders SET settings=?, season=?, last_decay=? WHERE id=?",
                 (settings_to_json(state.settings), state.season, state.last_decay, ladder))

@@ -61,6 +61,9 @@ class SqliteRepo(EventLog, Rederivation, MatchTables, ProjectionReads, Following
         self.dialect = store.dialect
         self.touched: set[int] = set()
         self.locked: set[int] = set()  # ladders this transaction holds (PostgreSQL)
+        # Settings of ladders read whole under their lock: what `_ladder_settings` would
+        # read again (until this transaction writes them, or rolls back).
+        self.settings_read: dict[int, Settings] = {}
         self._savepoints = 0
 
     # ---- transactions
@@ -73,6 +76,7 @@ class SqliteRepo(EventLog, Rederivation, MatchTables, ProjectionReads, Following
         try:
             yield
         except BaseException:
+            self.settings_read.clear()
             self.conn.execute(f"ROLLBACK TO {name}")
             self.conn.execute(f"RELEASE {name}")
             self.store.forget(self.touched)
@@ -86,6 +90,9 @@ class SqliteRepo(EventLog, Rederivation, MatchTables, ProjectionReads, Following
 
     def _all(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
         return self.conn.execute(sql, args).fetchall()
+
+    def _ahead(self, sql: str, args: Sequence[Any] = ()) -> None:
+        self.store.read_ahead(self, sql, args)
 
     # ---- ladders
     _LADDER = ("SELECT id, chat, name, settings, created_at, clock, is_default, channel, public, "
@@ -115,7 +122,12 @@ class SqliteRepo(EventLog, Rederivation, MatchTables, ProjectionReads, Following
     def ladder(self, chat: str, name: str | None) -> LadderInfo | None:
         row = self.store.find_ladder(self, "chat=? AND is_default=1", (chat,)) if name is None \
             else self.store.find_ladder(self, "chat=? AND name=?", (chat, name))
-        return self._ladder(row) if row is not None else self.shared_ladder(chat, name)
+        if row is None:
+            return self.shared_ladder(chat, name)
+        found = self._ladder(row)
+        if self.store.holds(self, found.id):
+            self.settings_read[found.id] = found.settings
+        return found
 
     def add_ladder(self, chat: str, name: str, settings: Settings, at: Timestamp,
                    channel: str | None) -> LadderInfo:
@@ -178,28 +190,37 @@ class SqliteRepo(EventLog, Rederivation, MatchTables, ProjectionReads, Following
     _PLAYER = (f'SELECT n.ladder, n.id, n."user", n.name, p.member, n.available, n.banned, '
                f'n.removed FROM {_NAMED}')
 
+    _PLAYER_FOR = f'{_PLAYER} WHERE n.ladder=? AND n."user"=?'
+
     @staticmethod
     def _player(row: Any) -> PlayerInfo:
         return PlayerInfo(row[0], row[1], row[2], row[3], bool(row[4]), bool(row[5]),
                           bool(row[6]), bool(row[7]))
 
     def player_for(self, ladder: int, user: str) -> PlayerInfo | None:
-        row = self._one(f'{self._PLAYER} WHERE n.ladder=? AND n."user"=?', (ladder, user))
+        row = self._one(self._PLAYER_FOR, (ladder, user))
         return self._player(row) if row is not None else None
+
+    def expect_players(self, ladder: int, users: Sequence[str]) -> None:
+        for user in users:
+            self._ahead(self._PLAYER_FOR, (ladder, user))
 
     def players(self, ladder: int,
                 ids: Sequence[PlayerId] | None = None) -> dict[PlayerId, PlayerInfo]:
         if ids is None:
             rows = self._all(f"{self._PLAYER} WHERE n.ladder=?", (ladder,))
         else:
-            unique = sorted(set(ids))
-            rows = []
-            for start in range(0, len(unique), 500):
-                chunk = unique[start:start + 500]
-                marks = ",".join("?" * len(chunk))
-                rows += self._all(f"{self._PLAYER} WHERE n.ladder=? AND n.id IN ({marks})",
-                                  (ladder, *chunk))
+            rows = [row for sql, args in self._players_reads(ladder, ids)
+                    for row in self._all(sql, args)]
         return {row[1]: self._player(row) for row in rows}
+
+    def _players_reads(self, ladder: int,
+                       ids: Sequence[PlayerId]) -> list[tuple[str, tuple[Any, ...]]]:
+        """The reads of `players(ladder, ids)` (a part may send them ahead)."""
+        unique = sorted(set(ids))
+        chunks = [unique[start:start + 500] for start in range(0, len(unique), 500)]
+        return [(f"{self._PLAYER} WHERE n.ladder=? AND n.id IN ({','.join('?' * len(chunk))})",
+                 (ladder, *chunk)) for chunk in chunks]
 
     def add_player(self, ladder: int, user: UserRef) -> PlayerInfo:
         pid = self._one("SELECT coalesce(max(id), 0) + 1 FROM players WHERE ladder=?",
@@ -225,6 +246,8 @@ class SqliteRepo(EventLog, Rederivation, MatchTables, ProjectionReads, Following
                                   (int(flag), ladder, player))
 
     def _ladder_settings(self, ladder: int) -> Settings:
+        if ladder in self.settings_read:
+            return self.settings_read[ladder]
         settings: Settings = self.store.settings(
             self._one("SELECT settings FROM ladders WHERE id=?", (ladder,))[0])
         return settings

@@ -92,6 +92,11 @@ class SqlStore:
         just taken (rows read before it may be stale). SQLite's write lock already does."""
         return False
 
+    def holds(self, repo: SqliteRepo, ladder: int) -> bool:
+        """Whether no other transaction can change the ladder's row before this one ends
+        (SQLite: a writer is alone, and a reader reads one snapshot)."""
+        return True
+
     def known(self, repo: SqliteRepo, what: str, ladder: int) -> int:
         """One of the `KNOWN` numbers of a ladder, as the database has it now."""
         return int(repo._one(_KNOWN_READS[what], (ladder,))[0])
@@ -106,6 +111,10 @@ class SqlStore:
 
     def lock_message(self, repo: SqliteRepo, chat: str, message: str) -> None:
         """Serialize the handling of one chat message across processes (no-op here)."""
+
+    def read_ahead(self, repo: SqliteRepo, sql: str, args: Sequence[Any]) -> None:
+        """A read the unit of work is about to make, which a server's store may send with
+        the round trip before it (no-op here: SQLite has no round trips)."""
 
     def transient(self, error: BaseException) -> bool:
         """Whether a failed transaction should simply be tried again."""

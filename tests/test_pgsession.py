@@ -1,0 +1,143 @@
+"""storage/pgsession.py's reads against a real PostgreSQL server: a read sent ahead goes
+with the round trip before it, a read made again is answered from the first while
+nothing could have changed its rows, and a command makes the round trips it should."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from typing import Any
+
+import psycopg
+import pytest
+
+from storage.pgsession import Connection
+from storage.postgres import PgStore
+from tests import postgres
+from tests.chat import Chat
+
+READ = "SELECT s FROM t WHERE i=?"
+
+
+class Counted:
+    """A session whose round trips are counted."""
+
+    def __init__(self, conn: Connection) -> None:
+        self.trips = 0
+        run = conn.wire.run
+
+        def counted(statements: Any) -> Any:
+            self.trips += 1
+            return run(statements)
+
+        conn.wire.run = counted  # type: ignore[method-assign]
+
+
+@pytest.fixture
+def url(postgres_server: str) -> str:
+    return asyncio.run(postgres.fresh_database(postgres_server))
+
+
+@pytest.fixture
+def conn(url: str) -> Iterator[Connection]:
+    session = Connection(url)
+    try:
+        session.execute("CREATE TABLE t (i BIGINT PRIMARY KEY, s TEXT)")
+        session.execute("INSERT INTO t VALUES (1, 'one'), (2, 'two')")
+        session.reads()  # (sent now, not with the test's first transaction)
+        yield session
+    finally:
+        session.close()
+
+
+def value(conn: Connection, i: int = 1) -> Any:
+    row = conn.execute(READ, (i,)).fetchone()
+    return row[0] if row is not None else None
+
+
+def test_a_read_sent_ahead_comes_with_the_round_trip_before_it(conn: Connection) -> None:
+    count = Counted(conn)
+    conn.execute("BEGIN")
+    conn.ahead(READ, (2,))
+    assert conn.execute("SELECT count(*) FROM t").fetchone() == (2,)
+    assert count.trips == 1
+    assert value(conn, 2) == "two"
+    assert value(conn, 2) == "two"  # (and again: nothing could have changed it)
+    assert count.trips == 1
+    assert value(conn, 1) == "one"  # what was not sent ahead is read
+    assert count.trips == 2
+    conn.execute("COMMIT")
+
+
+def test_a_write_a_lock_or_a_rollback_makes_what_was_read_stale(conn: Connection,
+                                                                 url: str) -> None:
+    conn.execute("BEGIN")
+    assert value(conn) == "one"
+    conn.execute("UPDATE t SET s=? WHERE i=?", ("uno", 1))
+    assert value(conn) == "uno"
+    conn.execute("SAVEPOINT sp1")
+    assert value(conn) == "uno"  # (a savepoint changes nothing)
+    conn.execute("UPDATE t SET s=? WHERE i=?", ("ein", 1))
+    assert value(conn) == "ein"
+    conn.execute("ROLLBACK TO sp1")
+    assert value(conn) == "uno"
+    conn.execute("RELEASE sp1")
+    assert value(conn, 2) == "two"
+    with psycopg.connect(url, autocommit=True) as other:  # what a lock's holder wrote
+        other.execute("UPDATE t SET s='deux' WHERE i=2")
+    conn.later("SELECT pg_advisory_xact_lock(?, ?)", (9, 9))
+    assert value(conn, 2) == "deux"
+    with psycopg.connect(url, autocommit=True) as other:
+        other.execute("UPDATE t SET s='dos' WHERE i=2")
+    assert conn.execute("SELECT id, pg_advisory_xact_lock(?, CAST(id AS INTEGER)) FROM "
+                        "(SELECT 1 AS id) AS x", (9,)).fetchall() == [(1, "")]
+    assert value(conn, 2) == "dos"
+    conn.execute("COMMIT")
+
+
+def test_outside_a_transaction_every_read_goes_to_the_server(conn: Connection,
+                                                               url: str) -> None:
+    assert value(conn, 2) == "two"
+    with psycopg.connect(url, autocommit=True) as other:
+        other.execute("UPDATE t SET s='zwei' WHERE i=2")
+    assert value(conn, 2) == "zwei"
+    # A session lock's answer is the server's each time (the job lead asks again).
+    assert conn.execute("SELECT pg_try_advisory_lock(?, ?)", (8, 8)).fetchone() == (True,)
+    with psycopg.connect(url, autocommit=True) as other:
+        assert other.execute("SELECT pg_try_advisory_lock(8, 8)").fetchone() == (False,)
+    conn.execute("SELECT pg_advisory_unlock(?, ?)", (8, 8))
+    assert conn.execute("SELECT pg_try_advisory_lock(?, ?)", (8, 8)).fetchone() == (True,)
+
+
+def test_a_new_transaction_reads_afresh(conn: Connection, url: str) -> None:
+    conn.execute("BEGIN")
+    assert value(conn) == "one"
+    conn.execute("COMMIT")
+    with psycopg.connect(url, autocommit=True) as other:
+        other.execute("UPDATE t SET s='une' WHERE i=1")
+    conn.execute("BEGIN")
+    assert value(conn) == "une"
+    conn.execute("ROLLBACK")
+
+
+async def test_commands_make_the_round_trips_they_should(url: str) -> None:
+    """A report is four round trips (the message with the chat's default ladder; the
+    reporter with the opponent; the pair's recent games; the commit), the standings
+    four (the message with the ladder; a page's count with its rows; their names with
+    their day ranks; the commit); a repeated message two."""
+    async with PgStore(url, lanes=1) as store:
+        chat = Chat(store)
+        await chat.ladder("warlight", "confirm=false")
+        await chat.join("alice", "bob", "carol")
+        await chat.ok("alice", "/report win @bob", message_id="m1")
+        assert store.lanes[0].conn is not None
+        count = Counted(store.lanes[0].conn)
+        await chat.ok("bob", "/report win @carol", message_id="m2")
+        assert count.trips == 4
+        count.trips = 0
+        await chat.ok("carol", "/standings", message_id="m3")
+        assert count.trips == 4
+        count.trips = 0  # a repeated message: its reply, in one round trip and the commit
+        assert await chat.text("bob", "/report win @carol", message_id="m2") == \
+            await chat.text("bob", "/report win @carol", message_id="m2")
+        assert count.trips == 4
