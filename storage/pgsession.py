@@ -26,6 +26,7 @@ from psycopg.conninfo import conninfo_to_dict, make_conninfo
 from storage.pgwire import Params, Wire, encode
 
 STREAM_CHUNK = 5000  # rows fetched at a time when a replay streams a long log
+KEPT_ROWS = 1000  # a read of more rows is not kept to answer it again (few are made twice)
 # The bot's sessions: a commit does not wait for its WAL flush (see the docstring).
 SESSION = "-c synchronous_commit=off"
 READS = ("SELECT", "WITH", "SHOW")
@@ -176,8 +177,9 @@ class Connection:
         keys = [(sql, tuple(args)) for sql, args in statements]
         fresh = list(dict.fromkeys(key for key in keys if key not in self.fetched))
         answers = self._send(fresh) if fresh or not statements else {}
-        # (copies: what a caller does with its rows must not change those kept)
-        return [list(answers[key] if key in answers else self.fetched[key]) for key in keys]
+        # (copies of rows kept: what a caller does with its rows must not change them)
+        return [list(self.fetched[key]) if key in self.fetched else answers[key]
+                for key in keys]
 
     def _send(self, fresh: list[Key]) -> dict[Key, list[Any]]:
         """One round trip: what waits, then the reads asked for, then those sent ahead."""
@@ -193,7 +195,8 @@ class Connection:
             return {}
         answers = dict(zip([*fresh, *queued], self.wire.run(batch)[len(pending):], strict=True))
         if self.in_transaction:  # (outside one, nothing holds what was read)
-            self.fetched.update(answers)
+            self.fetched.update((key, rows) for key, rows in answers.items()
+                                if len(rows) <= KEPT_ROWS)
         return answers
 
     def iterate(self, sql: str, args: Sequence[Any]) -> Iterator[tuple[Any, ...]]:

@@ -11,6 +11,7 @@ from typing import Any
 import psycopg
 import pytest
 
+from storage import pgsession
 from storage.pgsession import Connection
 from storage.postgres import PgStore
 from tests import postgres
@@ -107,6 +108,18 @@ def test_outside_a_transaction_every_read_goes_to_the_server(conn: Connection,
         assert other.execute("SELECT pg_try_advisory_lock(8, 8)").fetchone() == (False,)
     conn.execute("SELECT pg_advisory_unlock(?, ?)", (8, 8))
     assert conn.execute("SELECT pg_try_advisory_lock(?, ?)", (8, 8)).fetchone() == (True,)
+
+
+def test_a_long_read_is_not_kept(conn: Connection, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pgsession, "KEPT_ROWS", 1)
+    count = Counted(conn)
+    conn.execute("BEGIN")
+    everything = "SELECT i FROM t ORDER BY i"
+    for _ in range(2):
+        assert conn.execute(everything).fetchall() == [(1,), (2,)]
+        assert value(conn) == "one"
+    assert count.trips == 3  # the long read twice, the short one once
+    conn.execute("ROLLBACK")
 
 
 def test_a_new_transaction_reads_afresh(conn: Connection, url: str) -> None:
