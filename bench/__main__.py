@@ -114,7 +114,9 @@ def _scale_out(args: argparse.Namespace) -> int:
     for key in ("sqlite_1_process", "postgresql_1_process", "postgresql_2_processes"):
         met = results["targets_met"].get(key)
         mark = "" if met is None else ("  ok" if met else "  MISSED")
-        print(f"  {key:<24} {results[key]:>8,}  {results[key] / sqlite:>5.0%} of SQLite{mark}")
+        cpu = results["bot_cpu_ms_per_command"][key]
+        print(f"  {key:<24} {results[key]:>8,}  {results[key] / sqlite:>5.0%} of SQLite  "
+              f"bot CPU {cpu:.2f} ms a command{mark}")
     return 0
 
 

@@ -7,7 +7,8 @@ Every configuration plays the same streams on a database of its own. A process i
 `bench/scale_worker.py`; two processes split the ladders between them, as Discord's
 shards split servers. PostgreSQL is a throwaway server like the tests' (tests/postgres.py)
 but with PostgreSQL's default durable settings (fsync on). Each number is the median of
-`runs` timed runs, each of fresh commands on the same databases.
+`runs` timed runs, each of fresh commands on the same databases, the configurations
+taking turns run by run.
 """
 
 from __future__ import annotations
@@ -76,9 +77,11 @@ def _workers(db: str, plans: list[dict[str, Any]], start: int,
     return procs
 
 
-def timed_run(db: str, processes: int, count: int, run: int, folder: Path) -> float:
-    """Commands per second of one run: every ladder's `count` commands, the ladders split
-    between `processes` processes that start together."""
+def timed_run(db: str, processes: int, count: int, run: int,
+              folder: Path) -> tuple[float, float]:
+    """Commands per second of one run, and the bot processes' CPU time a command (ms):
+    every ladder's `count` commands, the ladders split between `processes` processes
+    that start together."""
     plans: list[dict[str, Any]] = [{} for _ in range(processes)]
     for i, chat in enumerate(chats()):
         plans[i % processes][chat] = stream(chat, count, seed=run)
@@ -99,14 +102,8 @@ def timed_run(db: str, processes: int, count: int, run: int, folder: Path) -> fl
             proc.wait()
     # The processes start at the same moment: the run lasts as long as the slowest.
     took = max(float(line[1]) for line in done)
-    return sum(int(line[2]) for line in done) / took
-
-
-def measure(db: str, processes: int, count: int, runs: int, folder: Path) -> float:
-    """The median of `runs` timed runs, after seeding."""
-    asyncio.run(seed(db))
-    return statistics.median(timed_run(db, processes, count, run, folder)
-                             for run in range(runs))
+    commands = sum(int(line[2]) for line in done)
+    return commands / took, 1000 * sum(float(line[4]) for line in done) / commands
 
 
 def _postgres(stack: ExitStack) -> Iterator[str]:
@@ -121,19 +118,29 @@ def _postgres(stack: ExitStack) -> Iterator[str]:
 def scale_out(quick: bool, progress: bool, folder: str | None = None) -> dict[str, Any]:
     """The three configurations' commands per second, and whether the targets are met."""
     count, runs = (60, 3) if quick else (400, 3)
-    results: dict[str, Any] = {}
     with tempfile.TemporaryDirectory(dir=folder) as tmp, ExitStack() as stack:
         path = Path(tmp)
         if progress:
             print(f"{LADDERS} ladders x {count} commands, {runs} runs each ...", flush=True)
-        results["sqlite_1_process"] = round(measure(str(path / "scale.db"), 1, count, runs,
-                                                    path))
         databases = _postgres(stack)
-        for processes in (1, 2):
-            key = f"postgresql_{processes}_process" + ("es" if processes > 1 else "")
-            results[key] = round(measure(next(databases), processes, count, runs, path))
+        configurations = {"sqlite_1_process": (str(path / "scale.db"), 1),
+                          "postgresql_1_process": (next(databases), 1),
+                          "postgresql_2_processes": (next(databases), 2)}
+        for db, _ in configurations.values():
+            asyncio.run(seed(db))
+        timed: dict[str, list[tuple[float, float]]] = {key: [] for key in configurations}
+        # A round runs each configuration once: the machine's speed drifts (by half within
+        # minutes on a shared one), and so falls alike on all three.
+        for run in range(runs):
+            for key, (db, processes) in configurations.items():
+                timed[key].append(timed_run(db, processes, count, run, path))
             if progress:
-                print(f"  {key}: {results[key]:,}", flush=True)
+                print(f"  round {run + 1}: " + ", ".join(
+                    f"{key} {timed[key][-1][0]:,.0f}" for key in configurations), flush=True)
+    results: dict[str, Any] = {key: round(statistics.median(rate for rate, _ in found))
+                               for key, found in timed.items()}
+    results["bot_cpu_ms_per_command"] = {
+        key: round(statistics.median(cpu for _, cpu in found), 3) for key, found in timed.items()}
     one, two = results["postgresql_1_process"], results["postgresql_2_processes"]
     results["targets_met"] = {
         "postgresql_1_process": one >= 0.5 * results["sqlite_1_process"],

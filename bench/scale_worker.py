@@ -3,13 +3,14 @@
 `python -m bench.scale_worker DB PLAN.json`: opens the store, prints `READY`, waits for a
 line on stdin, then sends every command of the plan as chat messages would arrive (the
 players of each ladder at once, each player's in order) and prints `DONE <seconds>
-<commands> <refused>`. The plan is `{chat: [[player, text], ...]}`.
+<commands> <refused> <cpu seconds>`. The plan is `{chat: [[player, text], ...]}`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import os
 import sys
 from collections import defaultdict
 from pathlib import Path
@@ -71,10 +72,17 @@ async def run(db: str, plan: dict[str, list[tuple[str, str]]], start: int) -> No
             for n, (who, text) in enumerate(commands):
                 by_player[who].append((n, text))
             players += [player(chat, mine, who) for who, mine in by_player.items()]
-        began = asyncio.get_running_loop().time()
+        began, cpu = asyncio.get_running_loop().time(), _cpu()
         await asyncio.gather(*players)
         took = asyncio.get_running_loop().time() - began
-        print(f"DONE {took:.6f} {sum(map(len, plan.values()))} {refused}", flush=True)
+        print(f"DONE {took:.6f} {sum(map(len, plan.values()))} {refused} {_cpu() - cpu:.6f}",
+              flush=True)
+
+
+def _cpu() -> float:
+    """This process's CPU time so far, its threads' and the kernel's for it included."""
+    times = os.times()
+    return times.user + times.system
 
 
 if __name__ == "__main__":
