@@ -118,11 +118,8 @@ class Connection:
         """Forget what a write to `sql`'s tables may change."""
         if not sql.startswith(_UNCHANGING):
             self.fetched.clear()
-        if sql.startswith(("BEGIN", "COMMIT", "ROLLBACK")):
+        if sql.startswith(("BEGIN", "COMMIT", "ROLLBACK")):  # (a transaction's bounds)
             self.queued.clear()
-        if not self.known:
-            return
-        if sql.startswith(("BEGIN", "COMMIT", "ROLLBACK")):
             self.known.clear()
         for what, table in (("seq", "events"), ("match", "matches")):
             if table in sql:
