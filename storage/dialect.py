@@ -3,8 +3,7 @@
 The repository's SQL is written once, in what SQLite and PostgreSQL both read, with the
 qmark placeholders (`?`) of Python's sqlite3; what differs is here: how a writing
 transaction begins, the decay statement (SQLite's `min`/`max` of several arguments are
-PostgreSQL's `LEAST`/`GREATEST`), SQLite's index hints, row locks, and whether units of
-work share a transaction.
+PostgreSQL's `LEAST`/`GREATEST`), SQLite's index hints and row locks.
 """
 
 from __future__ import annotations
@@ -21,7 +20,6 @@ class Dialect:
     read_begin: str  # a unit of work that only reads
     decay: str  # a decay day for every member, the formula of core.elo.decay_amount
     bulk_decay: bool  # a big ladder's decay rebuilds an index beside (storage/replay.py)
-    grouped: bool  # units that queue up share one transaction (group commit)
     index_hints: bool  # `INDEXED BY`, where SQLite's planner would pick a worse index
     for_update: str  # a read that holds its rows until the transaction ends (a one-time
     # code taken by two processes at once goes to one); SQLite's writer is alone anyway
@@ -39,7 +37,7 @@ SQLITE = Dialect(
     read_begin="BEGIN DEFERRED",
     decay=("UPDATE players SET rating = rating - min(rating - ?, max(?, CAST(rating * rating "
            "/ ? AS INTEGER))) WHERE ladder=? AND member=1 AND rating > ?"),
-    bulk_decay=True, grouped=True, index_hints=True, for_update="")
+    bulk_decay=True, index_hints=True, for_update="")
 
 POSTGRESQL = Dialect(
     name="postgresql",
@@ -47,7 +45,5 @@ POSTGRESQL = Dialect(
     read_begin="BEGIN",  # PostgreSQL's readers never wait for writers
     decay=("UPDATE players SET rating = rating - LEAST(rating - ?, GREATEST(?, trunc(rating "
            "* rating / ?))) WHERE ladder=? AND member=1 AND rating > ?"),
-    # PostgreSQL updates in place; one unit per transaction, so that a deadlock between
-    # processes retries only its own unit.
-    bulk_decay=False, grouped=False, index_hints=False,
+    bulk_decay=False, index_hints=False,  # (PostgreSQL updates in place)
     for_update=" FOR UPDATE")

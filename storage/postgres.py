@@ -47,6 +47,7 @@ JOBS, MIGRATIONS = 0, 1  # keys in PROCESSES
 _KNOWN_BESIDE = (f"SELECT id, ({KNOWN['seq'].format(ladder='ladders.id')}), "
                  f"({KNOWN['match'].format(ladder='ladders.id')}) FROM ladders")
 LANES = 4  # connections per process: units of work in flight at once (measured: README)
+GROUP = 5  # units of work a connection commits together at most (measured: README)
 
 
 def is_url(target: str) -> bool:
@@ -122,7 +123,8 @@ def prepare(conn: Connection) -> int:
 class PgStore(SqlStore):
     """The store on a PostgreSQL server: `PgStore("postgresql://user@host/db")`."""
 
-    def __init__(self, url: str, *, lanes: int = LANES, snapshot_every: int = tuning.SNAPSHOT_EVERY,
+    def __init__(self, url: str, *, lanes: int = LANES, group: int = GROUP,
+                 snapshot_every: int = tuning.SNAPSHOT_EVERY,
                  snapshot_per_player: int = tuning.SNAPSHOT_PER_PLAYER, existing: bool = False,
                  readonly: bool = False) -> None:
         super().__init__(POSTGRESQL, snapshot_every=snapshot_every,
@@ -134,6 +136,8 @@ class PgStore(SqlStore):
         self.lanes: list[_Lane] = []
         self._free: asyncio.Queue[_Lane] | None = None
         self._count = lanes
+        self._group_size = group
+        self._serving: set[asyncio.Task[None]] = set()  # (tasks are held only weakly)
         # (a chat's turn lives while a unit of it waits or runs)
         self._turns: weakref.WeakValueDictionary[str, asyncio.Lock] = \
             weakref.WeakValueDictionary()
@@ -184,20 +188,49 @@ class PgStore(SqlStore):
             return await lane.call(fn)
         finally:
             self._free.put_nowait(lane)
+            self._wake()
 
     async def run(self, work: Callable[[SqliteRepo], T], *, commit: bool = True,
                   key: str | None = None) -> T:
-        """Run `work` in one transaction on the first free connection. Units of one
-        `key` (a chat, whose ladders they lock) run one at a time here, so that two
-        connections never wait for each other on one ladder's lock while other chats'
-        units could use one of them."""
+        """Run `work` in one transaction on a free connection, with the units of other
+        chats that queued up meanwhile (group commit, `GROUP`). Units of one `key` (a
+        chat, whose ladders they lock) run one at a time here, so that two connections
+        never wait for each other on one ladder's lock while other chats' units could
+        use one of them, and a group never holds two units of one chat."""
         if key is None:
-            return await self._call(lambda conn: self._unit(conn, work, commit))
+            return await self._submit(work, commit)
         turn = self._turns.get(key)
         if turn is None:
             turn = self._turns[key] = asyncio.Lock()
         async with turn:
+            return await self._submit(work, commit)
+
+    async def _submit(self, work: Callable[[SqliteRepo], T], commit: bool) -> T:
+        if not commit or self._group_size == 1:
             return await self._call(lambda conn: self._unit(conn, work, commit))
+        if self._free is None or not self.lanes:
+            raise RuntimeError("the store is not open")
+        return await self._queued(work)
+
+    def _wake(self) -> None:
+        # Every free connection takes a group; a busy one takes more when done.
+        while self._waiting and self._free is not None and not self._free.empty():
+            lane = self._free.get_nowait()
+            self._serving.add(asyncio.get_running_loop().create_task(self._serve(lane)))
+
+    async def _serve(self, lane: _Lane) -> None:
+        """Run waiting units on `lane`, a group at a time, until none wait."""
+        try:
+            while self._waiting:
+                batch = self._waiting[:self._group_size]
+                del self._waiting[:self._group_size]
+                await self._settle(batch, lane.call)
+        finally:
+            if self._free is not None:
+                self._free.put_nowait(lane)
+            task = asyncio.current_task()
+            if task is not None:
+                self._serving.discard(task)
 
     def stream(self, conn: Any, sql: str, args: Sequence[Any]) -> Any:
         return conn.iterate(sql, args)

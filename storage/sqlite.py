@@ -24,7 +24,7 @@ from storage import dbthread, files, tuning
 from storage.dialect import SQLITE
 from storage.repo import SqliteRepo
 from storage.schema import migrations, prepare
-from storage.units import Failed, SqlStore
+from storage.units import SqlStore
 
 T = TypeVar("T")
 
@@ -52,7 +52,6 @@ class SqliteStore(SqlStore):
         self.existing = existing or readonly
         self.readonly = readonly
         self._db: aiosqlite.Connection | None = None
-        self._waiting: list[tuple[Callable[[SqliteRepo], Any], asyncio.Future[Any]]] = []
         self._drainer: asyncio.Task[None] | None = None
         self._jobs_lock: TextIO | None = None
 
@@ -134,30 +133,18 @@ class SqliteStore(SqlStore):
             raise RuntimeError("the store is not open")
         if not commit:
             return await self._call(lambda conn: self._unit(conn, work, False))
-        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._waiting.append((work, future))
+        return await self._queued(work)
+
+    def _wake(self) -> None:
         if self._drainer is None or self._drainer.done():
             self._drainer = asyncio.get_running_loop().create_task(self._drain())
-        outcome = await future
-        if isinstance(outcome, Failed):
-            raise outcome.error
-        return outcome  # type: ignore[no-any-return]
 
     async def _drain(self) -> None:
         """Run waiting units of work, as many per transaction as have queued up."""
         while self._waiting:
-            limit = tuning.GROUP_LIMIT if self.dialect.grouped else 1
-            batch = self._waiting[:limit]
-            del self._waiting[:limit]
-            works = [work for work, _ in batch]
-            try:
-                outcomes = await self._call(lambda conn, w=works: self._attempts(conn, w))
-            except BaseException as error:  # the transaction itself failed: all of them did
-                outcomes = [Failed(error if isinstance(error, Exception)
-                                    else RuntimeError(repr(error)))] * len(batch)
-            for (_, future), outcome in zip(batch, outcomes, strict=True):
-                if not future.done():
-                    future.set_result(outcome)
+            batch = self._waiting[:tuning.GROUP_LIMIT]
+            del self._waiting[:tuning.GROUP_LIMIT]
+            await self._settle(batch, self._call)
 
     async def _call(self, fn: Callable[[Any], T]) -> T:
         """Run `fn(connection)` on the database thread."""

@@ -9,12 +9,13 @@ on a database thread: `_unit`, or `_group` for units that queued up together.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Self, TypeVar
@@ -25,6 +26,7 @@ from storage.history import Cached
 from storage.repo import SettingsCache, SqliteRepo
 
 T = TypeVar("T")
+Waiting = tuple[Callable[[SqliteRepo], Any], "asyncio.Future[Any]"]  # a unit, its outcome
 
 log = logging.getLogger(__name__)
 
@@ -56,6 +58,8 @@ class SqlStore:
         self.settings = SettingsCache()
         self._cache: OrderedDict[int, Cached] = OrderedDict()
         self._cache_lock = threading.Lock()
+        # Units of work waiting for a connection, to run as groups (`_queued`).
+        self._waiting: list[Waiting] = []
 
     @property
     def is_open(self) -> bool:
@@ -171,6 +175,36 @@ class SqlStore:
                 self._cache.pop(ladder, None)
 
     # ---- units of work
+    async def _queued(self, work: Callable[[SqliteRepo], T]) -> T:
+        """Run `work` in the next group of waiting units (group commit): its outcome, or
+        its exception raised here."""
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._waiting.append((work, future))
+        self._wake()
+        outcome = await future
+        if isinstance(outcome, Failed):
+            raise outcome.error
+        return outcome  # type: ignore[no-any-return]
+
+    def _wake(self) -> None:
+        """Set a connection to run the waiting units, if none is at it."""
+        raise NotImplementedError
+
+    async def _settle(self, batch: Sequence[Waiting],
+                      call: Callable[[Callable[[Any], list[Any]]], Awaitable[list[Any]]]
+                      ) -> None:
+        """Run queued units of work as one group (`_attempts`) through `call`, which runs
+        a function of the connection on its thread, and give each waiter its outcome."""
+        works = [work for work, _ in batch]
+        try:
+            outcomes = await call(lambda conn: self._attempts(conn, works))
+        except BaseException as error:  # the transaction itself failed: all of them did
+            outcomes = [Failed(error if isinstance(error, Exception)
+                                else RuntimeError(repr(error)))] * len(batch)
+        for (_, future), outcome in zip(batch, outcomes, strict=True):
+            if not future.done():
+                future.set_result(outcome)
+
     def _unit(self, conn: Any, work: Callable[[SqliteRepo], T], commit: bool) -> T:
         """One unit of work alone in its own transaction."""
         outcome = self._attempts(conn, [work], commit)[0]

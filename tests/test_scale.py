@@ -260,3 +260,43 @@ async def test_one_chats_units_take_turns_and_others_pass(postgres_url: str) -> 
         release.set()
         assert [await first, await second] == ["a1", "a2"]
         assert started == ["a1", "b1", "a2"]
+
+
+async def test_units_that_queue_up_commit_together_and_fail_alone(postgres_url: str) -> None:
+    """While PostgreSQL's connections are busy, other chats' units wait, then commit in
+    one transaction (group commit); a unit that raises is rolled back alone."""
+    import threading
+
+    release, began = threading.Event(), threading.Event()
+
+    def transaction(repo: Any) -> int:
+        return int(repo.conn.execute("SELECT txid_current()").fetchone()[0])
+
+    def busy(repo: Any) -> int:
+        began.set()
+        assert release.wait(30)
+        return transaction(repo)
+
+    def insert(value: int, fails: bool = False) -> Any:
+        def work(repo: Any) -> int:
+            repo.conn.execute("INSERT INTO grouped VALUES (?)", (value,))
+            if fails:
+                raise ValueError(f"unit {value} fails")
+            return transaction(repo)
+        return work
+
+    async with PgStore(postgres_url, lanes=1) as store:
+        await store.run(lambda repo: repo.conn.execute("CREATE TABLE grouped (x BIGINT)"))
+        first = asyncio.create_task(store.run(busy, key="a"))
+        assert await asyncio.to_thread(began.wait, 30)
+        queued = [asyncio.create_task(store.run(insert(n, fails=n == 2), key=f"chat{n}"))
+                  for n in (1, 2, 3)]
+        await asyncio.sleep(0)  # (they queue up behind the busy connection)
+        release.set()
+        alone = await first
+        one, failed, three = await asyncio.gather(*queued, return_exceptions=True)
+        assert one == three != alone  # one transaction for the queued units, after the first
+        assert isinstance(failed, ValueError) and str(failed) == "unit 2 fails"
+        rows = await store.run(lambda repo: repo.conn.execute(
+            "SELECT x FROM grouped ORDER BY x").fetchall(), commit=False)
+        assert rows == [(1,), (3,)]
