@@ -7,8 +7,9 @@ through `psycopg.pq`; a bot command is about twenty statements, so the cursors' 
 bookkeeping was most of a command's time. What this module keeps of psycopg's work is
 small because our SQL is: every statement is prepared once per session (server-side
 types, as the server infers them from the statement), parameters go as text, and the
-results come back as text in the few types our schema has (integers, floats, text,
-booleans, numerics). psycopg still connects, reports errors as its exception classes
+rows come back as text, loaded by psycopg's own loaders (its compiled `Transformer`: a
+dozen players' rows in 5 µs, where loading them in Python took 24). psycopg still
+connects, reports errors as its exception classes
 (by SQLSTATE, so a deadlock is `errors.DeadlockDetected`), runs migrations and streams
 long reads.
 
@@ -22,20 +23,17 @@ import contextlib
 import itertools
 import math
 import select
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any
 
 import psycopg
 from psycopg import errors, pq
+from psycopg.adapt import Transformer
 
 BATCH = 500  # statements per sync: the server's answers to one batch fit its socket buffer
 PREPARED = 2000  # distinct statements kept prepared per session before starting afresh
 
-_TO_INT = (20, 21, 23, 26)  # int8, int2, int4, oid
-_TO_FLOAT = (700, 701)  # float4, float8
-_NUMERIC, _BOOL, _VOID, _BYTEA = 1700, 16, 2278, 17
-_UNESCAPE = pq.Escaping()
 
 
 Params = list[bytes | None]
@@ -70,27 +68,6 @@ def _param(value: Any) -> bytes | None:
     raise errors.ProgrammingError(f"cannot send a {kind.__name__} to PostgreSQL")
 
 
-def _column(oid: int) -> Callable[[bytes], Any]:
-    if oid in _TO_INT:
-        return int
-    if oid in _TO_FLOAT:
-        return float
-    if oid == _NUMERIC:
-        return lambda text: Decimal(text.decode())
-    if oid == _BOOL:
-        return lambda text: text == b"t"
-    if oid == _BYTEA:
-        return _UNESCAPE.unescape_bytea
-    return bytes.decode  # text, names, and what else a query may compute
-
-
-def _rows(result: pq.abc.PGresult) -> list[tuple[Any, ...]]:
-    columns = [_column(result.ftype(c)) for c in range(result.nfields)]
-    get = result.get_value
-    return [tuple(None if (v := get(r, c)) is None else load(v)
-                  for c, load in enumerate(columns)) for r in range(result.ntuples)]
-
-
 def _error(result: pq.abc.PGresult) -> psycopg.Error:
     state = result.error_field(pq.DiagnosticField.SQLSTATE)
     kind = errors.lookup(state.decode()) if state else psycopg.DatabaseError
@@ -104,6 +81,7 @@ class Wire:
         self.raw = raw
         self.pg = raw.pgconn
         self.pg.nonblocking = 1
+        self.rows = Transformer(raw)  # (psycopg's loaders, as its cursors would use)
         self.names: dict[str, bytes] = {}
         # (names are never used twice: a failed batch forgets the statements it prepared,
         # and preparing one again must not meet its old name)
@@ -167,7 +145,8 @@ class Wire:
             index = expected[answered] if answered < len(expected) else None
             answered += 1
             if status == pq.ExecStatus.TUPLES_OK and index is not None:
-                found[index] = _rows(result)
+                self.rows.set_pgresult(result)
+                found[index] = self.rows.load_rows(0, result.ntuples, tuple)
             elif status == pq.ExecStatus.FATAL_ERROR and failure is None:
                 failure = _error(result)
 
