@@ -51,7 +51,7 @@ async def fresh_database(server: str) -> str:
     schema = f"t{os.getpid()}_{next(_schemas)}"
     async with await psycopg.AsyncConnection.connect(server, autocommit=True) as admin:
         await admin.execute(f"CREATE SCHEMA {schema}")
-    return f"{server}?options=-csearch_path%3D{schema}"
+    return f"{server}{'&' if '?' in server else '?'}options=-csearch_path%3D{schema}"
 
 
 def _free_port() -> int:
@@ -61,9 +61,11 @@ def _free_port() -> int:
 
 
 @contextlib.contextmanager
-def cluster(durable: bool = False) -> Iterator[str]:
+def cluster(durable: bool = False, local: bool = False) -> Iterator[str]:
     """A running server; yields the URL of its `postgres` database (user `ladder`).
-    `durable`: PostgreSQL's own defaults (fsync on), as the benchmarks measure it."""
+    `durable`: PostgreSQL's own defaults (fsync on), as the benchmarks measure it.
+    `local`: the URL reaches the server through its Unix socket, as libpq does by default
+    on the server's machine, rather than over TCP."""
     folder = binaries()
     if folder is None:
         raise RuntimeError("PostgreSQL is not installed: python -m tests.postgres --install")
@@ -88,7 +90,8 @@ def cluster(durable: bool = False) -> Iterator[str]:
     run(str(folder / "pg_ctl"), "-D", str(data), "-l", str(root / "log"), "-o", options, "-w",
         "start")
     try:
-        yield f"postgresql://ladder@127.0.0.1:{port}/postgres"
+        yield (f"postgresql://ladder@/postgres?host={root}&port={port}" if local
+               else f"postgresql://ladder@127.0.0.1:{port}/postgres")
     finally:
         subprocess.run([*as_user, str(folder / "pg_ctl"), "-D", str(data), "-m", "immediate",
                         "stop"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,

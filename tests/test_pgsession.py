@@ -154,3 +154,20 @@ async def test_commands_make_the_round_trips_they_should(url: str) -> None:
         assert await chat.text("bob", "/report win @carol", message_id="m2") == \
             await chat.text("bob", "/report win @carol", message_id="m2")
         assert count.trips == 4
+
+
+async def test_a_server_on_this_machine_is_reached_through_its_socket() -> None:
+    """`python -m bench --scale-out` reaches its server as libpq does by default on the
+    server's machine: through the Unix socket, not TCP."""
+    with postgres.cluster(local=True) as server:
+        url = await postgres.fresh_database(server)
+        assert "127.0.0.1" not in url
+        async with PgStore(url, lanes=1) as store:
+            chat = Chat(store)
+            await chat.ladder("duel", "confirm=false")
+            await chat.join("alice", "bob")
+            assert "Match #1" in await chat.ok("alice", "/report win @bob")
+            # (inet_server_addr is NULL on a Unix socket; the schema is the test's own)
+            assert await store.run(lambda repo: repo.conn.execute(
+                "SELECT inet_server_addr() IS NULL, current_schema()").fetchone(),
+                commit=False) == (True, url.rsplit("%3D", 1)[1])
