@@ -83,9 +83,11 @@ class Repo(Protocol):
         """The ladder's player for a chat user, if they ever joined."""
         ...
 
-    def expect_players(self, ladder: int, users: Sequence[str]) -> None:
-        """A hint, reading nothing: `player_for` of these users comes next (a server's
-        store asks for them together)."""
+    def expect_players(self, ladder: int, users: Sequence[str],
+                       games_since: Timestamp | None = None) -> None:
+        """A hint, reading nothing: `player_for` of these users comes next, and with
+        `games_since`, `same_players` of their players since then (a server's store asks
+        for them together, the games by the ids it saw these users have before)."""
         ...
 
     def players(self, ladder: int,

@@ -35,7 +35,7 @@ DUPLICATE_WINDOW = 120
 
 def report(s: Session, cmd: ReportResult) -> Reply:
     """Record a reported game: pending until confirmed, or at once without confirmation."""
-    s.expect((s.ctx.user, *(u for side in cmd.sides for u in side)))
+    s.expect((s.ctx.user, *(u for side in cmd.sides for u in side)), _games_since(s))
     me = s.me()
     sides = tuple(tuple(s.member(u).id for u in side) for side in cmd.sides) if cmd.sides \
         else queue.my_sides(s, me.id, cmd.loss)
@@ -115,10 +115,15 @@ def _same_outcome(a: Result, b: Result) -> bool:
     return set(sides_a) == set(sides_b) if a.draw else sides_a == sides_b
 
 
+def _games_since(s: Session) -> Timestamp:
+    """Since when a report's players' games are looked at for the same game."""
+    window = DUPLICATE_WINDOW if s.settings.confirm else round(s.settings.confirm_hours * HOUR)
+    return s.now - window
+
+
 def _same_game(s: Session, me: PlayerId, result: Result, again: bool) -> Reply | None:
     """Answer a report of a game already reported, or None when it is a new game."""
-    window = DUPLICATE_WINDOW if s.settings.confirm else round(s.settings.confirm_hours * HOUR)
-    earlier = s.repo.same_players(s.ladder.id, result.players, s.now - window)
+    earlier = s.repo.same_players(s.ladder.id, result.players, _games_since(s))
     for record in earlier:
         if record.status not in ("pending", "disputed"):
             continue

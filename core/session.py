@@ -90,11 +90,12 @@ class Session:
                 self._names[found.id] = found.name
         return self._players[user.key]
 
-    def expect(self, users: Iterable[UserRef]) -> None:
-        """Say which users' players are looked up next (see Repo.expect_players)."""
-        wanted = list(dict.fromkeys(u.key for u in users if u.key not in self._players))
-        if len(wanted) > 1:
-            self.repo.expect_players(self.ladder.id, wanted)
+    def expect(self, users: Iterable[UserRef], games_since: Timestamp | None = None) -> None:
+        """Say which users' players are looked up next, and with `games_since` that
+        their games since then are read after (see Repo.expect_players)."""
+        wanted = list(dict.fromkeys(u.key for u in users))
+        if len(wanted) > 1 and any(key not in self._players for key in wanted):
+            self.repo.expect_players(self.ladder.id, wanted, games_since)
 
     def new_player(self, user: UserRef) -> PlayerInfo:
         """A player record for a user who has none on this ladder (a name no player has

@@ -74,12 +74,17 @@ class MatchTables(RepoPart):
 
     def same_players(self, ladder: int, players: Sequence[PlayerId],
                      since: Timestamp) -> list[MatchRecord]:
+        return [self._match(r) for r in self._all(*self.same_players_read(ladder, players,
+                                                                          since))]
+
+    def same_players_read(self, ladder: int, players: Sequence[PlayerId],
+                          since: Timestamp) -> tuple[str, tuple[Any, ...]]:
+        """`same_players`' statement and arguments (a store may send it ahead)."""
         # Named, because without statistics the planner scans the ladder for this OR.
-        return [self._match(r) for r in self._all(
-            f"{self._MATCH}{self.dialect.indexed_by('matches_by_players')} WHERE ladder=? "
-            "AND players_key=? AND "
-            "(status IN ('pending', 'disputed') OR reported_at >= ?) ORDER BY id",
-            (ladder, players_key(players), since))]
+        return (f"{self._MATCH}{self.dialect.indexed_by('matches_by_players')} WHERE "
+                "ladder=? AND players_key=? AND "
+                "(status IN ('pending', 'disputed') OR reported_at >= ?) ORDER BY id",
+                (ladder, players_key(players), since))
 
     def open_matches(self, ladder: int) -> list[MatchRecord]:
         return [self._match(r) for r in self._all(

@@ -159,7 +159,8 @@ class MemoryRepo(MemoryFollowing, MemoryPlatform, MemorySharing):
                 return self._player(ladder, p)
         return None
 
-    def expect_players(self, ladder: int, users: Sequence[str]) -> None:
+    def expect_players(self, ladder: int, users: Sequence[str],
+                       games_since: Timestamp | None = None) -> None:
         """Nothing to fetch ahead: it is all in memory."""
 
     def _player(self, ladder: int, info: PlayerInfo) -> PlayerInfo:

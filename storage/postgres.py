@@ -138,6 +138,7 @@ class PgStore(SqlStore):
         self._count = lanes
         self._group_size = group
         self._serving: set[asyncio.Task[None]] = set()  # (tasks are held only weakly)
+        self._player_ids: dict[tuple[int, str], int] = {}  # (ladder, user): as last read
         # (a chat's turn lives while a unit of it waits or runs)
         self._turns: weakref.WeakValueDictionary[str, asyncio.Lock] = \
             weakref.WeakValueDictionary()
@@ -284,6 +285,21 @@ class PgStore(SqlStore):
 
     def read_ahead(self, repo: SqliteRepo, sql: str, args: Sequence[Any]) -> None:
         repo.conn.ahead(sql, args)
+
+    def saw_player(self, ladder: int, user: str, player: int) -> None:
+        if len(self._player_ids) >= tuning.GUESSED_PLAYERS:
+            self._player_ids.clear()  # (guesses only: starting afresh loses nothing)
+        self._player_ids[(ladder, user)] = player
+
+    def expect_games(self, repo: SqliteRepo, ladder: int, users: Sequence[str],
+                     since: int) -> None:
+        # The players' ids as this process saw them before: a user's player keeps its
+        # id, and a wrong guess costs a read, never a wrong answer (the read made then
+        # must be the very statement and arguments sent ahead).
+        guessed = [self._player_ids.get((ladder, user)) for user in users]
+        ids = [player for player in guessed if player is not None]
+        if ids and len(ids) == len(guessed):
+            repo.conn.ahead(*repo.same_players_read(ladder, ids, since))
 
     def recover(self, conn: Any) -> None:
         # The server closed the connection (a restart, a failover): connect again. The

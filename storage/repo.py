@@ -199,11 +199,17 @@ class SqliteRepo(EventLog, Rederivation, MatchTables, ProjectionReads, Following
 
     def player_for(self, ladder: int, user: str) -> PlayerInfo | None:
         row = self._one(self._PLAYER_FOR, (ladder, user))
-        return self._player(row) if row is not None else None
+        if row is None:
+            return None
+        self.store.saw_player(ladder, user, row[1])
+        return self._player(row)
 
-    def expect_players(self, ladder: int, users: Sequence[str]) -> None:
+    def expect_players(self, ladder: int, users: Sequence[str],
+                       games_since: Timestamp | None = None) -> None:
         for user in users:
             self._ahead(self._PLAYER_FOR, (ladder, user))
+        if games_since is not None:
+            self.store.expect_games(self, ladder, users, games_since)
 
     def players(self, ladder: int,
                 ids: Sequence[PlayerId] | None = None) -> dict[PlayerId, PlayerInfo]:

@@ -120,6 +120,15 @@ class SqlStore:
         """A read the unit of work is about to make, which a server's store may send with
         the round trip before it (no-op here: SQLite has no round trips)."""
 
+    def saw_player(self, ladder: int, user: str, player: int) -> None:
+        """A user's player on a ladder, as read (a server's store keeps it to guess the
+        reads of a hint with; no-op here)."""
+
+    def expect_games(self, repo: SqliteRepo, ladder: int, users: Sequence[str],
+                     since: int) -> None:
+        """`same_players` of these users' players comes next (see Repo.expect_players;
+        no-op here)."""
+
     def transient(self, error: BaseException) -> bool:
         """Whether a failed transaction should simply be tried again."""
         return False

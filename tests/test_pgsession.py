@@ -135,9 +135,10 @@ def test_a_new_transaction_reads_afresh(conn: Connection, url: str) -> None:
 
 async def test_commands_make_the_round_trips_they_should(url: str) -> None:
     """A report is four round trips (the message with the chat's default ladder; the
-    reporter with the opponent; the pair's recent games; the commit), the standings
-    four (the message with the ladder; a page's count with its rows; their names with
-    their day ranks; the commit); a repeated message two."""
+    reporter with the opponent; the pair's recent games; the commit), three once the
+    process has seen both players (their games come with them, by their ids then), the
+    standings four (the message with the ladder; a page's count with its rows; their
+    names with their day ranks; the commit); a repeated message two."""
     async with PgStore(url, lanes=1) as store:
         chat = Chat(store)
         await chat.ladder("warlight", "confirm=false")
@@ -146,7 +147,10 @@ async def test_commands_make_the_round_trips_they_should(url: str) -> None:
         assert store.lanes[0].conn is not None
         count = Counted(store.lanes[0].conn)
         await chat.ok("bob", "/report win @carol", message_id="m2")
-        assert count.trips == 4
+        assert count.trips == 4  # (carol is new to this process)
+        count.trips = 0
+        await chat.ok("carol", "/report win @alice", message_id="m2b")
+        assert count.trips == 3
         count.trips = 0
         await chat.ok("carol", "/standings", message_id="m3")
         assert count.trips == 4
@@ -171,3 +175,24 @@ async def test_a_server_on_this_machine_is_reached_through_its_socket() -> None:
             assert await store.run(lambda repo: repo.conn.execute(
                 "SELECT inet_server_addr() IS NULL, current_schema()").fetchone(),
                 commit=False) == (True, url.rsplit("%3D", 1)[1])
+
+
+async def test_a_wrong_guess_of_the_players_costs_a_read_not_the_answer(url: str) -> None:
+    """A report's games are sent ahead by the ids this process saw its players have; if
+    those were wrong, the games read is the server's, by the real ids."""
+    async with PgStore(url, lanes=1) as store:
+        chat = Chat(store)
+        await chat.ladder("duel")  # (reports wait for confirmation)
+        await chat.join("alice", "bob", "carol")
+        await chat.ok("carol", "/report win @alice", message_id="m0")  # #1
+        await chat.ok("alice", "/report win @bob", message_id="m1")  # #2
+        assert store.lanes[0].conn is not None
+        ids = store._player_ids
+        assert len({ids[key] for key in ids if key[1].endswith(("alice", "bob", "carol"))}) == 3
+        carol = next(ids[key] for key in ids if key[1].endswith("carol"))
+        for key in [key for key in ids if key[1].endswith("bob")]:
+            ids[key] = carol  # alice's games with carol are sent ahead: #1
+        count = Counted(store.lanes[0].conn)
+        reply = await chat.text("alice", "/report win @bob", message_id="m2")
+        assert "already reported as #2" in reply
+        assert count.trips == 4  # the guessed read, then the real one
