@@ -7,6 +7,8 @@ rebuilt here by applying the ladder's decay days between stored changes.
 
 from __future__ import annotations
 
+from typing import Any
+
 from core import elo
 from core.model import PlayerId, Timestamp
 from core.ports import Repo
@@ -14,6 +16,14 @@ from core.records import ChartData, LadderInfo
 from core.settings import Settings
 
 CHART_CHANGES = 2000  # the newest changes a chart draws
+CHART_CORRECTIONS = 50  # the newest corrections it marks
+
+
+def chart_reads(ladder: LadderInfo, player: PlayerId, now: Timestamp) -> list[tuple[Any, ...]]:
+    """What `chart_for` reads, named for `Repo.expect`."""
+    return [("changes", ladder.id, player, CHART_CHANGES), ("player_state", ladder.id, player),
+            *([("rank", ladder.id, "rung", player, now)] if ladder.settings.is_position else []),
+            ("timeline", ladder.id), ("audit", ladder.id, player, CHART_CORRECTIONS)]
 
 
 def chart_for(repo: Repo, ladder: LadderInfo, player: PlayerId, name: str,
@@ -45,7 +55,7 @@ def chart_for(repo: Repo, ladder: LadderInfo, player: PlayerId, name: str,
                 matches.append((change.at, value))
         _decayed(settings, decays, points, value, now + 1)
     points.append((max(now, points[-1][0]) if points else now, current))
-    audit = repo.audit(ladder.id, player=player, limit=50)
+    audit = repo.audit(ladder.id, player=player, limit=CHART_CORRECTIONS)
     corrections = tuple(sorted((a.at, f"{a.by}: {a.action}") for a in audit))
     label = "rung" if position else "rating"
     return ChartData(label, tuple(points), tuple(matches), seasons, corrections, position,

@@ -12,6 +12,7 @@ from contextlib import AbstractContextManager
 from typing import Protocol, TypeVar
 
 from core.events import Event
+from core.hints import ReadHints
 from core.ledger import Rederived
 from core.model import PlayerId, Timestamp
 from core.records import (
@@ -38,7 +39,7 @@ RANKINGS = ("rating", "rung", "season", "week", "ladder")
 DAY_RANKS = 1000  # how much of a table's top keeps its start-of-day positions
 
 
-class Repo(Protocol):
+class Repo(ReadHints, Protocol):
     """Everything the service reads and writes, for one chat-agnostic transaction."""
 
     def savepoint(self) -> AbstractContextManager[None]:
@@ -81,13 +82,6 @@ class Repo(Protocol):
     # ---- players
     def player_for(self, ladder: int, user: str) -> PlayerInfo | None:
         """The ladder's player for a chat user, if they ever joined."""
-        ...
-
-    def expect_players(self, ladder: int, users: Sequence[str],
-                       games_since: Timestamp | None = None) -> None:
-        """A hint, reading nothing: `player_for` of these users comes next, and with
-        `games_since`, `same_players` of their players since then (a server's store asks
-        for them together, the games by the ids it saw these users have before)."""
         ...
 
     def players(self, ladder: int,

@@ -25,7 +25,7 @@ from storage.codec import (
 from storage.history import (
     players_key,
 )
-from storage.part import RepoPart
+from storage.part import Read, RepoPart
 
 
 class MatchTables(RepoPart):
@@ -74,22 +74,23 @@ class MatchTables(RepoPart):
 
     def same_players(self, ladder: int, players: Sequence[PlayerId],
                      since: Timestamp) -> list[MatchRecord]:
-        return [self._match(r) for r in self._all(*self.same_players_read(ladder, players,
-                                                                          since))]
+        return [self._match(r) for r in self._all(*self._same_players_reads(ladder, players,
+                                                                            since)[0])]
 
-    def same_players_read(self, ladder: int, players: Sequence[PlayerId],
-                          since: Timestamp) -> tuple[str, tuple[Any, ...]]:
-        """`same_players`' statement and arguments (a store may send it ahead)."""
+    def _same_players_reads(self, ladder: int, players: Sequence[PlayerId],
+                            since: Timestamp) -> list[Read]:
         # Named, because without statistics the planner scans the ladder for this OR.
-        return (f"{self._MATCH}{self.dialect.indexed_by('matches_by_players')} WHERE "
-                "ladder=? AND players_key=? AND "
-                "(status IN ('pending', 'disputed') OR reported_at >= ?) ORDER BY id",
-                (ladder, players_key(players), since))
+        return [(f"{self._MATCH}{self.dialect.indexed_by('matches_by_players')} WHERE "
+                 "ladder=? AND players_key=? AND "
+                 "(status IN ('pending', 'disputed') OR reported_at >= ?) ORDER BY id",
+                 (ladder, players_key(players), since))]
 
     def open_matches(self, ladder: int) -> list[MatchRecord]:
-        return [self._match(r) for r in self._all(
-            f"{self._MATCH} WHERE ladder=? AND status IN ('pending', 'disputed') ORDER BY id",
-            (ladder,))]
+        return [self._match(r) for r in self._all(*self._open_matches_reads(ladder)[0])]
+
+    def _open_matches_reads(self, ladder: int) -> list[Read]:
+        return [(f"{self._MATCH} WHERE ladder=? AND status IN ('pending', 'disputed') "
+                 "ORDER BY id", (ladder,))]
 
     def matches(self, ladder: int, player: PlayerId | None = None,
                 limit: int | None = None) -> list[MatchRecord]:
@@ -125,10 +126,13 @@ class MatchTables(RepoPart):
 
     def unfinished_challenges(self, ladder: int) -> list[ChallengeRecord]:
         return [ChallengeRecord(r[0], r[1], r[2], r[3], r[4], r[5], r[6], bool(r[7]), r[8], r[9])
-                for r in self._all(
-                    "SELECT ladder, id, challenger, challenged, status, issued_at, answered_at, "
-                    "reminded, match, reason FROM challenges WHERE ladder=? AND status IN "
-                    "('open', 'accepted') ORDER BY id", (ladder,))]
+                for r in self._all(*self._unfinished_challenges_reads(ladder)[0])]
+
+    @staticmethod
+    def _unfinished_challenges_reads(ladder: int) -> list[Read]:
+        return [("SELECT ladder, id, challenger, challenged, status, issued_at, answered_at, "
+                 "reminded, match, reason FROM challenges WHERE ladder=? AND status IN "
+                 "('open', 'accepted') ORDER BY id", (ladder,))]
 
     # ---- audit
     def add_audit(self, entry: AuditEntry) -> None:
@@ -141,6 +145,10 @@ class MatchTables(RepoPart):
 
     def audit(self, ladder: int, player: PlayerId | None = None,
               limit: int = 20) -> list[AuditEntry]:
+        return [AuditEntry(*r) for r in self._all(*self._audit_reads(ladder, player, limit)[0])]
+
+    @staticmethod
+    def _audit_reads(ladder: int, player: PlayerId | None, limit: int) -> list[Read]:
         sql = "SELECT ladder, at, by, action, reason, match, player, detail FROM audit " \
               "WHERE ladder=?"
         args: tuple[Any, ...] = (ladder,)
@@ -148,5 +156,4 @@ class MatchTables(RepoPart):
             sql += (" AND (player=? OR match IN (SELECT match FROM match_players "
                     "WHERE ladder=? AND player=?))")
             args += (player, ladder, player)
-        return [AuditEntry(*r) for r in self._all(sql + " ORDER BY id DESC LIMIT ?",
-                                                  (*args, limit))]
+        return [(sql + " ORDER BY id DESC LIMIT ?", (*args, limit))]

@@ -16,6 +16,7 @@ from typing import TypeVar
 
 from core.calendar import DAY
 from core.events import DecayDay, Event, SeasonClosed
+from core.hints import NoHints
 from core.ledger import Ledger, Rederived
 from core.model import PlayerId, Timestamp
 from core.ports import DAY_RANKS
@@ -56,8 +57,9 @@ class _Data:
     sharing: SharingData = field(default_factory=SharingData)
 
 
-class MemoryRepo(MemoryFollowing, MemoryPlatform, MemorySharing):
-    """The Repo protocol over plain Python structures."""
+class MemoryRepo(MemoryFollowing, MemoryPlatform, MemorySharing, NoHints):
+    """The Repo protocol over plain Python structures (nothing to read ahead: it is all
+    in memory)."""
 
     def __init__(self, data: _Data, snapshot_every: int) -> None:
         self.d = data
@@ -158,10 +160,6 @@ class MemoryRepo(MemoryFollowing, MemoryPlatform, MemorySharing):
             if p.user == user:
                 return self._player(ladder, p)
         return None
-
-    def expect_players(self, ladder: int, users: Sequence[str],
-                       games_since: Timestamp | None = None) -> None:
-        """Nothing to fetch ahead: it is all in memory."""
 
     def _player(self, ladder: int, info: PlayerInfo) -> PlayerInfo:
         state = self.d.ledgers[ladder].state.players.get(info.id)

@@ -9,6 +9,8 @@ from typing import Any
 
 from storage.dialect import Dialect
 
+Read = tuple[str, tuple[Any, ...]]  # a statement and its arguments
+
 
 class RepoPart:
     """The repository's shared names, declared for the parts that use them."""
@@ -19,7 +21,7 @@ class RepoPart:
     _one: Callable[..., Any]  # one row of a statement, or None
     _all: Callable[..., list[Any]]  # every row of a statement
     _ladder_settings: Callable[[int], Any]
-    _players_reads: Callable[..., list[tuple[str, tuple[Any, ...]]]]
+    _players_reads: Callable[..., list[Read]]
     _ahead: Callable[..., None]  # a read about to be made (see SqlStore.read_ahead)
     settings_read: dict[int, Any]  # settings read under the ladder's lock (repo.py)
     dialect: Dialect

@@ -299,7 +299,7 @@ class PgStore(SqlStore):
         guessed = [self._player_ids.get((ladder, user)) for user in users]
         ids = [player for player in guessed if player is not None]
         if ids and len(ids) == len(guessed):
-            repo.conn.ahead(*repo.same_players_read(ladder, ids, since))
+            repo.expect(("same_players", ladder, ids, since))
 
     def recover(self, conn: Any) -> None:
         # The server closed the connection (a restart, a failover): connect again. The

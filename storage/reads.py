@@ -20,7 +20,7 @@ from core.settings import Settings
 from core.state import PlayerState
 from core.tables import HallEntry, TableRow, gain_table
 from storage import tuning
-from storage.part import RepoPart
+from storage.part import Read, RepoPart
 
 _PAGE = 200  # rows of a table read to be shown (a page, its names looked up next)
 
@@ -30,10 +30,7 @@ class ProjectionReads(RepoPart):
 
     # ---- projections
     def player_state(self, ladder: int, player: PlayerId) -> PlayerState | None:
-        row = self._one(
-            "SELECT rating, games, rated_games, wins, losses, draws, rated_wins, last_played, "
-            "season_gain, season_games, member, extra FROM players WHERE ladder=? AND id=?",
-            (ladder, player))
+        row = self._one(*self._player_state_reads(ladder, player)[0])
         if row is None:
             return None
         extra = tuple(json.loads(row[11])) if row[11] else ()
@@ -49,6 +46,12 @@ class ProjectionReads(RepoPart):
             "SELECT player, gain, rated_games FROM seasons WHERE ladder=? AND season=? "
             "ORDER BY place", (ladder, season))]
 
+    @staticmethod
+    def _player_state_reads(ladder: int, player: PlayerId) -> list[Read]:
+        return [("SELECT rating, games, rated_games, wins, losses, draws, rated_wins, "
+                 "last_played, season_gain, season_games, member, extra FROM players WHERE "
+                 "ladder=? AND id=?", (ladder, player))]
+
     _CHANGE = "SELECT seq, at, player, before, after, kind, match, rated FROM changes"
 
     @staticmethod
@@ -57,9 +60,12 @@ class ProjectionReads(RepoPart):
 
     def changes(self, ladder: int, player: PlayerId,
                 limit: int | None = None) -> list[ChangeRecord]:
-        rows = self._all(f"{self._CHANGE} WHERE ladder=? AND player=? ORDER BY seq DESC LIMIT ?",
-                         (ladder, player, tuning.ALL_ROWS if limit is None else limit))
+        rows = self._all(*self._changes_reads(ladder, player, limit)[0])
         return [self._change(r) for r in reversed(rows)]
+
+    def _changes_reads(self, ladder: int, player: PlayerId, limit: int | None) -> list[Read]:
+        return [(f"{self._CHANGE} WHERE ladder=? AND player=? ORDER BY seq DESC LIMIT ?",
+                 (ladder, player, tuning.ALL_ROWS if limit is None else limit))]
 
     def match_changes(self, ladder: int, match_id: int) -> list[ChangeRecord]:
         return [self._change(r) for r in self._all(
@@ -108,14 +114,9 @@ class ProjectionReads(RepoPart):
         if table in ("season", "week"):
             rows = self._gain_table(ladder, table, at, settings)
             return (rows if limit is None else rows[:limit]), len(rows)
-        sql, args = self._table_sql(ladder, table, at, settings)
-        page = (f"{sql} LIMIT ?", (*args, tuning.ALL_ROWS if limit is None else limit))
+        page, count = self._standings_reads(ladder, table, at, limit)
         self._ahead(*page)  # (with the count, in one round trip)
-        if table == "rating":  # the histogram knows how many members there are
-            total = self._one("SELECT CAST(coalesce(sum(n), 0) AS BIGINT) FROM rating_counts "
-                              "WHERE ladder=?", (ladder,))[0]
-        else:
-            total = self._one(f"SELECT count(*) FROM ({sql}) AS t", args)[0]
+        total = self._one(*count)[0]
         listed = [TableRow(*r) for r in self._all(*page)]
         shown = [r.player for r in listed]
         if shown and limit is not None and limit <= _PAGE:
@@ -124,9 +125,20 @@ class ProjectionReads(RepoPart):
                 self._ahead(*read)
         return listed, total
 
+    def _standings_reads(self, ladder: int, table: str, at: Timestamp,
+                         limit: int | None) -> list[Read]:
+        """A table's page and its count (not of the gain tables, season and week)."""
+        if table in ("season", "week"):
+            return []
+        sql, args = self._table_sql(ladder, table, at, self._ladder_settings(ladder))
+        page = (f"{sql} LIMIT ?", (*args, tuning.ALL_ROWS if limit is None else limit))
+        if table == "rating":  # the histogram knows how many members there are
+            return [page, ("SELECT CAST(coalesce(sum(n), 0) AS BIGINT) FROM rating_counts "
+                           "WHERE ladder=?", (ladder,))]
+        return [page, (f"SELECT count(*) FROM ({sql}) AS t", args)]
+
     def rank(self, ladder: int, table: str, player: PlayerId, at: Timestamp) -> int | None:
-        row = self._one("SELECT member, rating, rung, rated_games, last_played, held FROM "
-                        "players WHERE ladder=? AND id=?", (ladder, player))
+        row = self._one(*self._rank_reads(ladder, table, player, at)[0])
         if row is None or not row[0]:
             return None
         _, rating, rung, games, last, held = row
@@ -147,6 +159,12 @@ class ProjectionReads(RepoPart):
         mine = next((r for r in rows if r.player == player), None)
         return None if mine is None else 1 + sum(1 for r in rows if r.value > mine.value)
 
+    @staticmethod
+    def _rank_reads(ladder: int, table: str, player: PlayerId, at: Timestamp) -> list[Read]:
+        # (the player's row: what else a rank reads depends on it)
+        return [("SELECT member, rating, rung, rated_games, last_played, held FROM players "
+                 "WHERE ladder=? AND id=?", (ladder, player))]
+
     def keep_day_ranks(self, ladder: int, table: str, at: Timestamp) -> None:
         rows, _ = self.standings(ladder, table, at, DAY_RANKS)
         self.conn.execute("UPDATE players SET day_rank=NULL WHERE ladder=? AND day_rank IS NOT "
@@ -166,22 +184,24 @@ class ProjectionReads(RepoPart):
 
     def timeline(self, ladder: int) -> list[tuple[Timestamp, str, str]]:
         return [(at, kind, json.loads(body)["d" if kind == "decay" else "s"])
-                for at, kind, body in self._all(
-                    # Days and months are job events, keyed: read through the job index,
-                    # not by scanning the whole log for two kinds.
-                    f"SELECT at, kind, body FROM events{self.dialect.indexed_by('events_job_key')} "
-                    "WHERE ladder=? AND key IS NOT NULL "
-                    "AND kind IN ('decay', 'season') ORDER BY seq", (ladder,))]
+                for at, kind, body in self._all(*self._timeline_reads(ladder)[0])]
+
+    def _timeline_reads(self, ladder: int) -> list[Read]:
+        # Days and months are job events, keyed: read through the job index, not by
+        # scanning the whole log for two kinds.
+        return [(f"SELECT at, kind, body FROM events{self.dialect.indexed_by('events_job_key')} "
+                 "WHERE ladder=? AND key IS NOT NULL AND kind IN ('decay', 'season') "
+                 "ORDER BY seq", (ladder,))]
 
     def _rated_above(self, ladder: int, rating: float) -> int:
         """Members rated strictly higher: whole buckets above from the histogram, then the
         few in the player's own bucket, from the index."""
         bucket = int(rating)  # truncates toward zero, as CAST(... AS INTEGER) does
-        above: int = self._one("SELECT CAST(coalesce(sum(n), 0) AS BIGINT) FROM rating_counts "
-                               "WHERE ladder=? AND bucket > ?", (ladder, bucket))[0]
         # The bucket holds [b, b+1) for b > 0, (-1, 1) for b = 0 and (b-1, b] for b < 0.
         top = "rating < ?" if bucket >= 0 else "rating <= ?"
-        within: int = self._one(
-            f"SELECT count(*) FROM players WHERE ladder=? AND member=1 AND rating > ? AND {top}",
-            (ladder, rating, bucket + 1 if bucket >= 0 else bucket))[0]
-        return above + within
+        within = (f"SELECT count(*) FROM players WHERE ladder=? AND member=1 AND rating > ? "
+                  f"AND {top}", (ladder, rating, bucket + 1 if bucket >= 0 else bucket))
+        self._ahead(*within)  # (with the buckets above, in one round trip)
+        above: int = self._one("SELECT CAST(coalesce(sum(n), 0) AS BIGINT) FROM rating_counts "
+                               "WHERE ladder=? AND bucket > ?", (ladder, bucket))[0]
+        return above + int(self._one(*within)[0])

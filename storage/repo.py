@@ -211,6 +211,11 @@ class SqliteRepo(EventLog, Rederivation, MatchTables, ProjectionReads, Following
         if games_since is not None:
             self.store.expect_games(self, ladder, users, games_since)
 
+    def expect(self, *reads: tuple[Any, ...]) -> None:
+        for name, *args in reads:  # (each read's statement is its method's own)
+            for read in getattr(self, f"_{name}_reads")(*args):
+                self._ahead(*read)
+
     def players(self, ladder: int,
                 ids: Sequence[PlayerId] | None = None) -> dict[PlayerId, PlayerInfo]:
         if ids is None:

@@ -138,7 +138,8 @@ async def test_commands_make_the_round_trips_they_should(url: str) -> None:
     reporter with the opponent; the pair's recent games; the commit), three once the
     process has seen both players (their games come with them, by their ids then), the
     standings four (the message with the ladder; a page's count with its rows; their
-    names with their day ranks; the commit); a repeated message two."""
+    names with their day ranks; the commit), a profile five (the reads it names,
+    `Repo.expect`, together); a repeated message two."""
     async with PgStore(url, lanes=1) as store:
         chat = Chat(store)
         await chat.ladder("warlight", "confirm=false")
@@ -154,6 +155,11 @@ async def test_commands_make_the_round_trips_they_should(url: str) -> None:
         count.trips = 0
         await chat.ok("carol", "/standings", message_id="m3")
         assert count.trips == 4
+        count.trips = 0
+        await chat.ok("carol", "/profile @alice", message_id="m4")
+        # the message; the player; what the profile says it reads; the player's place,
+        # counted by their rating; the commit
+        assert count.trips == 5
         count.trips = 0  # a repeated message: its reply, in one round trip and the commit
         assert await chat.text("bob", "/report win @carol", message_id="m2") == \
             await chat.text("bob", "/report win @carol", message_id="m2")

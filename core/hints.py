@@ -1,0 +1,41 @@
+"""Hints a repository may act on: which reads a command makes next.
+
+They read nothing. A server's store sends the reads named together, in one round trip
+(storage/postgres.py); the SQLite store and the in-memory twin have no round trips and
+ignore them (`NoHints`). A read named and not made costs a read; one made and not
+named, a round trip: never a different answer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from core.model import Timestamp
+
+
+class ReadHints(Protocol):
+    """What a command may say of the reads it makes next."""
+
+    def expect_players(self, ladder: int, users: Sequence[str],
+                       games_since: Timestamp | None = None) -> None:
+        """`player_for` of these users comes next, and with `games_since`,
+        `same_players` of their players since then (a server's store guesses their ids
+        from the players it saw these users have)."""
+        ...
+
+    def expect(self, *reads: tuple[Any, ...]) -> None:
+        """These reads come next, each named as the repository's method and its
+        arguments, in order: `("audit", ladder, player, 5)`."""
+        ...
+
+
+class NoHints:
+    """A repository with nothing to read ahead."""
+
+    def expect_players(self, ladder: int, users: Sequence[str],
+                       games_since: Timestamp | None = None) -> None:
+        pass
+
+    def expect(self, *reads: tuple[Any, ...]) -> None:
+        pass
