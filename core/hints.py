@@ -8,10 +8,11 @@ named, a round trip: never a different answer.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from core.model import Timestamp
+from core.records import LadderInfo
 
 
 class ReadHints(Protocol):
@@ -29,6 +30,13 @@ class ReadHints(Protocol):
         arguments, in order: `("audit", ladder, player, 5)`."""
         ...
 
+    def expect_ladder(self, chat: str, name: str | None,
+                      then: Callable[[LadderInfo], None]) -> None:
+        """The chat's ladder `name` (None: its default) is looked up next, and `then`
+        names the reads that follow once it is known (a server's store may call it with
+        the ladder as this process last saw it, to send them all with the ladder's)."""
+        ...
+
 
 class NoHints:
     """A repository with nothing to read ahead."""
@@ -38,4 +46,8 @@ class NoHints:
         pass
 
     def expect(self, *reads: tuple[Any, ...]) -> None:
+        pass
+
+    def expect_ladder(self, chat: str, name: str | None,
+                      then: Callable[[LadderInfo], None]) -> None:
         pass

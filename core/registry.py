@@ -93,7 +93,7 @@ from core.parsing import (
     read_withdraw,
 )
 from core.ports import Repo
-from core.records import Context, Reply
+from core.records import Context, LadderInfo, Reply
 from core.session import Session
 from core.settings import Policy
 from core.words import Args
@@ -101,6 +101,7 @@ from core.words import Args
 # What runs a command: on its ladder (most), or on the chat's ladders as a whole.
 Run = Callable[[Session, Any], Reply]
 ChatRun = Callable[[Repo, Context, Any, Policy], Reply]
+Expects = Callable[[Repo, Context, Any, LadderInfo], None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +112,8 @@ class Action:
     run: Run | None = None  # on one ladder, in a Session
     chat: ChatRun | None = None  # on the chat's ladders: it names its ladder, or none
     moderator: bool = False
+    # The reads it makes first, named once its ladder is known (Repo.expect_ladder).
+    expects: Expects | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,8 +140,9 @@ def _bare(word: str, help: str, menu: str, command: Command, run: Run,
                 (Action(type(command), run),), reads=reads, bare=command)
 
 
-def _one(kind: type, run: Run, moderator: bool = False) -> tuple[Action, ...]:
-    return (Action(kind, run, moderator=moderator),)
+def _one(kind: type, run: Run, moderator: bool = False,
+         expects: Expects | None = None) -> tuple[Action, ...]:
+    return (Action(kind, run, moderator=moderator, expects=expects),)
 
 
 def _mod(kind: type, run: Run) -> Action:
@@ -185,7 +189,8 @@ SPECS: tuple[Spec, ...] = (
     Spec("report", ("/report win|loss|draw @user [2-1] [minor|major|overwhelming] [moves=N] "
                     "[unrated] [again]", "/report ffa @first @second ...",
                     "/report teams @a @b vs @c @d [2-1] [draw]"),
-         N_("help.report"), N_("menu.report"), read_report, _one(ReportResult, reporting.report)),
+         N_("help.report"), N_("menu.report"), read_report, _one(ReportResult, reporting.report,
+                                                         expects=reporting.first_reads)),
     Spec("confirm", ("/confirm [MATCH_ID]",), N_("help.confirm"), N_("menu.confirm"),
          read_confirm, _one(ConfirmResult, reporting.confirm)),
     Spec("dispute", ("/dispute [MATCH_ID] [reason]",), N_("help.dispute"), N_("menu.dispute"),

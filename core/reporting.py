@@ -23,9 +23,11 @@ from core.events import MatchConfirmed
 from core.i18n import N_, Message, decode, encode, joined, listed, span, t
 from core.model import Match, PlayerId, Result, Timestamp
 from core.planning import expect
-from core.records import MatchRecord, Reply
+from core.ports import Repo
+from core.records import Context, LadderInfo, MatchRecord, Reply, UserRef
 from core.rulebooks import choose
-from core.session import Session, participants_text
+from core.session import Session, instant, participants_text
+from core.settings import Settings
 from core.shape import shape_refusal
 from core.state import Applied, Change
 
@@ -35,7 +37,7 @@ DUPLICATE_WINDOW = 120
 
 def report(s: Session, cmd: ReportResult) -> Reply:
     """Record a reported game: pending until confirmed, or at once without confirmation."""
-    s.expect((s.ctx.user, *(u for side in cmd.sides for u in side)), _games_since(s))
+    s.expect(_reported(s.ctx, cmd), games_since(s.settings, s.now))
     me = s.me()
     sides = tuple(tuple(s.member(u).id for u in side) for side in cmd.sides) if cmd.sides \
         else queue.my_sides(s, me.id, cmd.loss)
@@ -115,15 +117,27 @@ def _same_outcome(a: Result, b: Result) -> bool:
     return set(sides_a) == set(sides_b) if a.draw else sides_a == sides_b
 
 
-def _games_since(s: Session) -> Timestamp:
+def games_since(settings: Settings, now: Timestamp) -> Timestamp:
     """Since when a report's players' games are looked at for the same game."""
-    window = DUPLICATE_WINDOW if s.settings.confirm else round(s.settings.confirm_hours * HOUR)
-    return s.now - window
+    return now - (DUPLICATE_WINDOW if settings.confirm else round(settings.confirm_hours * HOUR))
+
+
+def _reported(ctx: Context, cmd: ReportResult) -> list[UserRef]:
+    """The reporter and the users the report names."""
+    return [ctx.user, *(u for side in cmd.sides for u in side)]
+
+
+def first_reads(repo: Repo, ctx: Context, cmd: ReportResult, ladder: LadderInfo) -> None:
+    """What a report reads first, once its ladder is known: its players and their games
+    (see Repo.expect_ladder)."""
+    users = list(dict.fromkeys(u.key for u in _reported(ctx, cmd)))
+    if len(users) > 1:
+        repo.expect_players(ladder.id, users, games_since(ladder.settings, instant(ctx, ladder)))
 
 
 def _same_game(s: Session, me: PlayerId, result: Result, again: bool) -> Reply | None:
     """Answer a report of a game already reported, or None when it is a new game."""
-    earlier = s.repo.same_players(s.ladder.id, result.players, _games_since(s))
+    earlier = s.repo.same_players(s.ladder.id, result.players, games_since(s.settings, s.now))
     for record in earlier:
         if record.status not in ("pending", "disputed"):
             continue

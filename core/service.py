@@ -43,23 +43,35 @@ def handle(repo: Repo, ctx: Context, text: str, resolve: Resolver,
     # No chat shows a NUL character and PostgreSQL cannot store one: it stands as U+FFFD,
     # the replacement character, whichever store keeps the ladder.
     text = text.replace("\x00", "\ufffd")
+    # (parsed before the repeat is looked for, so that the reads it makes first can go
+    # with that look: parsing reads nothing, and the same text parses alike again)
+    try:
+        parsed: Parsed | LadderError | None = parse(text, ctx.user, resolve, ctx.reply_to)
+    except LadderError as error:
+        parsed = error
+    if isinstance(parsed, Parsed):
+        _expect(repo, ctx, parsed)
     if ctx.message_id is not None:
         earlier = repo.seen(ctx.chat, ctx.message_id)
         if earlier is not None:
             return Reply(earlier)
-    try:
-        parsed = parse(text, ctx.user, resolve, ctx.reply_to)
-    except UsageError as error:
-        return spoken(refused(_ladder_named(repo, ctx.chat, text, error)), ctx,
-                      _chat_language(repo, ctx.chat, policy))
-    except LadderError as error:
-        return spoken(refused(error), ctx, _chat_language(repo, ctx.chat, policy))
+    if isinstance(parsed, UsageError):
+        parsed = _ladder_named(repo, ctx.chat, text, parsed)
+    if isinstance(parsed, LadderError):
+        return spoken(refused(parsed), ctx, _chat_language(repo, ctx.chat, policy))
     if parsed is None:
         return None
     reply = execute(repo, ctx, parsed, policy)
     if ctx.message_id is not None and not reply.error:
         repo.remember(ctx.chat, ctx.message_id, str(reply.text), ctx.at)
     return reply
+
+
+def _expect(repo: Repo, ctx: Context, parsed: Parsed) -> None:
+    """Name the reads the command makes first, if its action knows them."""
+    cmd, expects = parsed.command, ACTIONS[type(parsed.command)].expects
+    if expects is not None:
+        repo.expect_ladder(ctx.chat, parsed.ladder, lambda ladder: expects(repo, ctx, cmd, ladder))
 
 
 def _chat_language(repo: Repo, chat: str, policy: Policy) -> str:

@@ -37,6 +37,12 @@ def platform_of(key: str) -> str:
     return PLATFORMS.get(prefix, prefix)
 
 
+def instant(ctx: Context, ladder: LadderInfo) -> Timestamp:
+    """The instant of a command on a ladder: its message's, never before the ladder's
+    clock (a ladder's log runs forward)."""
+    return max(ctx.at, ladder.clock)
+
+
 @dataclass
 class Session:
     """A command in progress on one ladder."""
@@ -72,7 +78,7 @@ class Session:
     @property
     def now(self) -> Timestamp:
         """The instant of this command (never before the ladder's clock)."""
-        return max(self.ctx.at, self.ladder.clock)
+        return instant(self.ctx, self.ladder)
 
     def refresh(self) -> None:
         """Re-read the ladder after its settings or properties changed."""

@@ -138,7 +138,9 @@ class PgStore(SqlStore):
         self._count = lanes
         self._group_size = group
         self._serving: set[asyncio.Task[None]] = set()  # (tasks are held only weakly)
-        self._player_ids: dict[tuple[int, str], int] = {}  # (ladder, user): as last read
+        # What this process last read of a few things, to guess the reads of a hint by:
+        # a ladder's row by where it was looked up, a user's player id by (ladder, user).
+        self._guesses: dict[tuple[Any, ...], Any] = {}
         # (a chat's turn lives while a unit of it waits or runs)
         self._turns: weakref.WeakValueDictionary[str, asyncio.Lock] = \
             weakref.WeakValueDictionary()
@@ -267,6 +269,8 @@ class PgStore(SqlStore):
             if ladder in repo.locked:
                 repo.conn.known[("seq", ladder)] = seq
                 repo.conn.known[("match", ladder)] = match
+        if rows:
+            self._saw(("ladder", where, tuple(args)), rows[0])
         return rows[0] if rows else None
 
     def known(self, repo: SqliteRepo, what: str, ladder: int) -> int:
@@ -286,17 +290,30 @@ class PgStore(SqlStore):
     def read_ahead(self, repo: SqliteRepo, sql: str, args: Sequence[Any]) -> None:
         repo.conn.ahead(sql, args)
 
+    # ---- guesses: a wrong one costs a read, never a wrong answer (a read is answered by
+    # one sent ahead only if it is the very statement with the very arguments)
+    def _saw(self, key: tuple[Any, ...], value: Any) -> None:
+        if len(self._guesses) >= tuning.GUESSES:
+            self._guesses.clear()  # (starting afresh loses nothing but guesses)
+        self._guesses[key] = value
+
     def saw_player(self, ladder: int, user: str, player: int) -> None:
-        if len(self._player_ids) >= tuning.GUESSED_PLAYERS:
-            self._player_ids.clear()  # (guesses only: starting afresh loses nothing)
-        self._player_ids[(ladder, user)] = player
+        self._saw(("player", ladder, user), player)
+
+    def expect_ladder(self, repo: SqliteRepo, where: tuple[str, tuple[Any, ...]],
+                      then: Callable[[Any], None]) -> None:
+        # The ladder's lock and row go first (the reads after them run under the lock),
+        # then what follows, named for the ladder as this process last saw it.
+        for sql, args in self._ladder_reads(repo, *where):
+            repo.conn.ahead(sql, args)
+        row = self._guesses.get(("ladder", *where))
+        if row is not None:
+            then(repo._ladder(row))
 
     def expect_games(self, repo: SqliteRepo, ladder: int, users: Sequence[str],
                      since: int) -> None:
-        # The players' ids as this process saw them before: a user's player keeps its
-        # id, and a wrong guess costs a read, never a wrong answer (the read made then
-        # must be the very statement and arguments sent ahead).
-        guessed = [self._player_ids.get((ladder, user)) for user in users]
+        # The players' ids as this process saw them before (a user's player keeps its).
+        guessed = [self._guesses.get(("player", ladder, user)) for user in users]
         ids = [player for player in guessed if player is not None]
         if ids and len(ids) == len(guessed):
             repo.expect(("same_players", ladder, ids, since))

@@ -8,7 +8,7 @@ ladders and players themselves.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
@@ -119,9 +119,14 @@ class SqliteRepo(EventLog, Rederivation, MatchTables, ProjectionReads, Following
                                                   (chat,))]
         return own + self.shared_ladders(chat)
 
+    @staticmethod
+    def _ladder_where(chat: str, name: str | None) -> tuple[str, tuple[Any, ...]]:
+        """Where the chat's ladder `name` is (None: its default)."""
+        return ("chat=? AND is_default=1", (chat,)) if name is None \
+            else ("chat=? AND name=?", (chat, name))
+
     def ladder(self, chat: str, name: str | None) -> LadderInfo | None:
-        row = self.store.find_ladder(self, "chat=? AND is_default=1", (chat,)) if name is None \
-            else self.store.find_ladder(self, "chat=? AND name=?", (chat, name))
+        row = self.store.find_ladder(self, *self._ladder_where(chat, name))
         if row is None:
             return self.shared_ladder(chat, name)
         found = self._ladder(row)
@@ -210,6 +215,10 @@ class SqliteRepo(EventLog, Rederivation, MatchTables, ProjectionReads, Following
             self._ahead(self._PLAYER_FOR, (ladder, user))
         if games_since is not None:
             self.store.expect_games(self, ladder, users, games_since)
+
+    def expect_ladder(self, chat: str, name: str | None,
+                      then: Callable[[LadderInfo], None]) -> None:
+        self.store.expect_ladder(self, self._ladder_where(chat, name), then)
 
     def expect(self, *reads: tuple[Any, ...]) -> None:
         for name, *args in reads:  # (each read's statement is its method's own)

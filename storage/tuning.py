@@ -12,6 +12,6 @@ SYNC_RESTATE = 20_000  # a correction rewrites this much history at once; older,
 RESTATE_CHUNK = 50_000  # events of history restated per transaction
 CACHED_LADDERS = 32
 GROUP_LIMIT = 64  # units of work committed together at most
-GUESSED_PLAYERS = 100_000  # users' player ids a PostgreSQL store keeps to read ahead by
+GUESSES = 100_000  # what a PostgreSQL store keeps of what it read, to read ahead by
 TRIES = 6  # attempts at a transaction that failed for a transient reason
 ALL_ROWS = 1 << 62  # LIMIT meaning none, in both SQLite (-1) and PostgreSQL (no negatives)

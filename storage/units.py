@@ -120,6 +120,11 @@ class SqlStore:
         """A read the unit of work is about to make, which a server's store may send with
         the round trip before it (no-op here: SQLite has no round trips)."""
 
+    def expect_ladder(self, repo: SqliteRepo, where: tuple[str, tuple[Any, ...]],
+                      then: Callable[[Any], None]) -> None:
+        """The ladder `where` names is looked up next, then what `then` names (see
+        Repo.expect_ladder; no-op here)."""
+
     def saw_player(self, ladder: int, user: str, player: int) -> None:
         """A user's player on a ladder, as read (a server's store keeps it to guess the
         reads of a hint with; no-op here)."""

@@ -134,9 +134,10 @@ def test_a_new_transaction_reads_afresh(conn: Connection, url: str) -> None:
 
 
 async def test_commands_make_the_round_trips_they_should(url: str) -> None:
-    """A report is four round trips (the message with the chat's default ladder; the
-    reporter with the opponent; the pair's recent games; the commit), three once the
-    process has seen both players (their games come with them, by their ids then), the
+    """A report is three round trips (the message with the chat's default ladder, and
+    the reporter and opponent on the ladder as this process saw it; the pair's recent
+    games; the commit), two once the process has seen both players (their games come
+    with them, by the ids they had then), the
     standings four (the message with the ladder; a page's count with its rows; their
     names with their day ranks; the commit), a profile five (the reads it names,
     `Repo.expect`, together); a repeated message two."""
@@ -148,10 +149,10 @@ async def test_commands_make_the_round_trips_they_should(url: str) -> None:
         assert store.lanes[0].conn is not None
         count = Counted(store.lanes[0].conn)
         await chat.ok("bob", "/report win @carol", message_id="m2")
-        assert count.trips == 4  # (carol is new to this process)
+        assert count.trips == 3  # (carol is new to this process)
         count.trips = 0
         await chat.ok("carol", "/report win @alice", message_id="m2b")
-        assert count.trips == 3
+        assert count.trips == 2
         count.trips = 0
         await chat.ok("carol", "/standings", message_id="m3")
         assert count.trips == 4
@@ -193,12 +194,30 @@ async def test_a_wrong_guess_of_the_players_costs_a_read_not_the_answer(url: str
         await chat.ok("carol", "/report win @alice", message_id="m0")  # #1
         await chat.ok("alice", "/report win @bob", message_id="m1")  # #2
         assert store.lanes[0].conn is not None
-        ids = store._player_ids
-        assert len({ids[key] for key in ids if key[1].endswith(("alice", "bob", "carol"))}) == 3
-        carol = next(ids[key] for key in ids if key[1].endswith("carol"))
-        for key in [key for key in ids if key[1].endswith("bob")]:
-            ids[key] = carol  # alice's games with carol are sent ahead: #1
+        ids = {key: found for key, found in store._guesses.items() if key[0] == "player"}
+        assert len({ids[key] for key in ids if key[2].endswith(("alice", "bob", "carol"))}) == 3
+        carol = next(ids[key] for key in ids if key[2].endswith("carol"))
+        for key in [key for key in ids if key[2].endswith("bob")]:
+            store._guesses[key] = carol  # alice's games with carol are sent ahead: #1
         count = Counted(store.lanes[0].conn)
         reply = await chat.text("alice", "/report win @bob", message_id="m2")
         assert "already reported as #2" in reply
-        assert count.trips == 4  # the guessed read, then the real one
+        assert count.trips == 3  # the guessed read, then the real one
+
+
+async def test_a_report_on_a_new_default_ladder_is_not_misled_by_the_old(url: str) -> None:
+    """The reads a report makes first go with the message's, named for the chat's default
+    ladder as this process last saw it; once another ladder is the default, those are
+    the wrong ladder's reads, and the report still goes to the new default."""
+    async with PgStore(url, lanes=1) as store:
+        chat = Chat(store)
+        await chat.ladder("duel", "confirm=false")  # "main"
+        await chat.join("alice", "bob")
+        await chat.ok("alice", "/report win @bob", message_id="m1")
+        await chat.ok("mod", "/ladder create cup preset=duel confirm=false")
+        await chat.ok("mod", "/ladder default cup")
+        await chat.join("alice", "bob")
+        cup = await chat.ok("bob", "/report win @alice", message_id="m2")
+        assert cup.startswith("Match #1: bob beat alice. bob 1000 -> 1016")  # a new ladder's
+        main = await chat.ok("alice", "/report win @bob ladder=main", message_id="m3")
+        assert main.startswith("Match #2: alice beat bob. alice 1016 -> ")
