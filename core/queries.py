@@ -23,7 +23,7 @@ from core.records import (
     Reply,
 )
 from core.rulebooks import choose, rulebook_summary
-from core.session import Session, rating_text, signed
+from core.session import Session, instant, rating_text, signed
 from core.setting_keys import describe
 from core.settings import Settings
 from core.tables import HallEntry, calibrating, league, league_name
@@ -108,6 +108,15 @@ def _movement(s: Session, table: str, players: list[PlayerId]) -> Callable[[Play
         return ""
 
     return mark
+
+
+def standings_reads(repo: Repo, ctx: Context, cmd: ShowStandings, ladder: LadderInfo) -> None:
+    """What `/standings` reads first, once its ladder is known: the page with its count
+    (by the ladder's settings: a hint reads nothing), and its players' names (see
+    Repo.expect_ladder)."""
+    table, limit = cmd.table or main_table(ladder.settings), cmd.page * TOP
+    repo.expect(("standings", ladder.id, table, instant(ctx, ladder), limit, ladder.settings),
+                ("page_names", ladder.id, table, limit))
 
 
 def standings(s: Session, cmd: ShowStandings) -> Reply:

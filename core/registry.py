@@ -199,7 +199,7 @@ SPECS: tuple[Spec, ...] = (
          read_withdraw, _one(WithdrawReport, reporting.withdraw)),
     Spec("standings", ("/standings [season|week|ladder|rating] [page=N]",),
          N_("help.standings"), N_("menu.standings"), read_standings,
-         _one(ShowStandings, queries.standings), reads=True),
+         _one(ShowStandings, queries.standings, expects=queries.standings_reads), reads=True),
     Spec("profile", ("/profile [@user]",), N_("help.profile"), N_("menu.profile"),
          read_profile, _one(ShowProfile, profile.profile), reads=True),
     Spec("history", ("/history [@user] [page=N]",), N_("help.history"), N_("menu.history"),

@@ -270,7 +270,7 @@ class PgStore(SqlStore):
                 repo.conn.known[("seq", ladder)] = seq
                 repo.conn.known[("match", ladder)] = match
         if rows:
-            self._saw(("ladder", where, tuple(args)), rows[0])
+            self.saw(("ladder", where, tuple(args)), rows[0])
         return rows[0] if rows else None
 
     def known(self, repo: SqliteRepo, what: str, ladder: int) -> int:
@@ -292,13 +292,13 @@ class PgStore(SqlStore):
 
     # ---- guesses: a wrong one costs a read, never a wrong answer (a read is answered by
     # one sent ahead only if it is the very statement with the very arguments)
-    def _saw(self, key: tuple[Any, ...], value: Any) -> None:
+    def saw(self, key: tuple[Any, ...], value: Any) -> None:
         if len(self._guesses) >= tuning.GUESSES:
             self._guesses.clear()  # (starting afresh loses nothing but guesses)
         self._guesses[key] = value
 
-    def saw_player(self, ladder: int, user: str, player: int) -> None:
-        self._saw(("player", ladder, user), player)
+    def guess(self, key: tuple[Any, ...]) -> Any:
+        return self._guesses.get(key)
 
     def expect_ladder(self, repo: SqliteRepo, where: tuple[str, tuple[Any, ...]],
                       then: Callable[[Any], None]) -> None:
@@ -309,14 +309,6 @@ class PgStore(SqlStore):
         row = self._guesses.get(("ladder", *where))
         if row is not None:
             then(repo._ladder(row))
-
-    def expect_games(self, repo: SqliteRepo, ladder: int, users: Sequence[str],
-                     since: int) -> None:
-        # The players' ids as this process saw them before (a user's player keeps its).
-        guessed = [self._guesses.get(("player", ladder, user)) for user in users]
-        ids = [player for player in guessed if player is not None]
-        if ids and len(ids) == len(guessed):
-            repo.expect(("same_players", ladder, ids, since))
 
     def recover(self, conn: Any) -> None:
         # The server closed the connection (a restart, a failover): connect again. The

@@ -115,22 +115,36 @@ class ProjectionReads(RepoPart):
             rows = self._gain_table(ladder, table, at, settings)
             return (rows if limit is None else rows[:limit]), len(rows)
         page, count = self._standings_reads(ladder, table, at, limit)
+        self.expect(("page_names", ladder, table, limit))  # (as this process last saw them)
         self._ahead(*page)  # (with the count, in one round trip)
         total = self._one(*count)[0]
         listed = [TableRow(*r) for r in self._all(*page)]
         shown = [r.player for r in listed]
-        if shown and limit is not None and limit <= _PAGE:
-            # A page of a table is shown next: its names and day ranks, in one round trip.
-            for read in (*self._players_reads(ladder, shown), self._day_ranks_read(ladder, shown)):
+        if limit is not None and limit <= _PAGE:
+            self.store.saw(("page", ladder, table, limit), shown)
+            for read in self._shown_reads(ladder, shown):
                 self._ahead(*read)
         return listed, total
 
-    def _standings_reads(self, ladder: int, table: str, at: Timestamp,
-                         limit: int | None) -> list[Read]:
-        """A table's page and its count (not of the gain tables, season and week)."""
+    def _page_names_reads(self, ladder: int, table: str, limit: int | None) -> list[Read]:
+        """What a page of a table shows next of its players (`_shown_reads`), for the
+        players this process last saw on it: the same players mostly, if not in order."""
+        shown = self.store.guess(("page", ladder, table, limit))
+        return self._shown_reads(ladder, shown) if shown else []
+
+    def _shown_reads(self, ladder: int, shown: Sequence[PlayerId]) -> list[Read]:
+        """A page of a table is shown next: its players' names and day ranks."""
+        if not shown:
+            return []
+        return [*self._players_reads(ladder, shown), self._day_ranks_read(ladder, shown)]
+
+    def _standings_reads(self, ladder: int, table: str, at: Timestamp, limit: int | None,
+                         settings: Settings | None = None) -> list[Read]:
+        """A table's page and its count (not of the gain tables, season and week), by
+        the ladder's settings (or `settings`: a hint's, which reads nothing)."""
         if table in ("season", "week"):
             return []
-        sql, args = self._table_sql(ladder, table, at, self._ladder_settings(ladder))
+        sql, args = self._table_sql(ladder, table, at, settings or self._ladder_settings(ladder))
         page = (f"{sql} LIMIT ?", (*args, tuning.ALL_ROWS if limit is None else limit))
         if table == "rating":  # the histogram knows how many members there are
             return [page, ("SELECT CAST(coalesce(sum(n), 0) AS BIGINT) FROM rating_counts "
@@ -177,10 +191,10 @@ class ProjectionReads(RepoPart):
             if players else {}
 
     @staticmethod
-    def _day_ranks_read(ladder: int, players: Sequence[PlayerId]) -> tuple[str, tuple[Any, ...]]:
-        marks = ",".join("?" * len(players))
+    def _day_ranks_read(ladder: int, players: Sequence[PlayerId]) -> Read:
+        ids = sorted(set(players))  # (the same read, whatever the players' order)
         return (f"SELECT id, day_rank FROM players WHERE ladder=? AND day_rank IS NOT NULL "
-                f"AND id IN ({marks})", (ladder, *players))
+                f"AND id IN ({','.join('?' * len(ids))})", (ladder, *ids))
 
     def timeline(self, ladder: int) -> list[tuple[Timestamp, str, str]]:
         return [(at, kind, json.loads(body)["d" if kind == "decay" else "s"])

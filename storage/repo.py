@@ -206,15 +206,18 @@ class SqliteRepo(EventLog, Rederivation, MatchTables, ProjectionReads, Following
         row = self._one(self._PLAYER_FOR, (ladder, user))
         if row is None:
             return None
-        self.store.saw_player(ladder, user, row[1])
+        self.store.saw(("player", ladder, user), row[1])
         return self._player(row)
 
     def expect_players(self, ladder: int, users: Sequence[str],
                        games_since: Timestamp | None = None) -> None:
         for user in users:
             self._ahead(self._PLAYER_FOR, (ladder, user))
-        if games_since is not None:
-            self.store.expect_games(self, ladder, users, games_since)
+        # Their games by the ids this process saw these users' players have (a user's
+        # player keeps its id).
+        ids = [self.store.guess(("player", ladder, user)) for user in users]
+        if games_since is not None and ids and None not in ids:
+            self.expect(("same_players", ladder, ids, games_since))
 
     def expect_ladder(self, chat: str, name: str | None,
                       then: Callable[[LadderInfo], None]) -> None:

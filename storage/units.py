@@ -125,14 +125,13 @@ class SqlStore:
         """The ladder `where` names is looked up next, then what `then` names (see
         Repo.expect_ladder; no-op here)."""
 
-    def saw_player(self, ladder: int, user: str, player: int) -> None:
-        """A user's player on a ladder, as read (a server's store keeps it to guess the
-        reads of a hint with; no-op here)."""
+    def saw(self, key: tuple[Any, ...], value: Any) -> None:
+        """What a unit read, which a server's store keeps (bounded) to guess the reads
+        it sends ahead by (no-op here)."""
 
-    def expect_games(self, repo: SqliteRepo, ladder: int, users: Sequence[str],
-                     since: int) -> None:
-        """`same_players` of these users' players comes next (see Repo.expect_players;
-        no-op here)."""
+    def guess(self, key: tuple[Any, ...]) -> Any:
+        """What `saw` kept under `key`, or None."""
+        return None
 
     def transient(self, error: BaseException) -> bool:
         """Whether a failed transaction should simply be tried again."""
