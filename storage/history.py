@@ -47,8 +47,8 @@ def history_rows(ladder: int, seq: int, at: int, event: Event | None, outcome: A
 
 
 # The columns of a stored change, as stored_changes gives them.
-INSERT_CHANGES = ("INSERT INTO changes (ladder, seq, player, at, before, after, kind, match, "
-                  "rated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+CHANGES_INTO = "INSERT INTO changes (ladder, seq, player, at, before, after, kind, match, rated)"
+INSERT_CHANGES = f"{CHANGES_INTO} VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
 
 
 # A re-derived match's rated flag and note, as history_rows gives its effects.

@@ -25,7 +25,7 @@ from storage.codec import (
 from storage.history import (
     players_key,
 )
-from storage.part import Read, RepoPart
+from storage.part import Read, RepoPart, insert_rows
 
 
 class MatchTables(RepoPart):
@@ -63,10 +63,9 @@ class MatchTables(RepoPart):
              record.confirmed_at, record.disputed_at, record.voided_at, record.note,
              None if record.rated is None else int(record.rated),
              players_key(record.result.players)))
-        self.conn.executemany(
-            "INSERT INTO match_players (ladder, player, match) VALUES (?, ?, ?) "
-            "ON CONFLICT DO NOTHING",
-            [(record.ladder, p, record.id) for p in record.result.players])
+        insert_rows(self.conn, "INSERT INTO match_players (ladder, player, match)",
+                    [(record.ladder, p, record.id) for p in record.result.players],
+                    " ON CONFLICT DO NOTHING")
 
     def match(self, ladder: int, match_id: int) -> MatchRecord | None:
         row = self._one(f"{self._MATCH} WHERE ladder=? AND id=?", (ladder, match_id))

@@ -4,12 +4,23 @@ helpers, and the few methods one part calls in another."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from storage.dialect import Dialect
 
 Read = tuple[str, tuple[Any, ...]]  # a statement and its arguments
+ROWS_A_STATEMENT = 100  # rows one INSERT of `insert_rows` carries at most
+
+
+def insert_rows(conn: Any, head: str, rows: Sequence[Sequence[Any]], tail: str = "") -> None:
+    """`head VALUES (...), (...) tail`: a command's few rows in one statement rather
+    than one each (on PostgreSQL each statement is the server's work of its own)."""
+    for start in range(0, len(rows), ROWS_A_STATEMENT):
+        part = rows[start:start + ROWS_A_STATEMENT]
+        row = f"({', '.join('?' * len(part[0]))})"
+        conn.execute(f"{head} VALUES {', '.join([row] * len(part))}{tail}",
+                     [value for values in part for value in values])
 
 
 class RepoPart:

@@ -32,13 +32,13 @@ from storage.codec import (
     state_to_json,
 )
 from storage.history import (
-    INSERT_CHANGES,
+    CHANGES_INTO,
     Cached,
     decay_args,
     duel_columns,
     stored_changes,
 )
-from storage.part import RepoPart
+from storage.part import RepoPart, insert_rows
 
 
 class EventLog(RepoPart):
@@ -233,7 +233,7 @@ class EventLog(RepoPart):
                  applied: Applied) -> None:
         rows = stored_changes(ladder, seq, event, applied)
         if rows:
-            self.conn.executemany(INSERT_CHANGES, rows)
+            insert_rows(self.conn, CHANGES_INTO, rows)
         if applied.kind == "decay":
             self._decay_players(ladder, state)
         else:
