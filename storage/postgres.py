@@ -46,8 +46,8 @@ JOBS, MIGRATIONS = 0, 1  # keys in PROCESSES
 # A ladder row's KNOWN numbers, read beside it (see PgStore.find_ladder).
 _KNOWN_BESIDE = (f"SELECT id, ({KNOWN['seq'].format(ladder='ladders.id')}), "
                  f"({KNOWN['match'].format(ladder='ladders.id')}) FROM ladders")
-LANES = 4  # connections per process: units of work in flight at once (measured: README)
-GROUP = 5  # units of work a connection commits together at most (measured: README)
+LANES = 2  # connections per process: units of work in flight at once (measured: README)
+GROUP = 10  # units of work a connection commits together at most (measured: README)
 
 
 def is_url(target: str) -> bool:
