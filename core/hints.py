@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from core.model import Timestamp
+from core.model import PlayerId
 from core.records import LadderInfo
 
 
@@ -19,10 +19,10 @@ class ReadHints(Protocol):
     """What a command may say of the reads it makes next."""
 
     def expect_players(self, ladder: int, users: Sequence[str],
-                       games_since: Timestamp | None = None) -> None:
-        """`player_for` of these users comes next, and with `games_since`,
-        `same_players` of their players since then (a server's store guesses their ids
-        from the players it saw these users have)."""
+                       then: Callable[[list[PlayerId]], None] | None = None) -> None:
+        """`player_for` of these users comes next, and `then` names the reads that
+        follow once their players' ids are known (a server's store may call it with the
+        ids it saw these users' players have)."""
         ...
 
     def expect(self, *reads: tuple[Any, ...]) -> None:
@@ -42,7 +42,7 @@ class NoHints:
     """A repository with nothing to read ahead."""
 
     def expect_players(self, ladder: int, users: Sequence[str],
-                       games_since: Timestamp | None = None) -> None:
+                       then: Callable[[list[PlayerId]], None] | None = None) -> None:
         pass
 
     def expect(self, *reads: tuple[Any, ...]) -> None:

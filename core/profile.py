@@ -6,20 +6,41 @@ It reads stored projections through the repository, and says which reads come ne
 
 from __future__ import annotations
 
+from typing import Any
+
 from core.challenges import deadline, whom
 from core.charts import chart_for, chart_reads
 from core.commands import ShowProfile
 from core.elo import decay_amount
 from core.i18n import Message, either, joined, plural, span, t
-from core.model import PlayerId
+from core.model import PlayerId, Timestamp
+from core.ports import Repo
 from core.queries import audit_text, main_table
-from core.records import ChallengeRecord, MatchRecord, PlayerInfo, Reply
+from core.records import ChallengeRecord, Context, LadderInfo, MatchRecord, PlayerInfo, Reply
 from core.rulebooks import choose
-from core.session import Session, rating_text, signed
+from core.session import Session, instant, rating_text, signed
 from core.state import PlayerState
 from core.tables import calibrating, league, league_name
 
 PROFILE_CORRECTIONS = 5  # the newest corrections of a player a profile lists
+
+
+def _reads(ladder: LadderInfo, player: PlayerId, now: Timestamp) -> list[tuple[Any, ...]]:
+    """What a profile reads once it knows the player, named for `Repo.expect` (its
+    table by the ladder's settings: a hint reads nothing)."""
+    table, lid = main_table(ladder.settings), ladder.id
+    return [("player_state", lid, player), ("rank", lid, table, player, now),
+            ("standings", lid, table, now, 0, ladder.settings), ("open_matches", lid),
+            ("unfinished_challenges", lid), ("audit", lid, player, PROFILE_CORRECTIONS),
+            *chart_reads(ladder, player, now)]
+
+
+def first_reads(repo: Repo, ctx: Context, cmd: ShowProfile, ladder: LadderInfo) -> None:
+    """What a profile reads first, once its ladder is known: the player, and what it
+    reads of them by the id this process saw them have (see Repo.expect_ladder)."""
+    now = instant(ctx, ladder)
+    repo.expect_players(ladder.id, [(cmd.user or ctx.user).key],
+                        lambda ids: repo.expect(*_reads(ladder, ids[0], now)))
 
 
 def profile(s: Session, cmd: ShowProfile) -> Reply:
@@ -30,14 +51,9 @@ def profile(s: Session, cmd: ShowProfile) -> Reply:
         player = own if own is not None and not own.member else s.me()
     else:
         player = s.player(cmd.user) or s.member(cmd.user)
-    settings, ladder = s.settings, s.ladder.id
-    table = main_table(settings)
-    s.repo.expect(("player_state", ladder, player.id), ("rank", ladder, table, player.id, s.now),
-                  ("standings", ladder, table, s.now, 0), ("open_matches", ladder),
-                  ("unfinished_challenges", ladder),
-                  ("audit", ladder, player.id, PROFILE_CORRECTIONS),
-                  *chart_reads(s.ladder, player.id, s.now))
-    state = s.repo.player_state(ladder, player.id)
+    settings = s.settings
+    s.repo.expect(*_reads(s.ladder, player.id, s.now))
+    state = s.repo.player_state(s.ladder.id, player.id)
     assert state is not None
     lines: list[Message] = [t("profile.first", standing=_standing(s, player, state)),
                             _record(s, state)]

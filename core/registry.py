@@ -201,7 +201,7 @@ SPECS: tuple[Spec, ...] = (
          N_("help.standings"), N_("menu.standings"), read_standings,
          _one(ShowStandings, queries.standings, expects=queries.standings_reads), reads=True),
     Spec("profile", ("/profile [@user]",), N_("help.profile"), N_("menu.profile"),
-         read_profile, _one(ShowProfile, profile.profile), reads=True),
+         read_profile, _one(ShowProfile, profile.profile, expects=profile.first_reads), reads=True),
     Spec("history", ("/history [@user] [page=N]",), N_("help.history"), N_("menu.history"),
          read_history, _one(ShowHistory, queries.history), reads=True),
     Spec("players", ("/players [page=N]",), N_("help.players"), N_("menu.players"),

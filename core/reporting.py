@@ -13,6 +13,7 @@ is a moderator's to correct).
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 
 from core import elo, queue
 from core.bestof import score_refusal
@@ -37,7 +38,7 @@ DUPLICATE_WINDOW = 120
 
 def report(s: Session, cmd: ReportResult) -> Reply:
     """Record a reported game: pending until confirmed, or at once without confirmation."""
-    s.expect(_reported(s.ctx, cmd), games_since(s.settings, s.now))
+    s.expect(_reported(s.ctx, cmd), _games(s.repo, s.ladder, s.now))
     me = s.me()
     sides = tuple(tuple(s.member(u).id for u in side) for side in cmd.sides) if cmd.sides \
         else queue.my_sides(s, me.id, cmd.loss)
@@ -127,12 +128,18 @@ def _reported(ctx: Context, cmd: ReportResult) -> list[UserRef]:
     return [ctx.user, *(u for side in cmd.sides for u in side)]
 
 
+def _games(repo: Repo, ladder: LadderInfo, now: Timestamp) -> Callable[[list[PlayerId]], None]:
+    """The read of the reported players' recent games, by their ids (`_same_game`'s)."""
+    return lambda ids: repo.expect(("same_players", ladder.id, ids,
+                                    games_since(ladder.settings, now)))
+
+
 def first_reads(repo: Repo, ctx: Context, cmd: ReportResult, ladder: LadderInfo) -> None:
     """What a report reads first, once its ladder is known: its players and their games
     (see Repo.expect_ladder)."""
     users = list(dict.fromkeys(u.key for u in _reported(ctx, cmd)))
     if len(users) > 1:
-        repo.expect_players(ladder.id, users, games_since(ladder.settings, instant(ctx, ladder)))
+        repo.expect_players(ladder.id, users, _games(repo, ladder, instant(ctx, ladder)))
 
 
 def _same_game(s: Session, me: PlayerId, result: Result, again: bool) -> Reply | None:

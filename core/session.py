@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from core.bestof import score_text
@@ -96,12 +96,13 @@ class Session:
                 self._names[found.id] = found.name
         return self._players[user.key]
 
-    def expect(self, users: Iterable[UserRef], games_since: Timestamp | None = None) -> None:
-        """Say which users' players are looked up next, and with `games_since` that
-        their games since then are read after (see Repo.expect_players)."""
+    def expect(self, users: Iterable[UserRef],
+               then: Callable[[list[PlayerId]], None] | None = None) -> None:
+        """Say which users' players are looked up next, and what `then` names is read
+        after (see Repo.expect_players)."""
         wanted = list(dict.fromkeys(u.key for u in users))
         if len(wanted) > 1 and any(key not in self._players for key in wanted):
-            self.repo.expect_players(self.ladder.id, wanted, games_since)
+            self.repo.expect_players(self.ladder.id, wanted, then)
 
     def new_player(self, user: UserRef) -> PlayerInfo:
         """A player record for a user who has none on this ladder (a name no player has

@@ -210,14 +210,14 @@ class SqliteRepo(EventLog, Rederivation, MatchTables, ProjectionReads, Following
         return self._player(row)
 
     def expect_players(self, ladder: int, users: Sequence[str],
-                       games_since: Timestamp | None = None) -> None:
+                       then: Callable[[list[PlayerId]], None] | None = None) -> None:
         for user in users:
             self._ahead(self._PLAYER_FOR, (ladder, user))
-        # Their games by the ids this process saw these users' players have (a user's
+        # What follows, by the ids this process saw these users' players have (a user's
         # player keeps its id).
         ids = [self.store.guess(("player", ladder, user)) for user in users]
-        if games_since is not None and ids and None not in ids:
-            self.expect(("same_players", ladder, ids, games_since))
+        if then is not None and ids and None not in ids:
+            then(ids)
 
     def expect_ladder(self, chat: str, name: str | None,
                       then: Callable[[LadderInfo], None]) -> None:
