@@ -143,8 +143,8 @@ class Connection:
         if sql == "BEGIN":
             self.in_transaction = True
         elif sql == "COMMIT":
+            self.reads()  # (if a write it carries fails, the transaction is still open)
             self.in_transaction = False
-            self.reads()
         return _NONE
 
     def later(self, sql: str, args: Sequence[Any]) -> None:
@@ -207,13 +207,16 @@ class Connection:
             yield from cursor
 
     def reconnect(self) -> bool:
-        """A new session if the server closed this one (a restart, a failover)."""
+        """A new session if the server closed this one (a restart, a failover); else
+        the session with no transaction left open."""
         self.pending.clear()
         self.queued.clear()
         self.fetched.clear()
         self.known.clear()
         self.in_transaction = False
         if self.raw.pgconn.status == pq.ConnStatus.OK and not self.raw.broken:
+            if self.raw.pgconn.transaction_status != pq.TransactionStatus.IDLE:
+                self.wire.run([("ROLLBACK", [])])
             return False
         self.raw.close()
         self.raw = connect(self.url)

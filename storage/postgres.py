@@ -317,6 +317,13 @@ class PgStore(SqlStore):
         if conn.reconnect() and self.lanes and conn is self.lanes[0].conn:
             self._leader = False
 
+    def spans_units(self, error: BaseException) -> bool:
+        # A unit's writes go with the next read, the next unit's in a group: the server's
+        # refusal of them surfaces there. (Not a lost connection: a COMMIT may have
+        # reached the server, and the units are not run again.)
+        return isinstance(error, psycopg.Error) and not self.transient(error) and \
+            not isinstance(error, psycopg.OperationalError)
+
     def transient(self, error: BaseException) -> bool:
         return isinstance(error, (errors.DeadlockDetected, errors.SerializationFailure,
                                   errors.UniqueViolation))

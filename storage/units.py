@@ -137,6 +137,11 @@ class SqlStore:
         """Whether a failed transaction should simply be tried again."""
         return False
 
+    def spans_units(self, error: BaseException) -> bool:
+        """Whether an error a unit of work met may be another's of its group (SQLite's
+        are its own: it runs each statement as it comes)."""
+        return False
+
     def recover(self, conn: Any) -> None:
         """After a failed transaction, make the connection usable again (a server's
         connection may have been lost); on the database thread."""
@@ -228,17 +233,28 @@ class SqlStore:
     def _attempts(self, conn: Any, works: Sequence[Callable[[SqliteRepo], Any]],
                   commit: bool = True) -> list[Any]:
         """`_group`, tried again after a transient failure (PostgreSQL: a deadlock between
-        processes, a lost race for a new row): the transaction was rolled back whole."""
+        processes, a lost race for a new row): the transaction was rolled back whole. A
+        group that failed for what may be another unit's (`spans_units`) runs again a
+        unit at a time, so that the failure falls on its own unit."""
         for attempt in range(tuning.TRIES):
             try:
                 return self._group(conn, works, commit)
             except Exception as error:
                 self.recover(conn)
+                if len(works) > 1 and self.spans_units(error):
+                    return [self._alone(conn, work, commit) for work in works]
                 if not self.transient(error) or attempt == tuning.TRIES - 1:
                     raise
                 log.info("transaction tried again after: %s", error)
                 time.sleep(random.uniform(0, 0.005 * 2 ** attempt))  # on the database thread
         raise AssertionError("unreachable")
+
+    def _alone(self, conn: Any, work: Callable[[SqliteRepo], Any], commit: bool) -> Any:
+        """A unit of work's outcome in a transaction of its own (Failed if it raised)."""
+        try:
+            return self._attempts(conn, [work], commit)[0]
+        except Exception as error:
+            return Failed(error)
 
     def _group(self, conn: Any, works: Sequence[Callable[[SqliteRepo], Any]],
                commit: bool = True) -> list[Any]:
@@ -260,8 +276,8 @@ class SqlStore:
                 except Exception as error:
                     conn.execute("ROLLBACK TO unit")
                     self.forget(repo.touched)
-                    if self.transient(error):  # the whole transaction is tried again
-                        raise
+                    if self.transient(error) or self.spans_units(error):
+                        raise  # (the whole transaction is tried again, see _attempts)
                     outcomes.append(Failed(error))
                 else:
                     touched |= repo.touched

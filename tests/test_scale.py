@@ -300,3 +300,59 @@ async def test_units_that_queue_up_commit_together_and_fail_alone(postgres_url: 
         rows = await store.run(lambda repo: repo.conn.execute(
             "SELECT x FROM grouped ORDER BY x").fetchall(), commit=False)
         assert rows == [(1,), (3,)]
+
+
+async def test_a_units_write_refused_with_the_next_units_reads_fails_its_own_unit(
+        postgres_url: str) -> None:
+    """PostgreSQL's store sends a unit's writes with the next read, which in a group may
+    be the next unit's: a write the server refuses there fails the unit that made it,
+    and the next unit runs as if alone, never the other way round (a command answered
+    as done whose write was rolled back)."""
+    import threading
+
+    from psycopg import errors
+
+    release, began = threading.Event(), threading.Event()
+
+    def busy(repo: Any) -> None:
+        began.set()
+        assert release.wait(30)
+
+    def refused(repo: Any) -> str:
+        repo.conn.execute("INSERT INTO positive VALUES (?)", (-1,))  # waits: no read follows
+        return "written"
+
+    def reads(repo: Any) -> int:
+        repo.conn.execute("INSERT INTO positive VALUES (?)", (2,))
+        return int(repo.conn.execute("SELECT count(*) FROM positive").fetchone()[0])
+
+    async with PgStore(postgres_url, lanes=1) as store:
+        await store.run(lambda repo: repo.conn.execute(
+            "CREATE TABLE positive (x BIGINT CHECK (x > 0))"))
+        first = asyncio.create_task(store.run(busy, key="a"))
+        assert await asyncio.to_thread(began.wait, 30)
+        bad = asyncio.create_task(store.run(refused, key="b"))
+        good = asyncio.create_task(store.run(reads, key="c"))
+        await asyncio.sleep(0)  # (both queue up behind the busy connection)
+        release.set()
+        await first
+        outcomes = await asyncio.gather(bad, good, return_exceptions=True)
+        assert isinstance(outcomes[0], errors.CheckViolation)
+        assert outcomes[1] == 1
+        assert await store.run(lambda repo: repo.conn.execute(
+            "SELECT x FROM positive").fetchall(), commit=False) == [(2,)]
+
+
+async def test_a_write_refused_at_commit_leaves_the_connection_usable(postgres_url: str) -> None:
+    """A unit's last writes go with its COMMIT; when the server refuses one, the unit
+    fails and its transaction is rolled back, not left open for the next unit."""
+    from psycopg import errors
+
+    async with PgStore(postgres_url, lanes=1) as store:
+        await store.run(lambda repo: repo.conn.execute(
+            "CREATE TABLE positive (x BIGINT CHECK (x > 0))"))
+        with pytest.raises(errors.CheckViolation):
+            await store.run(lambda repo: repo.conn.execute("INSERT INTO positive VALUES (-1)"))
+        await store.run(lambda repo: repo.conn.execute("INSERT INTO positive VALUES (3)"))
+        assert await store.run(lambda repo: repo.conn.execute(
+            "SELECT x FROM positive").fetchall(), commit=False) == [(3,)]
