@@ -150,21 +150,18 @@ async def test_commands_make_the_round_trips_they_should(url: str) -> None:
         await chat.ok("alice", "/report win @bob", message_id="m1")
         assert store.lanes[0].conn is not None
         count = Counted(store.lanes[0].conn)
-        await chat.ok("bob", "/report win @carol", message_id="m2")
-        assert count.trips == 3  # (carol is new to this process)
-        count.trips = 0
-        await chat.ok("carol", "/report win @alice", message_id="m2b")
-        assert count.trips == 2
-        count.trips = 0
-        await chat.ok("carol", "/standings", message_id="m3")
-        assert count.trips == 3
+
+        async def trips(name: str, text: str, message: str) -> int:
+            count.trips = 0
+            await chat.ok(name, text, message_id=message)
+            return count.trips
+
+        assert await trips("bob", "/report win @carol", "m2") == 3  # (carol is new here)
+        assert await trips("carol", "/report win @alice", "m2b") == 2
+        assert await trips("carol", "/standings", "m3") == 3
         await chat.ok("alice", "/report win @carol", message_id="m3b")  # (a new order)
-        count.trips = 0
-        await chat.ok("carol", "/standings", message_id="m3c")
-        assert count.trips == 2
-        count.trips = 0
-        await chat.ok("carol", "/profile @alice", message_id="m4")
-        assert count.trips == 3
+        assert await trips("carol", "/standings", "m3c") == 2
+        assert await trips("carol", "/profile @alice", "m4") == 3
         count.trips = 0  # a repeated message: its reply, in one round trip and the commit
         assert await chat.text("bob", "/report win @carol", message_id="m2") == \
             await chat.text("bob", "/report win @carol", message_id="m2")
