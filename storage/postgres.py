@@ -7,7 +7,10 @@ reads. A unit of work runs on a thread of its own connection from start to commi
 plain calls, as it does on SQLite's thread, and the bot's event loop only awaits the
 whole unit. The store holds a few connections (`LANES`), each on its own thread, so
 that while one waits for the server another computes: units of different ladders run
-side by side, units of one ladder wait for its advisory lock.
+side by side, units of one ladder wait for its advisory lock. The units that queue up
+while the connections are busy commit together (`GROUP`), and a command names the
+reads it makes first (core/hints.py), which go with its first round trip by what this
+process last saw (`saw`, `guess`).
 
 What several processes need, PostgreSQL provides: a transaction-scoped advisory lock
 per ladder (taken when a unit of work first reads the ladder, so its commands are
