@@ -309,7 +309,7 @@ class PgStore(SqlStore):
         # then what follows, named for the ladder as this process last saw it.
         for sql, args in self._ladder_reads(repo, *where):
             repo.conn.ahead(sql, args)
-        row = self._guesses.get(("ladder", *where))
+        row = self.guess(("ladder", *where))
         if row is not None:
             then(repo._ladder(row))
 

@@ -213,10 +213,12 @@ class SqliteRepo(EventLog, Rederivation, MatchTables, ProjectionReads, Following
                        then: Callable[[list[PlayerId]], None] | None = None) -> None:
         for user in users:
             self._ahead(self._PLAYER_FOR, (ladder, user))
+        if then is None:
+            return
         # What follows, by the ids this process saw these users' players have (a user's
         # player keeps its id).
         ids = [self.store.guess(("player", ladder, user)) for user in users]
-        if then is not None and ids and None not in ids:
+        if ids and None not in ids:
             then(ids)
 
     def expect_ladder(self, chat: str, name: str | None,
