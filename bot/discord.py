@@ -49,7 +49,7 @@ from core.commands import (
 from core.i18n import language_of, t
 from core.i18n import render as said_in
 from core.ports import PlatformRepo, PlatformStore
-from core.records import Announcement, LadderInfo, Reply, UserRef
+from core.records import Announcement, Reply, UserRef
 from core.service import storeless
 
 log = logging.getLogger(__name__)
@@ -222,24 +222,19 @@ class DiscordPlatform:
             raise Undeliverable(str(error)) from error
 
     # ---- running commands
-    def _moderator(self, interaction: discord.Interaction[Any], ladder: LadderInfo | None) -> bool:
-        member = interaction.user
-        if not isinstance(member, discord.Member):
-            return False
-        if interaction.permissions.manage_guild:
-            return True
-        roles = role_ids(member)
-        wanted = {ladder.mod_role if ladder else None, self.config.discord.moderator_role or None}
-        return any(r is not None and int(r) in roles for r in wanted)
-
     def asker(self, interaction: discord.Interaction[Any]) -> Asker:
-        """Who asks, in which server (moderating by permission or by the ladder's role)."""
+        """Who asks, in which server: a moderator of every ladder by the Manage Server
+        permission or the configured role; their roles, for a ladder's own moderators' role
+        (which the core asks of the ladder the command acts on)."""
         assert interaction.guild_id is not None  # admit() answered the others
-
-        def moderator(ladder: LadderInfo | None) -> bool:
-            return self._moderator(interaction, ladder)
-
+        member = interaction.user
+        roles = role_ids(member) if isinstance(member, discord.Member) else set()
+        everywhere = self.config.discord.moderator_role
+        moderator = isinstance(member, discord.Member) and (
+            interaction.permissions.manage_guild or (everywhere.isdigit()
+                                                     and int(everywhere) in roles))
         return Asker(chat_key(interaction.guild_id), user_ref(interaction.user), moderator,
+                     roles_held=frozenset(str(r) for r in roles),
                      message_id=f"i{interaction.id}", ephemeral=True,
                      channel=str(interaction.channel_id) if interaction.channel_id else None,
                      locale=interaction.locale.value)

@@ -222,9 +222,6 @@ def register(p: DiscordPlatform) -> None:
             return
         me = (user(i.user),)
         them = (user(opponent),) if opponent is not None else (named(opponent_name or ""),)
-        if result == "draw" and margin is not None:
-            await p.respond(i, Reply(render(t("result.draw_margin"), language), error=True))
-            return
         try:
             games = None if score is None else read_score(score.strip(), result == "draw")
             if score is not None and games is None:

@@ -24,7 +24,7 @@ from core.commands import (
 from core.errors import LadderError
 from core.i18n import N_, Message, Text, encode, language_of, render, t
 from core.ports import PlatformRepo, PlatformStore
-from core.records import Context, LadderInfo, Reply, RoleAccess, UserRef
+from core.records import Context, Reply, RoleAccess, UserRef
 from core.service import execute, handle, refused, spoken
 from core.session import NAMED
 from core.settings import Policy
@@ -80,8 +80,8 @@ class Asker:
 
     chat: str
     user: UserRef
-    # Known already (Telegram's administrators), or decided by the ladder (its role).
-    moderator: bool | Callable[[LadderInfo | None], bool] = False
+    moderator: bool = False  # of every ladder of the chat (its administrators)
+    roles_held: frozenset[str] = frozenset()  # their roles, for a ladder's moderators' role
     message_id: str | None = None
     channel: str | None = None
     reply_to: UserRef | None = None
@@ -133,9 +133,8 @@ class Gateway:
                   ladder: str | None = None) -> Reply | None:
         """Run a command for the asker (None: the text was no command for the bot)."""
         def work(repo: PlatformRepo) -> Reply | None:
-            moderator = asker.moderator if isinstance(asker.moderator, bool) else \
-                asker.moderator(repo.ladder(asker.chat, ladder))
-            ctx = Context(asker.chat, asker.user, int(self.clock()), moderator=moderator,
+            ctx = Context(asker.chat, asker.user, int(self.clock()), moderator=asker.moderator,
+                          roles_held=asker.roles_held,
                           message_id=asker.message_id, channel=asker.channel,
                           reply_to=asker.reply_to, locale=asker.locale, alone=asker.alone,
                           ephemeral=asker.ephemeral, roles=asker.roles)

@@ -195,8 +195,6 @@ def _result_spec(args: Args) -> ResultSpec:
             break  # the reason begins
     if not order and not draw:
         raise args.error(t("mod.new_result"))
-    if draw and margin is not None:
-        raise args.error(t("result.draw_margin"))
     if score is not None:
         score = oriented(score, draw)
     return ResultSpec(tuple(order), draw, margin, moves, rated, score)

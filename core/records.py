@@ -43,6 +43,15 @@ class Context:
     # ephemeral replies; a private chat's, too)
     roles: RoleAccess | None = None  # a Discord server's roles, read for a command that
     # sets the roles a ladder gives (None: the chat has none, or they were not read)
+    roles_held: frozenset[str] = frozenset()  # the sender's own roles (Discord's role ids),
+    # for a ladder's moderators' role: `moderator` is for every ladder of the chat
+
+    def moderates(self, ladder: LadderInfo | None) -> bool:
+        """Whether the sender moderates `ladder`: every ladder of the chat (its
+        administrators), or this one by its moderators' role. Asked of the ladder a command
+        acts on, once it is known, never of another the command was typed beside."""
+        role = ladder.mod_role if ladder is not None else None
+        return self.moderator or (role is not None and role in self.roles_held)
 
 
 @dataclass(frozen=True, slots=True)

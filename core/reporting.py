@@ -42,6 +42,10 @@ def report(s: Session, cmd: ReportResult) -> Reply:
     me = s.me()
     sides = tuple(tuple(s.member(u).id for u in side) for side in cmd.sides) if cmd.sides \
         else queue.my_sides(s, me.id, cmd.loss)
+    everyone = [p for side in sides for p in side]
+    if len(set(everyone)) != len(everyone):  # (two accounts of one linked person, too)
+        raise UsageError(t("parse.report_yourself" if everyone.count(me.id) > 1
+                           else "parse.once"))
     result = Result(sides, cmd.draw, cmd.margin, cmd.moves, cmd.rated, cmd.score)
     if me.id not in result.players:
         raise NotAllowed(t("report.not_player"))

@@ -136,11 +136,13 @@ def _execute(repo: Repo, ctx: Context, parsed: Parsed, policy: Policy) -> tuple[
     cmd = parsed.command
     bots = policy.language
     action = ACTIONS[type(cmd)]
-    if action.moderator and not ctx.moderator:
+    # The chat's ladders as a whole (create, default, delete, join a share) are for the
+    # chat's moderators; one ladder's moderators' role is asked once its ladder is known.
+    if action.moderator and action.chat is not None and not ctx.moderator:
         return refused(NotAllowed(t("moderators.only"))), \
             _ladder_language(repo, ctx.chat, parsed.ladder, policy)
     try:
-        check(cmd)  # typed options (Discord's) come here without the parser's checks
+        check(cmd, ctx.user)  # typed options (Discord's) come here without the parser's checks
     except UsageError as error:
         return refused(error), _ladder_language(repo, ctx.chat, parsed.ladder, policy)
     if isinstance(cmd, Help):  # (no locale, as on the console: the chat's language)
@@ -162,6 +164,8 @@ def _execute(repo: Repo, ctx: Context, parsed: Parsed, policy: Policy) -> tuple[
             return refused(NoLadder(t("ladder.unknown_list", ladder=parsed.ladder))), \
                 _chat_language(repo, ctx.chat, policy)
         return refused(NoLadder(t("ladder.none_here"))), bots
+    if action.moderator and not ctx.moderates(ladder):
+        return refused(NotAllowed(t("moderators.only"))), ladder.settings.language
     announcements = catch_up(repo, ladder, ctx.at)
     if announcements:
         ladder = repo.ladder(ctx.chat, ladder.name) or ladder

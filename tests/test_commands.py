@@ -2,6 +2,7 @@
 
 import pytest
 
+from core.checks import check
 from core.commands import (
     AcceptChallenge,
     AdjustRating,
@@ -158,10 +159,8 @@ def test_mention_with_trailing_punctuation() -> None:
         ("/report xyzzy @bob", "'xyzzy': a report starts with win, loss, draw, ffa or teams.\n"),
         ("/report win @bob moves=lots", "moves=N takes a whole number"),
         ("/report win @bob moves=-3", "moves=N takes a whole number"),
-        ("/report draw @bob major", "A draw carries no margin"),
         ("/report ffa @a", "Name every player in finishing order"),
         ("/report teams @a @b", "Name both teams"),
-        ("/report teams @a vs @a", "Each player can appear only once"),
         ("/report ffa @a @b @c draw", "I don't understand 'draw'"),
         ("/report win @bob @carol", "A win, loss or draw names one opponent: a game of more "
                                     "players is /report ffa @first @second ... or /report teams "
@@ -196,6 +195,22 @@ def test_malformed_commands_get_their_usage(text: str, problem: str) -> None:
     assert problem in message
     if "I don't know the command" not in message:
         assert "Usage: /" in message
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("/report draw @bob major", "A draw carries no margin"),
+        ("/report teams @a vs @a", "Each player can appear only once"),
+        ("/report win @me", "You cannot report a game against yourself"),
+        ("/mod set 3 draw major oops", "A draw carries no margin"),
+    ],
+)
+def test_commands_that_cannot_be_meant_are_refused_by_their_checks(text: str,
+                                                                    problem: str) -> None:
+    # (parsed, they are judged by core.checks, as a command from typed options is)
+    with pytest.raises(UsageError, match=problem):
+        check(parse(text, ME, resolve).command, ME)
 
 
 def test_unknown_mention_is_told_to_join() -> None:

@@ -1,0 +1,90 @@
+"""Issue 47: nobody acts where they don't belong. Each case failed before its fix: a
+check made on one path only, or on another ladder than the one the command acts on."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.adapters import DiscordHarness, discord_harness, telegram_harness
+from tests.chat import Chat
+from tests.discord_fake import GUILD, command, member, option, person, user_option, with_user
+from tests.telegram_fake import person as tg_person
+from tests.test_discord import ALICE, BOB, MOD, ephemeral, ladder, report, text
+
+ROLE = 1300000000000000777
+HELPER = member(person(1300000000000000106, "helper"), roles=[ROLE])
+YOURSELF = "You cannot report a game against yourself: name your opponent."
+DRAW_MARGIN = "A draw carries no margin."
+
+
+@pytest.fixture
+async def dc(tmp_path: Path) -> AsyncIterator[DiscordHarness]:
+    async with discord_harness(tmp_path / "l.db") as harness:
+        yield harness
+
+
+# ---- a game against oneself, a draw with a margin: refused on every path, alike
+async def test_a_player_cannot_report_against_himself_through_typed_options(
+        dc: DiscordHarness) -> None:
+    await ladder(dc, "confirm=false")
+    answer = await dc.send(report(ALICE, "win", ALICE))
+    assert text(answer).startswith(YOURSELF) and ephemeral(answer)
+    drawn = await dc.send(report(ALICE, "draw", BOB, option("margin", "major")))
+    assert text(drawn).startswith(DRAW_MARGIN) and ephemeral(drawn)
+    assert [p["rating"] for p in (await dc.export())["players"]] == [1000, 1000]
+
+
+async def test_the_same_refusals_in_the_same_words_on_telegram(tmp_path: Path) -> None:
+    mod, alice = tg_person(101, "mod", "mod"), tg_person(102, "alice", "alice")
+    bob = tg_person(103, "bob", "bob")
+    async with telegram_harness(tmp_path / "t.db", [mod]) as tg:
+        await tg.say(mod, "/ladder create main preset=duel confirm=false")
+        for who in (alice, bob):
+            await tg.say(who, "/join")
+        assert (await tg.say(alice, "/report win @alice"))[0].startswith(YOURSELF)
+        assert (await tg.say(alice, "/report draw @bob major"))[0].startswith(DRAW_MARGIN)
+        assert [p["rating"] for p in (await tg.export())["players"]] == [1000, 1000]
+
+
+async def test_the_same_refusals_on_the_console(chat: Chat) -> None:
+    await chat.ladder("duel", "confirm=false")
+    await chat.join("alice", "bob")
+    assert (await chat.refused("alice", "/report win @alice")).startswith(YOURSELF)
+    assert (await chat.refused("alice", "/report draw @bob major")).startswith(DRAW_MARGIN)
+    assert DRAW_MARGIN in await chat.refused("mod", "/mod set 1 draw major because")
+
+
+# ---- one ladder's moderators' role moderates that ladder, not the server's others
+async def test_a_ladders_role_does_not_reach_another_ladder_named_inside_an_option(
+        dc: DiscordHarness) -> None:
+    await ladder(dc, "confirm=false", f"mod_role={ROLE}")
+    await dc.send(command("create", option("name", "other"), option("preset", "duel"),
+                          option("options", "confirm=false"), by=MOD, group="ladder"))
+    await dc.send(command("join", option("ladder", "other"), by=ALICE))
+    await dc.send(command("join", option("ladder", "other"), by=BOB))
+    await dc.send(report(ALICE, "win", BOB, option("ladder", "other")))
+    tries: list[dict[str, Any]] = [
+        command("set", option("options", "public=true k=99 ladder=other"), by=HELPER,
+                group="ladder"),
+        command("set", option("match", 1), option("result", f"<@{BOB['user']['id']}>"),
+                option("reason", "because ladder=other"), by=HELPER, group="mod"),
+        command("delete", option("name", "other"), option("confirm", True), by=HELPER,
+                group="ladder"),
+        command("create", option("name", "third"), option("preset", "duel"), by=HELPER,
+                group="ladder"),
+    ]
+    for payload in tries:
+        answer = await dc.send(payload)
+        assert "Only moderators" in text(answer) and ephemeral(answer), text(answer)
+    other = await dc.store.run(lambda repo: repo.ladder(f"discord:{GUILD}", "other"))
+    assert other is not None and other.settings.k != 99 and not other.public
+    # ... and it still moderates its own ladder
+    done = await dc.send(command("adjust", with_user(user_option("player", ALICE["user"]),
+                                                     ALICE["user"]),
+                                 option("amount", 5), option("reason", "fair play"),
+                                 by=HELPER, group="mod"))
+    assert "alice 1000 -> 1005 (+5)" in text(done)
