@@ -274,6 +274,9 @@ class TelegramPlatform:
     async def _answer(self, message: Message, reply: Reply) -> None:
         for announcement in reply.announcements:
             await self.post(announcement)
+        if reply.secret and message.chat.type != ChatType.PRIVATE:
+            await self._whisper(message, reply)
+            return
         for part, markup in render(reply, self.own):
             await message.reply_text(part, reply_markup=markup)
         if reply.chart is not None:
@@ -281,6 +284,22 @@ class TelegramPlatform:
 
             picture = await asyncio.to_thread(draw, reply.chart)
             await message.reply_photo(picture, filename=f"{reply.chart.name}.png")
+
+    async def _whisper(self, message: Message, reply: Reply) -> None:
+        """A secret (a one-time code) asked in a group: a group has no private replies,
+        so it goes to the asker's private chat, and the group is told only where it went.
+        Telegram lets a bot write first only to someone who started it there; if they did
+        not, they are told how to, and the code no one saw expires unused."""
+        assert message.from_user is not None
+        language = reply.language
+        try:
+            for part, _ in render(reply, self.own):
+                await self.app.bot.send_message(message.from_user.id, part)
+        except Forbidden:
+            said = t("adapter.start_private", bot=f"@{self.app.bot.username}")
+        else:
+            said = t("adapter.sent_private")
+        await message.reply_text(shown(i18n.render(said, language), self.own))
 
     # ---- receiving
     async def _is_admin(self, chat_id: int, user_id: int, chat_type: str) -> bool:

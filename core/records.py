@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from core.errors import LadderError
 from core.i18n import N_, Message, Text, decode, t
 from core.model import Match, PlayerId, Result, Timestamp
 from core.settings import Settings
@@ -329,6 +330,8 @@ class Reply:
     text: Message  # words once rendered (core.service does, in the reader's language)
     error: bool = False
     private: bool = False  # shown only to the asker where the chat can (Discord ephemeral)
+    secret: bool = False  # never shown where others read (a one-time code): where the chat
+    # has no private replies, the adapter sends it to the asker's private chat instead
     announce: bool = False  # also post it in the ladder's announcement channel
     announcements: tuple[Announcement, ...] = ()
     confirm_match: int | None = None  # a pending report: adapters offer Confirm/Dispute
@@ -338,3 +341,9 @@ class Reply:
     chart: ChartData | None = None  # a picture to attach (adapters render it)
     language: str = "en"  # what its words are said in (core.service.spoken sets it)
     posted: int = 0  # announcements to other chats it left in the outbox (the gateway)
+
+
+def refused(error: LadderError) -> Reply:
+    """The reply to a refused command: for its asker (a private reply where the chat has
+    them), changing nothing."""
+    return Reply(error.reason, error=True, private=True)

@@ -27,7 +27,7 @@ from core.jobs import catch_up
 from core.planning import schedule
 from core.ports import Repo
 from core.reading import parse
-from core.records import Announcement, Context, Reply
+from core.records import Announcement, Context, Reply, refused
 from core.registry import ACTIONS, NOT_NEWS
 from core.session import Session
 from core.settings import Policy
@@ -105,11 +105,6 @@ def _ladder_named(repo: Repo, chat: str, text: str, error: UsageError) -> UsageE
     words[words.index(error.stray, 1)] = f"ladder={error.stray}"
     return UsageError(joined(error.reason, t("parse.did_you_mean_line", command=" ".join(words)),
                              sep="\n"), error.stray)
-
-
-def refused(error: LadderError) -> Reply:
-    """The reply to a refused command."""
-    return Reply(error.reason, error=True, private=True)
 
 
 def storeless(cmd: Command, policy: Policy = DEFAULT_POLICY, locale: str | None = None,

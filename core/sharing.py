@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import dataclasses
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from core.commands import JoinShare, LinkAccount, UnlinkAccount, Unshare
-from core.errors import NotAllowed, RuleViolation, SettingError
+from core.errors import LadderError, NotAllowed, RuleViolation, SettingError
 from core.i18n import Joined, Message, Text, listed, render, t
 from core.ports import Repo
-from core.records import Announcement, AuditEntry, Context, LadderInfo, Reply
+from core.records import Announcement, AuditEntry, Context, LadderInfo, Reply, refused
 from core.session import Session, platform_of
 from core.settings import Policy
 
@@ -56,18 +56,38 @@ def link(repo: Repo, ctx: Context, cmd: LinkAccount, policy: Policy) -> Reply:
     """Ask for a code (only where the asker alone reads the answer), or take one given
     on the other platform and join the two accounts into one player."""
     me = ctx.user.key
-    if repo.linked(me):
-        raise RuleViolation(t("link.already", platform=platform_of(repo.linked(me)[0])))
     if cmd.code is None:
+        if repo.linked(me):
+            raise RuleViolation(t("link.already", platform=platform_of(repo.linked(me)[0])))
         if not (ctx.alone or ctx.ephemeral):
             raise NotAllowed(t("link.in_private"))
         return Reply(t("link.code", code=_keep(repo, ctx, "link", me), minutes=CODE_MINUTES),
-                     private=True)
-    other = repo.take_code(read_code(cmd.code), "link", ctx.at)
-    if other is None:
-        raise _wrong_code()
+                     private=True, secret=True)
+    return spent(repo.take_code(read_code(cmd.code), "link", ctx.at),
+                 lambda other: _link(repo, ctx, other))
+
+
+def spent(subject: str | None, use: Callable[[str], Reply]) -> Reply:
+    """A code's use: it was taken (used up) before this, and stays used up whatever the
+    answer. A refusal is answered, not raised, so that the command's savepoint does not
+    give the code back for another account to try; a code for nothing (never made,
+    expired, used, or not for this) is answered alike, so trying codes tells nothing."""
+    try:
+        if subject is None:
+            raise _wrong_code()
+        return use(subject)
+    except LadderError as error:
+        return refused(error)
+
+
+def _link(repo: Repo, ctx: Context, other: str) -> Reply:
+    me = ctx.user.key
+    if not (ctx.alone or ctx.ephemeral):  # a code typed in a group was read by the group
+        raise NotAllowed(t("link.in_private"))
     if platform_of(other) == platform_of(me):
-        raise RuleViolation(t("link.same_platform", platform=platform_of(me)))
+        raise _wrong_code()  # (as a dead code: a live one of this platform is no use here)
+    if repo.linked(me):
+        raise RuleViolation(t("link.already", platform=platform_of(repo.linked(me)[0])))
     if repo.linked(other):
         raise RuleViolation(t("link.already", platform=platform_of(repo.linked(other)[0])))
     both = sorted(set(repo.played_by(other)) & set(repo.played_by(me)))
@@ -95,13 +115,17 @@ def share(s: Session) -> Reply:
         raise RuleViolation(t("share.not_home", ladder=s.ladder.name))
     code = _keep(s.repo, s.ctx, "share", str(s.ladder.id))
     return Reply(t("share.code", code=code, ladder=s.ladder.name, minutes=CODE_MINUTES),
-                 private=True)
+                 private=True, secret=True)
 
 
 def join_share(repo: Repo, ctx: Context, cmd: JoinShare, policy: Policy) -> Reply:
     """Play here, under a name of this chat's, the ladder a code shares."""
-    subject = repo.take_code(read_code(cmd.code), "share", ctx.at)
-    views = repo.views(int(subject)) if subject is not None and subject.isdigit() else []
+    return spent(repo.take_code(read_code(cmd.code), "share", ctx.at),
+                 lambda subject: _join_share(repo, ctx, cmd, subject))
+
+
+def _join_share(repo: Repo, ctx: Context, cmd: JoinShare, subject: str) -> Reply:
+    views = repo.views(int(subject)) if subject.isdigit() else []
     if not views:  # (a code for a ladder deleted since is no code)
         raise _wrong_code()
     mine = next((v for v in views if v.chat == ctx.chat), None)

@@ -23,7 +23,7 @@ class Chat:
 
     def __init__(self, store: Any, chat: str = "console", admins: tuple[str, ...] = ("mod",),
                  at: int = T0, policy: Policy | None = None, *, ephemeral: bool = False,
-                 known: dict[str, UserRef] | None = None) -> None:
+                 known: dict[str, UserRef] | None = None, alone: bool = False) -> None:
         self.store = store
         self.chat = chat
         self.admins = set(admins)
@@ -32,6 +32,7 @@ class Chat:
         self.log: list[str] = []
         self.ephemeral = ephemeral  # a private reply is seen by its asker alone (Discord)
         self.known = known or {}  # mentions that name someone of another platform
+        self.alone = alone  # a private chat: only the speaker reads the replies
 
     def resolve(self, name: str) -> UserRef:
         return user(name, self.chat)
@@ -45,7 +46,7 @@ class Chat:
         ctx = Context(self.chat, self.resolve(name), self.at,
                       moderator=name in self.admins, message_id=message_id,
                       reply_to=self.resolve(reply_to) if reply_to else None,
-                      ephemeral=self.ephemeral)
+                      ephemeral=self.ephemeral, alone=self.alone)
         reply = await self.store.run(
             lambda repo: handle(repo, ctx, text, self.mentioned, self.policy))
         if reply is not None:

@@ -46,11 +46,14 @@ class FakeTelegram:
         self.slow: dict[str, int] = {}  # method -> event loop turns its answer takes
         self.messages: dict[tuple[int, int], str] = {}  # (chat, message id) -> its text
         self.deleted: set[tuple[int, int]] = set()  # messages someone deleted
+        self.started: set[int] = set()  # users who opened a private chat with the bot
+        self.undelivered: list[dict[str, Any]] = []  # messages refused with a 403
 
     def sent(self, chat_id: int | None = None) -> list[dict[str, Any]]:
         """sendMessage calls (to one chat), in order."""
         return [p for m, p in self.calls if m == "sendMessage"
-                and (chat_id is None or int(p["chat_id"]) == chat_id)]
+                and (chat_id is None or int(p["chat_id"]) == chat_id)
+                and not any(p is u for u in self.undelivered)]
 
     async def wait_sent(self, count: int) -> None:
         """Wait until at least `count` messages have been sent (fail after 20 s)."""
@@ -71,6 +74,9 @@ class FakeTelegram:
     def push(self, update: dict[str, Any]) -> dict[str, Any]:
         self.update_id += 1
         update = {"update_id": self.update_id, **update}
+        chat = (update.get("message") or {}).get("chat") or {}
+        if chat.get("type") == "private":  # (writing to the bot starts it)
+            self.started.add(int(chat["id"]))
         self.updates.append(update)
         self.new_update.set()
         return update
@@ -83,6 +89,13 @@ class FakeTelegram:
         if refusal is not None:  # as the Bot API refuses it (tests/platform_limits.py)
             self.refused.append((method, refusal))
             return 400, {"ok": False, "error_code": 400, "description": refusal}
+        chat_id = int(params.get("chat_id") or 0)
+        if method == "sendMessage" and chat_id > 0 and chat_id not in self.started:
+            # A bot may write first to no one: only to a user who started it (the bot
+            # is told so, and must cope: not a mistake of the request's).
+            self.undelivered.append(params)
+            return 403, {"ok": False, "error_code": 403,
+                         "description": "Forbidden: bot can't initiate conversation with a user"}
         if method in ("sendMessage", "answerCallbackQuery"):
             self.answered.set()
         if self.failures.get(method, 0) > 0:

@@ -3,6 +3,7 @@ check made on one path only, or on another ladder than the one the command acts 
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,7 @@ import pytest
 from tests.adapters import DiscordHarness, discord_harness, telegram_harness
 from tests.chat import Chat
 from tests.discord_fake import GUILD, command, member, option, person, user_option, with_user
+from tests.telegram_fake import GROUP
 from tests.telegram_fake import person as tg_person
 from tests.test_discord import ALICE, BOB, MOD, ephemeral, ladder, report, text
 
@@ -19,6 +21,7 @@ ROLE = 1300000000000000777
 HELPER = member(person(1300000000000000106, "helper"), roles=[ROLE])
 YOURSELF = "You cannot report a game against yourself: name your opponent."
 DRAW_MARGIN = "A draw carries no margin."
+CODE = re.compile(r"\b[A-Z2-9]{4}-[A-Z2-9]{4}\b")
 
 
 @pytest.fixture
@@ -88,3 +91,21 @@ async def test_a_ladders_role_does_not_reach_another_ladder_named_inside_an_opti
                                  option("amount", 5), option("reason", "fair play"),
                                  by=HELPER, group="mod"))
     assert "alice 1000 -> 1005 (+5)" in text(done)
+
+
+# ---- a secret is shown only where nobody else can read it
+async def test_a_telegram_share_code_goes_to_the_askers_private_chat(tmp_path: Path) -> None:
+    # It was the group's answer: any member could join-share the ladder from a group of
+    # their own and moderate it from there.
+    mod, eve = tg_person(101, "mod", "mod"), tg_person(104, "eve", "eve")
+    async with telegram_harness(tmp_path / "t.db", [mod]) as tg:
+        await tg.say(mod, "/ladder create main preset=duel")
+        not_started = await tg.say(mod, "/ladder share")
+        assert not_started and "open a private chat with @LadderBot" in not_started[0]
+        await tg.say(mod, "/help", chat={"id": 101, "type": "private", "first_name": "mod"})
+        answers = await tg.say(mod, "/ladder share")
+        assert answers[-1] == "I sent it to you in a private chat: only you can read it there."
+        [code] = [CODE.search(m).group(0) for m in tg.api.texts(101)  # type: ignore[union-attr]
+                  if CODE.search(m)]
+        assert all(code not in m for m in tg.api.texts(GROUP["id"]))
+        assert tg.api.texts(eve["id"]) == []

@@ -52,7 +52,16 @@ async def link(first: Chat, name: str, other: Chat, other_name: str) -> str:
     """Link `name` of `first` (which asks for the code) to `other_name` of `other`."""
     first.ephemeral = True
     code = code_in(await first.ok(name, "/link"))
-    return await other.ok(other_name, f"/link {code}")
+    return await alone(other).ok(other_name, f"/link {code}")
+
+
+def alone(chat: Chat) -> Chat:
+    """The same platform's private chat with the bot, on the same clock (where a code is
+    typed: Telegram's groups read whatever is typed there)."""
+    private = Chat(chat.store, chat.chat, admins=tuple(chat.admins), at=chat.at, alone=True,
+                   known=chat.known)
+    private.ephemeral = chat.ephemeral
+    return private
 
 
 async def test_a_report_on_discord_is_confirmed_on_telegram_and_voided_there(
@@ -102,28 +111,60 @@ async def test_the_worked_duel_pair_is_the_same_with_linked_players(store: Any) 
 
 async def test_a_wrong_code_says_nothing_of_whether_it_existed(store: Any) -> None:
     discord, telegram = chats(store)
-    never = await telegram.refused("bob", "/link ABCD-EFGH")
+    private = alone(telegram)
+    never = await private.refused("bob", "/link ABCD-EFGH")
     code = code_in(await discord.ok("bob", "/link"))
-    await telegram.tick(10 * 60)  # ten minutes on: it expired
-    expired = await telegram.refused("bob", f"/link {code}")
-    discord.at = telegram.at - 1  # one clock: a code of a second before
+    await private.tick(10 * 60)  # ten minutes on: it expired
+    expired = await private.refused("bob", f"/link {code}")
+    discord.at = private.at - 1  # one clock: a code of a second before
     code = code_in(await discord.ok("bob", "/link"))
-    await telegram.ok("bob", f"/link {code.lower().replace('-', '')}")  # any case, no dash
-    await telegram.ok("bob", "/unlink")
-    used = await telegram.refused("bob", f"/link {code}")  # once only
-    assert never == expired == used
+    wrong_platform = await discord.refused("carol", f"/link {code}")  # a live code, tried
+    code = code_in(await discord.ok("bob", "/link"))
+    await private.ok("bob", f"/link {code.lower().replace('-', '')}")  # any case, no dash
+    await private.ok("bob", "/unlink")
+    used = await private.refused("bob", f"/link {code}")  # once only
+    assert never == expired == used == wrong_platform
     assert "ABCD" not in never and code not in used
 
 
 async def test_linking_is_refused_where_it_would_mislead(store: Any) -> None:
     discord, telegram = await shared(store)
+    private = alone(telegram)
     assert "private chat" in await telegram.refused("bob", "/link")  # a group sees codes
-    code = code_in(await discord.ok("bob", "/link"))
-    assert "Discord too" in await discord.refused("carol", f"/link {code}")
     await discord.ok("bob", "/join")
     await telegram.ok("bob", "/join")  # two players of one ladder: they stay two
-    assert "main" in await telegram.refused("bob", f"/link {code}")
+    code = code_in(await discord.ok("bob", "/link"))
+    assert "main" in await private.refused("bob", f"/link {code}")
     assert "not linked" in await telegram.refused("bob", "/unlink")
+
+
+async def test_a_code_is_spent_when_it_is_tried_whatever_the_answer(store: Any) -> None:
+    # Each refusal ran in the command's savepoint, which gave the code back: a code
+    # refused (said in a group, or for accounts that both play) was then taken by another
+    # account, which acted as its owner from then on.
+    discord, telegram = await shared(store)
+    private = alone(telegram)
+    wrong = await private.refused("x", "/link ABCD-EFGH")
+    code = code_in(await discord.ok("alice", "/link"))
+    assert "private chat" in await telegram.refused("alice", f"/link {code}")  # in a group
+    assert await private.refused("mallory", f"/link {code}") == wrong
+    await discord.ok("bob", "/join")
+    await telegram.ok("bob", "/join")
+    code = code_in(await discord.ok("bob", "/link"))
+    assert "main" in await private.refused("bob", f"/link {code}")  # both play main
+    assert await private.refused("mallory", f"/link {code}") == wrong
+    assert await telegram.refused("mallory", "/unlink") != wrong  # mallory has no link
+
+
+async def test_a_share_code_refused_is_spent_too(store: Any) -> None:
+    discord, telegram = chats(store)
+    await discord.ok("mod", "/ladder create main preset=duel")
+    await telegram.ok("tmod", "/ladder create cup preset=duel")
+    code = code_in(await discord.ok("mod", "/ladder share"))
+    assert "cup" in await telegram.refused("tmod", f"/ladder join-share {code} cup")  # taken
+    other = Chat(store, "telegram:-3", admins=("x",))
+    wrong = await other.refused("x", "/ladder join-share ABCD-EFGH cup")
+    assert await other.refused("x", f"/ladder join-share {code} cup") == wrong
 
 
 async def test_unlinking_leaves_each_account_its_own_players(store: Any) -> None:
@@ -168,6 +209,7 @@ async def test_a_share_code_works_once_and_not_in_its_own_chat(store: Any) -> No
     await discord.ok("mod", "/ladder create main preset=duel")
     code = code_in(await discord.ok("mod", "/ladder share"))
     assert "already" in await discord.refused("mod", f"/ladder join-share {code} again")
+    code = code_in(await discord.ok("mod", "/ladder share"))  # (the one tried is spent)
     await telegram.ok("tmod", f"/ladder join-share {code} cup")
     other = Chat(store, "telegram:-3", admins=("x",))
     assert "code" in await other.refused("x", f"/ladder join-share {code} cup")
@@ -244,9 +286,10 @@ async def test_a_code_one_process_gave_another_takes_once(postgres_url: str) -> 
     async with PgStore(postgres_url) as first, PgStore(postgres_url) as second:
         discord = Chat(first, DISCORD, ephemeral=True)
         code = code_in(await discord.ok("alice", "/link"))
-        there = Chat(second, TELEGRAM)
+        there = Chat(second, TELEGRAM, alone=True)
         assert "Linked" in await there.ok("alice_t", f"/link {code}")
-        assert "does not work" in await Chat(first, TELEGRAM).refused("bob", f"/link {code}")
+        private = Chat(first, TELEGRAM, alone=True)
+        assert "does not work" in await private.refused("bob", f"/link {code}")
         assert await second.run(lambda repo: repo.linked("telegram:alice_t")) == \
             ("discord:alice",)
 
