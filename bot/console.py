@@ -20,7 +20,8 @@ import unicodedata
 from collections.abc import Awaitable, Callable, Iterable
 from typing import TextIO
 
-from bot.text import APOLOGY
+from bot.text import APOLOGY, overtime
+from core.budget import Overtime
 from core.calendar import DAY, INSTANTS, iso, parse_instant
 from core.i18n import render, t
 from core.records import Announcement, ChartData, Context, Reply, UserRef
@@ -153,6 +154,8 @@ class Console:
         self.number = number
         try:
             await self.line(raw)
+        except Overtime:  # (rolled back: the database is as before the line)
+            self.say(render(overtime(), self.policy.language))
         except sqlite3.Error as error:  # a full disk, a file gone bad: not a bug of ours
             self.warn(f"the database failed: {error}; nothing of this line was stored")
             self.say(render(APOLOGY, self.policy.language))

@@ -13,6 +13,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from bot.limits import Limiter
+from bot.text import overtime
+from core.budget import Overtime
 from core.commands import (
     Command,
     ConfirmResult,
@@ -156,7 +158,10 @@ class Gateway:
             except LadderError as error:  # pragma: no cover - handle() answers refusals
                 return spoken(refused(error), ctx, self.policy.language)
 
-        reply = await self.store.run(work, key=asker.chat)
+        try:
+            reply = await self.store.run(work, key=asker.chat)
+        except Overtime:  # (rolled back: the other chats were served meanwhile)
+            return own_words(overtime(), asker.locale, self.policy)
         if reply is not None and not reply.error and self.changed is not None:
             self.changed(asker.chat, reply.ladder)
         if reply is not None and reply.posted and self.outbox is not None:

@@ -4,10 +4,16 @@ from __future__ import annotations
 
 import re
 
-from core.i18n import t
+from core.budget import SECONDS
+from core.i18n import Message, Number, t
 
 # What a user is told when a command fails unexpectedly; the traceback goes to the log.
 APOLOGY = t("adapter.apology")
+
+
+def overtime() -> Message:
+    """The answer to a command stopped at its time budget (core.budget), rolled back."""
+    return t("command.overtime", seconds=Number(SECONDS))
 
 
 # Explicit direction marks a name may hold (U+202A-U+202E open an embedding or override,

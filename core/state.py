@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from core import elo
+from core.budget import tick
 from core.calendar import DAY, HOUR, month_label, season_after
 from core.collector import paused
 from core.due import DueQueue
@@ -249,6 +250,7 @@ class LadderState:
         self, event: Event, corrections: Mapping[int, Correction] = NO_CORRECTIONS
     ) -> Applied:
         """Fold one event into the standings and say what changed."""
+        tick()  # (a long fold is the one thing that may hold a unit of work for long)
         if self.undo is not None:
             entry = self._journal(event, corrections)
             if entry is None:

@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TypeVar
 
+from core.budget import within
 from core.calendar import DAY
 from core.events import DecayDay, Event, SeasonClosed
 from core.hints import NoHints
@@ -380,7 +381,8 @@ class MemoryStore:
         saved = copy.deepcopy(self._data)
         repo = MemoryRepo(self._data, self._snapshot_every)
         try:
-            result = work(repo)
+            with within():
+                result = work(repo)
         except BaseException:
             self._data = saved
             raise

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Self, TypeVar
 
+from core.budget import within
 from storage import tuning
 from storage.dialect import Dialect
 from storage.history import Cached
@@ -272,7 +273,8 @@ class SqlStore:
                 repo = SqliteRepo(conn, self)
                 conn.execute("SAVEPOINT unit")
                 try:
-                    outcomes.append(work(repo))
+                    with within():  # (core.budget: no unit holds the thread for long)
+                        outcomes.append(work(repo))
                 except Exception as error:
                     conn.execute("ROLLBACK TO unit")
                     self.forget(repo.touched)

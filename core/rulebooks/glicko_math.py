@@ -23,6 +23,12 @@ Indices = npt.NDArray[np.int64]
 SCALE = 173.7178  # Glicko-2's scale: 400 / ln(10)
 CENTRE = 1500.0  # the rating Glicko-2's scale is centred on (not a setting: the maths')
 EPSILON = 0.000001  # convergence of the volatility iteration (RULES.md §6)
+# Every iteration is bounded (issue 47: with tau=1e-30, a - k*tau == a in floats, and the
+# bracketing loop never ended, holding the database thread). Within the settings' ranges
+# the bracket is found in a few steps and the Illinois iteration converges in under 30;
+# past these bounds a lane keeps the best value it reached.
+BRACKET_STEPS = 1000
+ILLINOIS_STEPS = 200
 _PI2 = math.pi * math.pi
 # The expected score's exponent g·(μ − μj) is kept within ±EXPONENT_LIMIT. Beyond 36.7
 # the expected score rounds to exactly 1 (or its complement to 0), and then 1/v is a
@@ -79,7 +85,7 @@ def _volatility(phi: Values, sigma: Values, delta: Values, v: Values,
         wide = d2 > phi2 + v
         k = np.ones_like(a)
         stepping = ~wide
-        while True:
+        for _ in range(BRACKET_STEPS):
             stepping &= f(a - k * tau) < 0
             if not stepping.any():
                 break
@@ -88,7 +94,9 @@ def _volatility(phi: Values, sigma: Values, delta: Values, v: Values,
         high = np.where(wide, np.log(np.where(wide, d2 - phi2 - v, 1.0)), a - k * tau)
         f_low, f_high = f(low), f(high)
         active = np.abs(high - low) > EPSILON
-        while active.any():
+        for _ in range(ILLINOIS_STEPS):
+            if not active.any():
+                break
             c = low + (low - high) * f_low / (f_high - f_low)
             f_c = f(c)
             across = f_c * f_high <= 0
@@ -151,12 +159,16 @@ def _volatility_one(phi: float, sigma: float, delta: float, v: float, tau: float
         high = float(np.log(d2 - phi2 - v))
     else:
         k = 1.0
-        while f(a - k * tau) < 0:
+        for _ in range(BRACKET_STEPS):
+            if not f(a - k * tau) < 0:
+                break
             k += 1.0
         high = a - k * tau
     low = a
     f_low, f_high = f(low), f(high)
-    while abs(high - low) > EPSILON:
+    for _ in range(ILLINOIS_STEPS):
+        if not abs(high - low) > EPSILON:
+            break
         c = low + (low - high) * f_low / (f_high - f_low)
         f_c = f(c)
         if f_c * f_high <= 0:
