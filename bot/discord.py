@@ -48,6 +48,7 @@ from core.commands import (
 )
 from core.i18n import language_of, t
 from core.i18n import render as said_in
+from core.names import shown_name
 from core.ports import PlatformRepo, PlatformStore
 from core.records import Announcement, Reply, UserRef
 from core.service import storeless
@@ -69,7 +70,7 @@ def chat_key(guild_id: int) -> str:
 
 def user_ref(user: discord.abc.User) -> UserRef:
     """A Discord user, named as the server shows them."""
-    return UserRef(f"{PLATFORM}:{user.id}", user.display_name)
+    return UserRef(f"{PLATFORM}:{user.id}", shown_name(user.display_name))
 
 
 def role_ids(member: discord.Member) -> set[int]:
@@ -256,7 +257,7 @@ class DiscordPlatform:
         """Run a command (or a text to parse) for the user of an interaction."""
         if command is None:
             assert text is not None
-            names = {u.id: u.display_name for u in _resolved_users(interaction)}
+            names = {u.id: shown_name(u.display_name) for u in _resolved_users(interaction)}
             said, known = mentions_as_tokens(text, names)
             asker = self.asker(interaction)
             if SETS_ROLES.search(text) and interaction.guild_id is not None:

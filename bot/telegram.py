@@ -60,6 +60,7 @@ from bot.telegram_render import alert, keyboard, render, shown, split
 from bot.text import APOLOGY
 from core import i18n
 from core.i18n import language_of, t
+from core.names import shown_name
 from core.numerals import is_digits
 from core.parsing import command_word
 from core.ports import PlatformRepo, PlatformStore
@@ -120,8 +121,9 @@ def chat_key(chat_id: int) -> str:
 
 
 def user_ref(user: User) -> UserRef:
-    """A Telegram user: named by @username when there is one."""
-    return UserRef(f"{PLATFORM}:{user.id}", user.username or user.full_name)
+    """A Telegram user: named by @username when there is one (letters, digits and _:
+    nothing to shield), else by their full name as typed (core.names)."""
+    return UserRef(f"{PLATFORM}:{user.id}", user.username or shown_name(user.full_name))
 
 
 def with_mentions(message: Message) -> tuple[str, dict[str, UserRef]]:

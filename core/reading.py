@@ -9,6 +9,7 @@ import difflib
 from core.commands import Parsed
 from core.errors import UsageError
 from core.i18n import Number, joined, t
+from core.names import shielded
 from core.parsing import MAX_TEXT, command_word
 from core.records import UserRef
 from core.registry import ACTIONS, SPECS, WORDS
@@ -41,7 +42,8 @@ def parse(text: str, author: UserRef, resolve: Resolver,
         guess = _closest_command(word)
         hint = joined(t("parse.did_you_mean", guess=guess) if guess else "",
                       t("parse.lists_open") if word in ("challenges", "pending") else "", sep="")
-        raise UsageError(t("parse.unknown_command", word=shown, hint=hint))
+        # (what was typed, shown as typed: no command to tap, core.names)
+        raise UsageError(t("parse.unknown_command", word=shielded(f"/{shown}"), hint=hint))
     args = Args(spec.word, kept, author, resolve, reply_to)
     command = spec.parser(args)
     if ladder is not None and ACTIONS[type(command)].chat is not None:

@@ -187,7 +187,7 @@ SPECS: tuple[Spec, ...] = (
     _bare("unavailable", N_("help.unavailable"), N_("menu.unavailable"),
           SetAvailability(False), challenges.availability),
     Spec("report", ("/report win|loss|draw @user [2-1] [minor|major|overwhelming] [moves=N] "
-                    "[unrated] [again]", "/report ffa @first @second ...",
+                    "[unrated] [again]", "/report ffa @1st @2nd ...",
                     "/report teams @a @b vs @c @d [2-1] [draw]"),
          N_("help.report"), N_("menu.report"), read_report, _one(ReportResult, reporting.report,
                                                          expects=reporting.first_reads)),

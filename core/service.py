@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
+from typing import Any, cast
 
 from core.checks import check
 from core.commands import (
@@ -24,6 +25,7 @@ from core.errors import LadderError, NoLadder, NotAllowed, RuleViolation, UsageE
 from core.helptext import help_text
 from core.i18n import joined, language_of, render, t
 from core.jobs import catch_up
+from core.names import shielded
 from core.planning import schedule
 from core.ports import Repo
 from core.reading import parse
@@ -140,6 +142,7 @@ def _execute(repo: Repo, ctx: Context, parsed: Parsed, policy: Policy) -> tuple[
         check(cmd, ctx.user)  # typed options (Discord's) come here without the parser's checks
     except UsageError as error:
         return refused(error), _ladder_language(repo, ctx.chat, parsed.ladder, policy)
+    cmd = _shielded(cmd)
     if isinstance(cmd, Help):  # (no locale, as on the console: the chat's language)
         known = storeless(cmd, policy, ctx.locale, _chat_language(repo, ctx.chat, policy))
         assert known is not None
@@ -180,6 +183,15 @@ def _execute(repo: Repo, ctx: Context, parsed: Parsed, policy: Policy) -> tuple[
     return dataclasses.replace(reply, ladder=ladder.name,
                                announcements=(*announcements, *reply.announcements)
                                ), ladder.settings.language
+
+
+def _shielded(cmd: Command) -> Command:
+    """The command with its reason, typed by someone, shown as typed (core.names)."""
+    reason = getattr(cmd, "reason", None)
+    if not isinstance(reason, str) or reason == shielded(reason):
+        return cmd
+    changed: Command = dataclasses.replace(cast(Any, cmd), reason=shielded(reason))
+    return changed
 
 
 def _guarded(repo: Repo, run: Callable[[], Reply]) -> Reply:

@@ -13,6 +13,7 @@ from core.events import Event
 from core.i18n import Message, Text, joined, listed, plural, t
 from core.ledger import Rederived
 from core.model import PlayerId, Result, Timestamp
+from core.names import shown_name
 from core.ports import Repo
 from core.records import (
     AuditEntry,
@@ -276,8 +277,8 @@ def find_player(repo: Repo, ladder: int, user: str) -> PlayerInfo | None:
         return found
     if user.startswith(NAMED):
         name = user[len(NAMED):]
-        found_named = [p for p in repo.players(ladder).values()
-                       if p.name.casefold() == name.casefold()]
+        typed = shown_name(name).casefold()  # (as the name was stored, core.names)
+        found_named = [p for p in repo.players(ladder).values() if p.name.casefold() == typed]
         if len(found_named) > 1:  # (names are not unique across platforms)
             raise UnknownPlayer(t("named.several", name=name, players=len(found_named)))
         return found_named[0] if found_named else None

@@ -10,6 +10,7 @@ from core.bestof import score_text
 from core.errors import UnknownPlayer, UsageError
 from core.i18n import Message, Number, joined, t
 from core.model import Margin
+from core.names import shielded
 from core.numerals import is_digits
 from core.records import UserRef
 from core.settings import MAX_BESTOF, MAX_MOVES
@@ -90,7 +91,8 @@ def clip(text: str, limit: int = 40) -> str:
 
 
 def quote(token: str) -> str:
-    return f"'{clip(token)}'"
+    """A typed word echoed in a reply: shown as typed, never a command (core.names)."""
+    return f"'{shielded(clip(token))}'"
 
 
 def read_options(args: Args) -> tuple[tuple[str, str], ...]:

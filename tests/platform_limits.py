@@ -224,3 +224,20 @@ def discord_links(text: str) -> list[str]:
 def telegram_links(text: str) -> list[str]:
     """What Telegram would show as links in a plain-text message."""
     return _SCHEMED.findall(text) + _DOMAIN.findall(text)
+
+
+# Entities Telegram makes of plain text (tdlib's find_entities): a mention of a username
+# (5 to 32 letters, digits and _), a command, a hashtag, a cashtag.
+_MENTION = re.compile(r"(?<![\w@])@[A-Za-z][A-Za-z0-9_]{4,31}(?![\w@])")
+_COMMAND = re.compile(r"(?<![\w/<>])/([A-Za-z0-9_]{1,64})(@[A-Za-z0-9_]{3,32})?(?![\w/<>])")
+_TAG = re.compile(r"(?<![\w#$])(?:#\w*[^\W\d]\w*|\$[A-Z]{1,8}(?![\w]))")
+
+
+def telegram_entities(text: str, commands: set[str], users: set[str]) -> list[str]:
+    """What Telegram would make tappable in a plain-text message that the bot did not
+    mean: a mention of anyone but the `users` it knows, a command other than its own
+    `commands` (or any command addressed to a bot), a hashtag or cashtag."""
+    found = [m.group() for m in _MENTION.finditer(text) if m.group()[1:].lower() not in users]
+    found += [m.group() for m in _COMMAND.finditer(text)
+              if m.group(2) or m.group(1).lower() not in commands]
+    return found + _TAG.findall(text)

@@ -14,12 +14,25 @@ from typing import Any
 from aiohttp import web
 from telegram.request import BaseRequest, RequestData
 
+from core.registry import WORDS
 from tests import platform_limits as limits
 
 BOT = {"id": 7000000001, "is_bot": True, "first_name": "Ladder", "username": "LadderBot",
        "can_join_groups": True, "can_read_all_group_messages": False,
        "supports_inline_queries": False}
 GROUP = {"id": -1001234567890, "type": "supergroup", "title": "Chess Club"}
+
+
+# The commands the bot's own words name: a reader may tap those.
+COMMANDS = {word.lower() for word in WORDS}
+
+
+def _people(update: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every user an update shows: its sender, the one it replies to, the ones it mentions."""
+    body = update.get("message") or update.get("callback_query") or {}
+    replied = body.get("reply_to_message") or {}
+    return [u for u in (body.get("from"), replied.get("from"),
+                        *(e.get("user") for e in body.get("entities") or [])) if u]
 
 
 def person(uid: int, first: str, username: str | None = None) -> dict[str, Any]:
@@ -47,6 +60,7 @@ class FakeTelegram:
         self.messages: dict[tuple[int, int], str] = {}  # (chat, message id) -> its text
         self.deleted: set[tuple[int, int]] = set()  # messages someone deleted
         self.started: set[int] = set()  # users who opened a private chat with the bot
+        self.usernames = {BOT["username"].lower()}  # the bot and everyone it has seen
         self.undelivered: list[dict[str, Any]] = []  # messages refused with a 403
 
     def sent(self, chat_id: int | None = None) -> list[dict[str, Any]]:
@@ -74,6 +88,9 @@ class FakeTelegram:
     def push(self, update: dict[str, Any]) -> dict[str, Any]:
         self.update_id += 1
         update = {"update_id": self.update_id, **update}
+        for user in _people(update):  # (the accounts a mention of the bot's may name)
+            if user.get("username"):
+                self.usernames.add(user["username"].lower())
         chat = (update.get("message") or {}).get("chat") or {}
         if chat.get("type") == "private":  # (writing to the bot starts it)
             self.started.add(int(chat["id"]))
@@ -84,7 +101,9 @@ class FakeTelegram:
     def answer(self, method: str, params: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         self.calls.append((method, params))
         if method in ("sendMessage", "editMessageText", "answerCallbackQuery"):
-            self.links += limits.telegram_links(str(params.get("text") or ""))
+            said = str(params.get("text") or "")
+            self.links += limits.telegram_links(said)
+            self.links += limits.telegram_entities(said, COMMANDS, self.usernames)
         refusal = limits.telegram_call(method, params)
         if refusal is not None:  # as the Bot API refuses it (tests/platform_limits.py)
             self.refused.append((method, refusal))

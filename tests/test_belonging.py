@@ -13,7 +13,8 @@ import pytest
 from tests.adapters import DiscordHarness, discord_harness, telegram_harness
 from tests.chat import Chat
 from tests.discord_fake import GUILD, command, member, option, person, user_option, with_user
-from tests.telegram_fake import GROUP
+from tests.platform_limits import telegram_entities
+from tests.telegram_fake import COMMANDS, GROUP
 from tests.telegram_fake import person as tg_person
 from tests.test_discord import ALICE, BOB, MOD, ephemeral, ladder, report, text
 
@@ -109,3 +110,33 @@ async def test_a_telegram_share_code_goes_to_the_askers_private_chat(tmp_path: P
                   if CODE.search(m)]
         assert all(code not in m for m in tg.api.texts(GROUP["id"]))
         assert tg.api.texts(eve["id"]) == []
+
+
+# ---- what a user typed is shown as typed: never a mention, a command, a tag or a pill
+async def test_names_and_reasons_make_no_entity_on_telegram(tmp_path: Path) -> None:
+    mod = tg_person(101, "mod", "mod")
+    victim = tg_person(105, "@victim_user")  # no username: shown by the name as typed
+    leaver = tg_person(106, "/leave@LadderBot")
+    async with telegram_harness(tmp_path / "t.db", [mod]) as tg:
+        tg.api.usernames.add("victim_user")  # (an account the name would have pinged)
+        await tg.say(mod, "/ladder create main preset=duel confirm=false")
+        for who in (victim, leaver):
+            await tg.say(who, "/join")
+        said_by_victim = {"message_id": 2, "date": 1767607200, "chat": GROUP, "from": victim,
+                          "text": "gg"}
+        await tg.say(leaver, "/report win", reply_to=said_by_victim)
+        await tg.say(mod, "/mod void 1 see #rules and $TAG /leave@LadderBot")
+        said = "\n".join(tg.api.texts())
+        assert "/\u200bleave@LadderBot beat @\u200bvictim_user" in said
+        assert "#\u200brules and $\u200bTAG /\u200bleave" in said
+        found = [e for text in tg.api.texts() for e in telegram_entities(
+            text, COMMANDS, set()) if "victim" in e or "leave" in e or "#" in e or "$" in e]
+        assert found == []  # (the harness checks every other entity on leaving)
+
+
+async def test_names_make_no_pill_on_discord(dc: DiscordHarness) -> None:
+    await ladder(dc, "confirm=false")
+    faker = member(person(1300000000000000107, "<@&1300000000000000777> <t:0:R>"))
+    await dc.send(command("join", by=faker))
+    answer = await dc.send(report(faker, "win", ALICE))
+    assert "<\u200b@&1300000000000000777> <\u200bt:0:R> beat alice" in text(answer)

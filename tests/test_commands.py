@@ -141,8 +141,8 @@ def test_mention_with_trailing_punctuation() -> None:
 @pytest.mark.parametrize(
     ("text", "problem"),
     [
-        ("/frobnicate", "I don't know the command /frobnicate. /help lists the commands."),
-        ("/hall", "I don't know the command /hall. Did you mean /halloffame?"),
+        ("/frobnicate", "I don't know the command /\u200bfrobnicate. /help lists the commands."),
+        ("/hall", "I don't know the command /\u200bhall. Did you mean /halloffame?"),
         ("/reprot win @bob", "Did you mean /report?"),
         ("/stand", "Did you mean /standings?"),
         ("/leaderboard", "Did you mean /standings?"),
@@ -163,7 +163,7 @@ def test_mention_with_trailing_punctuation() -> None:
         ("/report teams @a @b", "Name both teams"),
         ("/report ffa @a @b @c draw", "I don't understand 'draw'"),
         ("/report win @bob @carol", "A win, loss or draw names one opponent: a game of more "
-                                    "players is /report ffa @first @second ... or /report teams "
+                                    "players is /report ffa @1st @2nd ... or /report teams "
                                     "@a @b vs @c @d."),
         ("/challenge bob", "I don't understand 'bob'"),
         ("/confirm soon", "I don't understand 'soon'"),

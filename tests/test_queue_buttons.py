@@ -29,7 +29,8 @@ HOSTILE = "@everyone <b>**x**</b> https://evil.example"
 LADDER = "q" * 32  # the longest ladder name: the callback data must still fit
 EPHEMERAL = 64
 # As Telegram shows it: the address a player typed no link (a zero-width space in it).
-UNLINKED = HOSTILE.replace("https://evil.example", "https:\u200b//evil\u200b.example")
+UNLINKED = HOSTILE.replace("https://evil.example", "https:\u200b//evil\u200b.example").replace(
+    "@everyone", "@\u200beveryone")  # (no link, no mention: core.names)
 
 
 def content(response: dict[str, Any]) -> str:
