@@ -77,22 +77,34 @@ class Pace:
 class Server:
     """A server's roles as the bot sees them: by id, name and position, and its own."""
 
-    roles: tuple[tuple[str, str, int, bool], ...]  # id, name, position, managed
-    manage: bool
+    roles: tuple[tuple[str, str, int, bool, int], ...]  # id, name, position, managed,
+    manage: bool  # permissions
     top: int
+    everyone: int = 0  # what @everyone may do
 
     def access(self) -> RoleAccess:
         """What `/ladder set roles=` checks."""
         positions: dict[str, int] = {}
-        for _, name, position, _ in self.roles:
+        for _, name, position, _, _ in self.roles:
             positions[name] = max(position, positions.get(name, -1))
         return RoleAccess(self.manage, self.top, tuple(positions.items()), len(self.roles))
 
     def usable(self, name: str) -> str | None:
         """The id of a role of this name the bot may give (below its own, not an
-        integration's), if the server has one."""
-        return next((rid for rid, n, position, managed in self.roles
-                     if n == name and position < self.top and not managed), None)
+        integration's, granting nothing @everyone may not do), if the server has one."""
+        return next((rid for rid, n, position, managed, allowed in self.roles
+                     if n == name and position < self.top and not managed
+                     and not allowed & ~self.everyone), None)
+
+    def refusal(self, name: str) -> str | None:
+        """Why a role of this name the server has is not one to give (a catalog code)."""
+        same = [(position, allowed) for _, n, position, _, allowed in self.roles if n == name]
+        if any(position >= self.top for position, _ in same):
+            return N_("roles.problem.hierarchy")
+        if any(allowed & ~self.everyone for _, allowed in same):
+            # (a server's own "Top 3" with Administrator went to the top three players)
+            return N_("roles.problem.powerful")
+        return None
 
 
 class DiscordRoles:
@@ -115,15 +127,17 @@ class DiscordRoles:
                 allowed |= int(role["permissions"])
                 if role["id"] != str(guild):
                     top = max(top, int(role["position"]))
+        everyone = next((int(r["permissions"]) for r in roles if r["id"] == str(guild)), 0)
         return Server(tuple((str(r["id"]), r["name"], int(r["position"]),
-                             bool(r.get("managed"))) for r in roles),
-                      bool(allowed & (MANAGE_ROLES | ADMINISTRATOR)), top)
+                             bool(r.get("managed")), int(r["permissions"])) for r in roles),
+                      bool(allowed & (MANAGE_ROLES | ADMINISTRATOR)), top, everyone)
 
     async def create_role(self, guild: int, name: str, colour: int) -> str:
-        """A new role (placed just above @everyone, so below the bot's own)."""
+        """A new role (placed just above @everyone, so below the bot's own), granting
+        nothing: it shows a place in the standings."""
         try:
             made = await self.client.http.create_role(guild, reason=REASON, name=name,
-                                                      color=colour)
+                                                      color=colour, permissions="0")
         except discord.HTTPException as error:
             raise await self._refused(guild, error) from error
         return str(made["id"])
@@ -258,8 +272,9 @@ class RoleSync:
         for key in missing:
             name = role_name(key, language)
             found = server.usable(name)
-            if found is None and any(n == name for _, n, _, _ in server.roles):
-                raise Refused(N_("roles.problem.hierarchy"))
+            problem = server.refusal(name) if found is None else None
+            if problem is not None:
+                raise Refused(problem)
             if found is None and len(server.roles) + 1 > SERVER_ROLES:
                 raise Refused(N_("roles.problem.too_many"))
             ids[key] = found or await self.api.create_role(

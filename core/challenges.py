@@ -133,7 +133,7 @@ def accept(s: Session, cmd: AcceptChallenge) -> Reply:
                                    reminded=False)  # a reminder to play comes too
     s.repo.save_challenge(accepted)
     _expect_jobs(s, accepted)
-    report = "/report win|loss|draw @opponent" + (
+    report = "/report win|loss|draw @user" + (
         " minor|major|overwhelming" if s.settings.is_position else "")
     return Reply(t("challenge.accepted", name=me.name, challenger=s.name(challenge.challenger),
                    id=challenge.id, theirs=standing(s, challenge.challenger, True),

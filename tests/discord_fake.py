@@ -371,7 +371,9 @@ class FakeDiscord:
             if problems:
                 self.refused.append((method, "/".join(parts), problems))
                 return 400, {"message": "Invalid Form Body", "code": 50035}
-            return 200, g.add_role(body["name"], int(body.get("color", 0)))
+            everyone = int(g.roles[str(GUILD)]["permissions"])  # (Discord's default)
+            return 200, g.add_role(body["name"], int(body.get("color", 0)),
+                                   permissions=int(body.get("permissions", everyone)))
         if parts[0] != "members" or len(parts) < 2:
             return 404, {"message": "Unknown route", "code": 0}
         if not self._take():

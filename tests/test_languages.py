@@ -103,7 +103,7 @@ def test_a_russian_position_ladder_challenges_and_moves_rungs(tmp_path: Path) ->
         "cat вызывает @bob (ступень 3 вызывает ступень 2). bob: /accept или /decline до "
         "2026-01-08 10:00 UTC; без ответа вам засчитают поражение (minor).",
         "bob принимает вызов #1 от cat: cat на ступени 3, bob на ступени 2. Сыграйте до "
-        "2026-01-12 10:00 UTC, затем /report win|loss|draw @opponent "
+        "2026-01-12 10:00 UTC, затем /report win|loss|draw @user "
         "minor|major|overwhelming; если не сыграете к этому сроку, вызов сгорит.",
         "Результат матча #1: cat побеждает bob (major). bob: /confirm или /dispute, на ответ "
         "есть 24 часа; иначе результат засчитают как есть.",
@@ -122,7 +122,7 @@ def test_a_malformed_command_is_refused_in_the_chats_language(tmp_path: Path) ->
         "Как писать: /report win|loss|draw @user [2-1] [minor|major|overwhelming] [moves=N] "
         "[unrated] [again] | /report ffa @1st @2nd ... | /report teams @a @b vs @c @d "
         "[2-1] [draw]",
-        "Я не знаю команды /repotr. Может быть, /report? Список команд: /help.",
+        "Я не знаю команды /\u200brepotr. Может быть, /report? Список команд: /help.",
         "page=N — номер страницы от 1 до 100\xa0000.",  # (Russian groups digits by a space)
         "Как писать: /standings [season|week|ladder|rating] [page=N]",
     ]

@@ -22,7 +22,16 @@ from bot.discord_roles import RoleSync
 from bot.scheduler import Scheduler
 from storage.sqlite import SqliteStore
 from tests.adapters import T0, DiscordHarness, discord_harness
-from tests.discord_fake import GUILD, MANAGE_GUILD, command, member, option, person, with_user
+from tests.discord_fake import (
+    ADMINISTRATOR,
+    GUILD,
+    MANAGE_GUILD,
+    command,
+    member,
+    option,
+    person,
+    with_user,
+)
 
 DAY = 86400
 MOD = member(person(1300000000000000101, "mod"), permissions=MANAGE_GUILD)
@@ -240,3 +249,30 @@ async def test_a_bad_roles_value_is_echoed_as_any_setting_is(tmp_path: Path) -> 
     assert said.startswith("roles=top:" + "9" * 36 + "...: expected leagues, top:N"), said
     said = await chat.refused("mod", "/ladder set champion_role=maybe")
     assert said.startswith("champion_role=maybe: expected true or false"), said
+
+
+async def test_a_role_of_the_servers_that_grants_permissions_is_never_given(
+        tmp_path: Path) -> None:
+    # The bot adopted any role of the wanted name below its own: a server's own "Top 1"
+    # with Administrator went to the best player.
+    alice, bob = player(1), player(2)
+    async with discord_harness(tmp_path / "l.db") as dc:
+        await duel(dc, [alice, bob])
+        guild = dc.fake.guild
+        admin = guild.add_role("Top 1", 0, permissions=ADMINISTRATOR)["id"]
+        await set_roles(dc, "roles=top:1")
+        await report(dc, alice, bob)
+        sync = RoleSync(dc.store, dc.platform.roles, dc.clock)
+        wake = await sync.step()
+        while wake is not None and wake < dc.clock.now + 60:  # (paced: not yet asked)
+            dc.clock.now = wake
+            wake = await sync.step()
+        assert not any(admin in held for held in guild.members.values())
+        info = content(await dc.send(command("info", by=MOD, group="ladder")))
+        assert "grants permissions" in info, info
+        guild.roles[admin]["name"] = "Admins"  # renamed: the bot makes its own, granting none
+        dc.clock.now = wake or dc.clock.now
+        await settle(sync, dc)
+        [made] = guild.named("Top 1")
+        assert holders(dc, "Top 1") == {uid(alice)} and guild.roles[made]["permissions"] == "0"
+        dc.fake.refused.clear()
