@@ -105,7 +105,14 @@ def change_settings(s: Session, cmd: ChangeSettings, made: Sequence[Text] = ()) 
     link: Message = ""
     if properties.get("public"):
         link = t("settings.page", page=s.page()) if s.page() else t("settings.page_served")
-    return Reply(joined(t("settings.changed", ladder=s.ladder.name, changes=text), link))
+    # A chat's own channel and moderators' role are no news for the other chats that
+    # play a shared ladder (they were told "main: mod_role=..." as if theirs had changed).
+    own = not really and not made and set(properties) <= CHAT_OWN
+    return Reply(joined(t("settings.changed", ladder=s.ladder.name, changes=text), link),
+                 local=own)
+
+
+CHAT_OWN = frozenset({"channel", "mod_role"})  # each chat's own, for a shared ladder
 
 
 def _property(value: object) -> str:

@@ -341,6 +341,7 @@ class Reply:
     chart: ChartData | None = None  # a picture to attach (adapters render it)
     language: str = "en"  # what its words are said in (core.service.spoken sets it)
     posted: int = 0  # announcements to other chats it left in the outbox (the gateway)
+    local: bool = False  # no news for the other chats of a shared ladder (its own settings)
 
 
 def refused(error: LadderError) -> Reply:

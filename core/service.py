@@ -176,7 +176,7 @@ def _execute(repo: Repo, ctx: Context, parsed: Parsed, policy: Policy) -> tuple[
         schedule(repo, ladder.chat, ladder.name)
         ladder = repo.ladder(ladder.chat, ladder.name) or ladder  # (its language, too)
     if ladder.shared:  # what a command changed, and the jobs it ran, are news there too
-        news = not (reply.error or reply.private) and type(cmd) not in NOT_NEWS
+        news = not (reply.error or reply.private or reply.local) and type(cmd) not in NOT_NEWS
         announcements += elsewhere(repo, ladder, reply if news else None, announcements)
     if reply.ladder == ladder.name and not announcements:
         return reply, ladder.settings.language

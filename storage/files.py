@@ -59,11 +59,26 @@ def schema_version(conn: sqlite3.Connection, path: str, latest: int) -> int:
     return version
 
 
+def require_intact(conn: sqlite3.Connection, path: str) -> None:
+    """Refuse a database whose pages SQLite finds damaged, before anything reads or
+    writes it (the console wrote to one, and export and web served it). SQLite's quick
+    check: every page and record, in one pass over the file; the full integrity check
+    also compares every index with its table, which `ladderbot backup` and `restore` do."""
+    try:
+        found = [row[0] for row in conn.execute("PRAGMA quick_check(3)")]
+    except sqlite3.DatabaseError as error:  # (damage SQLite meets before it can check)
+        found = [str(error)]
+    if found != ["ok"]:
+        raise UnusableDatabase(f"{path} is damaged (SQLite's check: {'; '.join(found)}): "
+                               "restore a backup with ladderbot restore")
+
+
 def require_current(conn: sqlite3.Connection, path: str, latest: int) -> int:
     """For a read-only store: refuse anything but a Ladderbot database of schema `latest`
-    (an older one cannot be upgraded without writing)."""
+    (an older one cannot be upgraded without writing), or one that is damaged."""
     conn.execute("PRAGMA busy_timeout=10000")
     version = schema_version(conn, path, latest)
+    require_intact(conn, path)
     if version < latest:
         raise UnusableDatabase(
             f"{path} was written by an older Ladderbot (schema {version}; this one has "

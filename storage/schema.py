@@ -44,7 +44,9 @@ def prepare(conn: sqlite3.Connection, path: str = "this file", existing: bool = 
     refuse_newer(version, known[-1][0] if known else 0)
     if existing:
         files.schema_version(conn, path, known[-1][0])
-    elif files.is_foreign(conn):
+    if version:  # (an existing database: none of it is read or written if damaged)
+        files.require_intact(conn, path)
+    if not existing and files.is_foreign(conn):
         raise files.UnusableDatabase(
             f"{path} holds another application's tables, not a Ladderbot database (it was "
             "not changed): give Ladderbot a file of its own")

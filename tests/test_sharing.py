@@ -313,3 +313,17 @@ async def test_whether_a_chat_plays_a_shared_ladder(store: Any) -> None:
     assert await store.run(lambda repo: [repo.plays_shared(c) for c in
                                          (DISCORD, TELEGRAM, "telegram:-9")]) == \
         [True, True, False]
+
+
+async def test_a_chats_own_channel_and_role_are_no_news_for_the_other_chat(
+        store: Any) -> None:
+    # The home chat was told "cup: mod_role=... (was none)" as if its ladder had changed.
+    discord, telegram = chats(store)
+    await telegram.ok("tmod", "/ladder create main preset=duel")
+    code = code_in(await telegram.ok("tmod", "/ladder share"))
+    await discord.ok("mod", f"/ladder join-share {code} cup")
+    for own in ("mod_role=1300000000000000777", "channel=1300000000000000778"):
+        reply = await discord.say("mod", f"/ladder set {own}")
+        assert reply is not None and not reply.error and reply.announcements == (), own
+    reply = await discord.say("mod", "/ladder set k=20")  # a rule is news there too
+    assert reply is not None and [a.chat for a in reply.announcements] == [TELEGRAM]
