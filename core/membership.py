@@ -23,6 +23,7 @@ _ENTERED = {"joined": (N_("member.joined_rung"), N_("member.joined_at")),
 def join(s: Session) -> Reply:
     """Join (or rejoin) the ladder."""
     user = s.ctx.user
+    s.repo.lock_people((user.key, *s.repo.linked(user.key)))  # (against a /link at once)
     player = s.player(user)
     if player is not None and player.member:
         return Reply(t("join.already", ladder=s.ladder.name))

@@ -270,6 +270,12 @@ class Repo(ReadHints, Protocol):
         ...
 
     # ---- one ladder across platforms
+    def lock_people(self, users: Sequence[str]) -> None:
+        """Hold, to the end of the unit of work, what these accounts are on every ladder:
+        a link and a join of one person read which players they have, then make one, and
+        across processes each must see the other's (no-op where writers take turns)."""
+        ...
+
     def linked(self, user: str) -> tuple[str, ...]:
         """The other accounts of the person `user` is (none if not linked)."""
         ...

@@ -82,6 +82,7 @@ def spent(subject: str | None, use: Callable[[str], Reply]) -> Reply:
 
 def _link(repo: Repo, ctx: Context, other: str) -> Reply:
     me = ctx.user.key
+    repo.lock_people((me, other))  # (a /join of either, at once, waits for this)
     if not (ctx.alone or ctx.ephemeral):  # a code typed in a group was read by the group
         raise NotAllowed(t("link.in_private"))
     if platform_of(other) == platform_of(me):

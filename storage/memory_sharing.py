@@ -4,7 +4,7 @@ another chat plays under its own name, and one-time codes (as storage/sharing.py
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from core.model import PlayerId, Timestamp
@@ -40,6 +40,9 @@ class MemorySharing:
     every_ladder: Callable[[], list[LadderInfo]]
     _info: Callable[[int], LadderInfo]
     players: Callable[..., dict[PlayerId, PlayerInfo]]
+
+    def lock_people(self, users: Sequence[str]) -> None:
+        """One process, one unit at a time: nothing to hold."""
 
     def linked(self, user: str) -> tuple[str, ...]:
         person = self.sharing.links.get(user)

@@ -44,7 +44,7 @@ from storage.units import KNOWN, SqlStore
 T = TypeVar("T")
 
 # Advisory lock keys: (namespace, key) pairs of 32-bit integers.
-LADDERS, MESSAGES, PROCESSES = 1, 2, 3
+LADDERS, MESSAGES, PROCESSES, PEOPLE = 1, 2, 3, 4
 JOBS, MIGRATIONS = 0, 1  # keys in PROCESSES
 # A ladder row's KNOWN numbers, read beside it (see PgStore.find_ladder).
 _KNOWN_BESIDE = (f"SELECT id, ({KNOWN['seq'].format(ladder='ladders.id')}), "
@@ -279,6 +279,10 @@ class PgStore(SqlStore):
     def known(self, repo: SqliteRepo, what: str, ladder: int) -> int:
         found = repo.conn.known.pop((what, ladder), None)
         return super().known(repo, what, ladder) if found is None else int(found)
+
+    def lock_people(self, repo: SqliteRepo, users: Sequence[str]) -> None:
+        for user in sorted(set(users)):  # (in one order: two units never wait on each other)
+            repo.conn.later("SELECT pg_advisory_xact_lock(?, hashtext(?))", (PEOPLE, user))
 
     def lock_message(self, repo: SqliteRepo, chat: str, message: str) -> None:
         repo.conn.later("SELECT pg_advisory_xact_lock(?, hashtext(?))",

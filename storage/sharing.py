@@ -8,7 +8,7 @@ read the same statements.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from core.model import Timestamp
@@ -28,6 +28,10 @@ class SharingTables:
     _all: Callable[..., list[Any]]
 
     # ---- linked accounts
+    def lock_people(self, users: Sequence[str]) -> None:
+        """Hold what these accounts are, against another process's link or join."""
+        self.store.lock_people(self, users)
+
     def linked(self, user: str) -> tuple[str, ...]:
         """The other accounts of the person `user` is (none if not linked)."""
         rows = self._all('SELECT "user" FROM links WHERE person IN (SELECT person FROM links '

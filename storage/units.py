@@ -114,6 +114,10 @@ class SqlStore:
             row = repo._one(f"{repo._LADDER} WHERE id=?", (row[0],))
         return row
 
+    def lock_people(self, repo: SqliteRepo, users: Sequence[str]) -> None:
+        """Serialize what reads and changes which players these accounts have, across
+        processes (no-op here: SQLite's writers take turns)."""
+
     def lock_message(self, repo: SqliteRepo, chat: str, message: str) -> None:
         """Serialize the handling of one chat message across processes (no-op here)."""
 

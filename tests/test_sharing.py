@@ -327,3 +327,31 @@ async def test_a_chats_own_channel_and_role_are_no_news_for_the_other_chat(
         assert reply is not None and not reply.error and reply.announcements == (), own
     reply = await discord.say("mod", "/ladder set k=20")  # a rule is news there too
     assert reply is not None and [a.chat for a in reply.announcements] == [TELEGRAM]
+
+
+async def test_link_and_join_at_once_never_make_two_players_of_one_person(
+        postgres_url: str) -> None:
+    # Sent at once from one account on two processes, they left one person with two
+    # players on one ladder in 11 of 40 tries (each read before the other wrote).
+    import asyncio
+
+    async with PgStore(postgres_url) as first, PgStore(postgres_url) as second:
+        discord = Chat(first, DISCORD, ephemeral=True)
+        await discord.ok("mod", "/ladder create main preset=duel")
+        for n in range(20):
+            await discord.ok(f"a{n}", "/join")
+            code = code_in(await discord.ok(f"a{n}", "/link"))
+            linking = Chat(second, TELEGRAM, alone=True)
+            joining = Chat(first, DISCORD, ephemeral=True)
+            code_b = code_in(await joining.ok("mod", "/ladder share")) if n == 0 else None
+            if code_b is not None:
+                await Chat(second, TELEGRAM, admins=("tmod",)).ok(
+                    "tmod", f"/ladder join-share {code_b} cup")
+            group = Chat(first, TELEGRAM)
+            await asyncio.gather(linking.say(f"b{n}", f"/link {code}"),
+                                 group.say(f"b{n}", "/join"))
+            both = await first.run(lambda repo, n=n: (repo.linked(f"telegram:b{n}"),
+                                                      repo.played_by(f"telegram:b{n}"),
+                                                      repo.played_by(f"discord:a{n}")))
+            linked, b_plays, a_plays = both
+            assert not (linked and set(b_plays) & set(a_plays)), (n, both)
