@@ -2,16 +2,15 @@
 thread, and every other chat and server behind it, for long (issue 47: a setting that made
 an iteration endless stopped the whole bot).
 
-The store that runs a unit gives it a deadline (`within`); the long loops of the core (a
-fold over events, the rating's iterations) call `tick`, which now and then compares the
-clock with it. A unit past its deadline raises `Overtime` and is rolled back like any unit
-that raises; the adapters answer it with a refusal, and the bot goes on serving.
+The store that runs a unit gives it a deadline by its clock (`within`); the long loops
+of the core (a fold over events) call `tick`, which now and then compares the clock with
+it. A unit past its deadline raises `Overtime` and is rolled back like any unit that
+raises; the adapters answer it with a refusal, and the bot goes on serving.
 """
 
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
@@ -23,9 +22,13 @@ class Overtime(Exception):
     """A unit of work went past its time budget (it is rolled back)."""
 
 
+def _never() -> float:
+    return 0.0
+
+
 class _Deadline(threading.local):
     at: float | None = None
-    clock: Callable[[], float] = time.monotonic
+    clock: Callable[[], float] = _never
     ticks: int = 0
 
 
@@ -33,10 +36,10 @@ _deadline = _Deadline()
 
 
 @contextmanager
-def within(seconds: float | None = None,
-           clock: Callable[[], float] = time.monotonic) -> Iterator[None]:
-    """Run the body with a deadline `seconds` (default: SECONDS) from now on this thread
-    (a store's units run one at a time on each of its threads)."""
+def within(clock: Callable[[], float], seconds: float | None = None) -> Iterator[None]:
+    """Run the body with a deadline `seconds` (default: SECONDS) from now by `clock` (the
+    store's: the core reads none) on this thread (a store's units run one at a time on
+    each of its threads)."""
     outer = (_deadline.at, _deadline.clock)
     _deadline.at, _deadline.clock = clock() + (SECONDS if seconds is None else seconds), clock
     try:

@@ -38,8 +38,8 @@ def _enter(s: Session, user: UserRef, player: PlayerInfo | None, how: str,
     them, or of `who` when a moderator put them on)."""
     if player is None:
         player = s.new_player(user)
-    elif player.name != user.name:
-        s.repo.update_player(s.ladder.id, player.id, name=user.name)
+    else:
+        s.renamed(player, user.name)
     if player.removed:
         s.repo.update_player(s.ladder.id, player.id, removed=False)
     s.append(PlayerJoined(s.now, player.id))

@@ -108,6 +108,11 @@ class Repo(ReadHints, Protocol):
         """Rename a player, or change their availability, ban or removal mark."""
         ...
 
+    def looks_taken(self, ladder: int, look: str, but: PlayerId | None = None) -> bool:
+        """Whether a player of the ladder (other than `but`) has a name that looks like
+        this (core.names.look)."""
+        ...
+
     # ---- the log and the standings
     def state(self, ladder: int) -> LadderState:
         """Current standings. Callers must not change them."""

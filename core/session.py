@@ -13,7 +13,7 @@ from core.events import Event
 from core.i18n import Message, Text, joined, listed, plural, t
 from core.ledger import Rederived
 from core.model import PlayerId, Result, Timestamp
-from core.names import shown_name
+from core.names import distinct, given, shown_name
 from core.ports import Repo
 from core.records import (
     AuditEntry,
@@ -110,7 +110,18 @@ class Session:
         names nobody: it is refused)."""
         if user.key.startswith(NAMED):
             raise UnknownPlayer(t("parse.unknown_user", name=user.name))
-        return self.repo.add_player(self.ladder.id, user)
+        return self.repo.add_player(self.ladder.id, UserRef(user.key, self.told_apart(user.name)))
+
+    def told_apart(self, name: str, player: PlayerId | None = None) -> str:
+        """The name a player (new, or `player`) is shown by on this ladder: as given, or
+        told apart from another's that looks like it ("alice (2)", core.names)."""
+        return distinct(name, lambda look: self.repo.looks_taken(self.ladder.id, look, player))
+
+    def renamed(self, player: PlayerInfo, name: str) -> None:
+        """Name the player as their account now shows them, if it changed."""
+        if not given(player.name, name):
+            self.repo.update_player(self.ladder.id, player.id,
+                                    name=self.told_apart(name, player.id))
 
     def me(self) -> PlayerInfo:
         """The asking user as a current member, or a refusal telling them to join."""
@@ -127,8 +138,8 @@ class Session:
             raise NotAllowed(t("me.left", ladder=self.ladder.name, join=self.join))
         # A player is named as the account that joined shows its user (a linked account
         # of theirs, on another platform, may be called otherwise: it renames nobody).
-        if player.name != self.ctx.user.name and player.user == self.ctx.user.key:
-            self.repo.update_player(self.ladder.id, player.id, name=self.ctx.user.name)
+        if player.user == self.ctx.user.key:
+            self.renamed(player, self.ctx.user.name)
         return player
 
     def member(self, user: UserRef) -> PlayerInfo:

@@ -31,6 +31,9 @@ TABLE_NAMES = ("season", "week", "ladder")
 # How late a confirmation may come: the standings keep anti-farming's game times (and
 # dutch series) this much longer than their window (`core.state.FARM_SLACK`), no more.
 LATEST_CONFIRMATION_DAYS = 30
+# Glicko-2's tau at least: below it the volatility's iteration is not sound in floats (the
+# setting's range; a ladder that kept a smaller one from before is rated with this).
+TAU_LOWEST = 0.01
 
 # RULES.md section 4: rungs moved (+ is up) by case (rows 1-6) and result (columns:
 # overwhelming/major/minor defeat, draw, minor/major/overwhelming victory).

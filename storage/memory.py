@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -381,7 +382,7 @@ class MemoryStore:
         saved = copy.deepcopy(self._data)
         repo = MemoryRepo(self._data, self._snapshot_every)
         try:
-            with within():
+            with within(time.monotonic):
                 result = work(repo)
         except BaseException:
             self._data = saved

@@ -7,6 +7,7 @@ import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from core import names
 from core.model import PlayerId, Timestamp
 from core.records import LadderInfo, PlayerInfo
 from storage.memory_platform import PlatformData
@@ -40,6 +41,10 @@ class MemorySharing:
     every_ladder: Callable[[], list[LadderInfo]]
     _info: Callable[[int], LadderInfo]
     players: Callable[..., dict[PlayerId, PlayerInfo]]
+
+    def looks_taken(self, ladder: int, look: str, but: PlayerId | None = None) -> bool:
+        return any(names.look(p.name) == look for p in self.players(ladder).values()
+                   if p.id != but)
 
     def lock_people(self, users: Sequence[str]) -> None:
         """One process, one unit at a time: nothing to hold."""

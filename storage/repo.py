@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from core.model import PlayerId, Timestamp
+from core.names import look
 from core.records import (
     LadderInfo,
     PlayerInfo,
@@ -252,8 +253,8 @@ class SqliteRepo(EventLog, Rederivation, MatchTables, ProjectionReads, Following
                         (ladder,))[0]
         start = self._ladder_settings(ladder).start
         self.conn.execute(
-            'INSERT INTO player_names (ladder, id, "user", name) VALUES (?, ?, ?, ?)',
-            (ladder, pid, user.key, user.name))
+            'INSERT INTO player_names (ladder, id, "user", name, look) VALUES (?, ?, ?, ?, ?)',
+            (ladder, pid, user.key, user.name, look(user.name)))
         self.conn.execute("INSERT INTO players (ladder, id, member, rating) VALUES (?, ?, 0, ?)",
                           (ladder, pid, start))
         return PlayerInfo(ladder, pid, user.key, user.name, member=False)
@@ -262,13 +263,26 @@ class SqliteRepo(EventLog, Rederivation, MatchTables, ProjectionReads, Following
                       available: bool | None = None, banned: bool | None = None,
                       removed: bool | None = None) -> None:
         if name is not None:
-            self.conn.execute("UPDATE player_names SET name=? WHERE ladder=? AND id=?",
-                              (name, ladder, player))
+            self.conn.execute("UPDATE player_names SET name=?, look=? WHERE ladder=? AND id=?",
+                              (name, look(name), ladder, player))
         for column, flag in (("available", available), ("banned", banned),
                              ("removed", removed)):
             if flag is not None:
                 self.conn.execute(f"UPDATE player_names SET {column}=? WHERE ladder=? AND id=?",
                                   (int(flag), ladder, player))
+
+    def looks_taken(self, ladder: int, look: str, but: PlayerId | None = None) -> bool:
+        self._fill_looks(ladder)
+        return self._one("SELECT EXISTS (SELECT 1 FROM player_names WHERE ladder=? AND look=? "
+                         "AND id<>?)", (ladder, look, -1 if but is None else but))[0] != 0
+
+    def _fill_looks(self, ladder: int) -> None:
+        """What the names of a ladder's players from before schema 20 look like, once."""
+        rows = self._all("SELECT id, name FROM player_names WHERE ladder=? AND look=''",
+                         (ladder,))
+        if rows:
+            self.conn.executemany("UPDATE player_names SET look=? WHERE ladder=? AND id=?",
+                                  [(look(name), ladder, pid) for pid, name in rows])
 
     def _ladder_settings(self, ladder: int) -> Settings:
         if ladder in self.settings_read:

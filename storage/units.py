@@ -277,7 +277,7 @@ class SqlStore:
                 repo = SqliteRepo(conn, self)
                 conn.execute("SAVEPOINT unit")
                 try:
-                    with within():  # (core.budget: no unit holds the thread for long)
+                    with within(time.monotonic):  # (core.budget: no unit holds on for long)
                         outcomes.append(work(repo))
                 except Exception as error:
                     conn.execute("ROLLBACK TO unit")

@@ -140,3 +140,18 @@ async def test_names_make_no_pill_on_discord(dc: DiscordHarness) -> None:
     await dc.send(command("join", by=faker))
     answer = await dc.send(report(faker, "win", ALICE))
     assert "<\u200b@&1300000000000000777> <\u200bt:0:R> beat alice" in text(answer)
+
+
+# ---- names that look alike are told apart
+async def test_names_that_look_alike_are_told_apart(store: Any) -> None:
+    # A zero-width space or a Cyrillic "а" made two players show as one "alice".
+    chat = Chat(store)
+    await chat.ladder("duel", "confirm=false")
+    await chat.join("alice", "\u0430lice", "al\u200bice", "ALICE", "bob")
+    names = [p["name"] for p in (await chat.export())["players"]]
+    assert names == ["alice", "\u0430lice (2)", "al\u200bice (3)", "ALICE (4)", "bob"]
+    answer = await chat.ok("\u0430lice", "/report win @alice")
+    assert "\u0430lice (2) beat alice" in answer
+    await chat.ok("\u0430lice", "/profile")  # (its account's name is unchanged: it stays
+    after = {p["name"] for p in (await chat.export())["players"]}  # told apart)
+    assert after == set(names)

@@ -332,7 +332,7 @@ async def test_names_ping_nobody_and_format_nothing(dc: Harness) -> None:
     await ladder(dc)
     prankster = member(person(1300000000000000107, "@everyone"))
     joined = await dc.send(command("join", by=prankster))
-    assert "@everyone joined main" in text(joined)
+    assert "@\u200beveryone joined main" in text(joined)
     # Discord parses no mention in what the bot sends: not @everyone, not roles, and only
     # the users the bot itself means (none here).
     assert joined["allowed_mentions"]["parse"] == []
@@ -428,7 +428,7 @@ async def test_a_mention_typed_into_a_reason_pings_nobody(dc: Harness) -> None:
     await dc.send(report(ALICE, "win", BOB))
     reason = f"ask <@{DAVE['user']['id']}> he saw it"
     disputed = await dc.send(command("dispute", option("reason", reason), by=BOB))
-    assert f"<@{DAVE['user']['id']}>" in text(disputed)
+    assert f"<\u200b@{DAVE['user']['id']}>" in text(disputed)  # (as typed: no pill)
     allowed = disputed["allowed_mentions"]
     assert allowed["parse"] == [] and allowed.get("users", []) == []
 
@@ -453,7 +453,7 @@ async def test_a_mention_typed_as_an_address_into_a_reason_pings_nobody(dc: Harn
     await dc.send(report(ALICE, "win", BOB))
     reason = f"ask @<@{DAVE['user']['id']}> he saw it"
     disputed = await dc.send(command("dispute", option("reason", reason), by=BOB))
-    assert f"<@{DAVE['user']['id']}>" in text(disputed)
+    assert f"<\u200b@{DAVE['user']['id']}>" in text(disputed)  # (as typed: no pill)
     assert disputed["allowed_mentions"].get("users", []) == []
 
 
@@ -668,7 +668,7 @@ async def test_suggest_is_an_ephemeral_list_with_names_as_typed(dc: Harness) -> 
     await dc.send(command("join", by=prankster))
     answer = await dc.send(command("suggest", by=ALICE))
     assert ephemeral(answer) and answer["allowed_mentions"]["parse"] == []
-    assert text(answer) == "Fair games for alice on main now: bob (1000), @everyone (1000)."
+    assert text(answer) == "Fair games for alice on main now: bob (1000), @\u200beveryone (1000)."
 
 
 async def test_an_open_challenge_is_issued_and_taken_with_the_challenger_option(

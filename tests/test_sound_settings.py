@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import time
 from pathlib import Path
 from typing import Any
 
@@ -77,7 +78,7 @@ def test_random_settings_within_their_ranges_rate_games_within_a_fixed_time(
     log.win("a", "b", **margin)
     log.tick(40 * 86_400).draw("b", "c") if not ladder.is_position else log.win("c", "a")
     log.tick(3600).win("c", "a", **margin)
-    with budget.within(BUDGET):
+    with budget.within(time.monotonic, BUDGET):
         state = replay(ladder, log.events)
     assert len(state.players) == 3
 
@@ -106,9 +107,9 @@ def test_a_unit_past_its_budget_is_stopped() -> None:
         now[0] += 100.0  # a hundred seconds between two looks at the clock
         return now[0]
 
-    with pytest.raises(budget.Overtime), budget.within(150, clock):
+    with pytest.raises(budget.Overtime), budget.within(clock, 150):
         replay(preset("duel"), log.events)
-    with budget.within(150, clock):  # (a unit within its budget is not stopped)
+    with budget.within(clock, 150):  # (a unit within its budget is not stopped)
         assert len(replay(preset("duel"), log.events[:budget.EVERY]).players) == 2
 
 
@@ -124,3 +125,17 @@ async def test_a_command_past_its_budget_is_refused_rolled_back_and_the_bot_serv
         assert [p["name"] for p in (await dc.export())["players"]] == ["alice", "bob"]
         joined = await dc.send(command("join", by=DAVE))
         assert "dave joined main" in text(joined)
+
+
+@pytest.mark.parametrize("tau", [1e-30, 1e-300, 0.0])
+def test_a_ladder_that_kept_a_tau_below_the_range_still_rates(tau: float) -> None:
+    # Set before the range was sound: 1e-30 hung the one database thread, 1e-300 divided
+    # by zero. Such a ladder is rated with the lowest sound tau, in both forms alike.
+    with budget.within(time.monotonic, BUDGET):
+        alone = one_game((1500.0, 200.0, 0.06), (1400.0, 30.0), 1.0, tau, 350.0)
+    assert alone == one_game((1500.0, 200.0, 0.06), (1400.0, 30.0), 1.0, 0.01, 350.0)
+    log = History(dataclasses.replace(preset("glicko2"), tau=tau)).join("a", "b")
+    log.win("a", "b")
+    with budget.within(time.monotonic, BUDGET):
+        state = replay(log.settings, log.events)
+    assert math.isfinite(state.players[1].rating)

@@ -17,6 +17,8 @@ import math
 import numpy as np
 import numpy.typing as npt
 
+from core.settings import TAU_LOWEST
+
 Values = npt.NDArray[np.float64]
 Indices = npt.NDArray[np.int64]
 
@@ -72,6 +74,7 @@ def _volatility(phi: Values, sigma: Values, delta: Values, v: Values,
                 tau: float) -> Values:
     """Step 5, the new volatility by the Illinois algorithm Glickman gives, every lane
     iterated until it converges (a converged lane keeps its values)."""
+    tau = max(tau, TAU_LOWEST)
     a = np.log(sigma * sigma)
     phi2, d2 = phi * phi, delta * delta
 
@@ -147,6 +150,7 @@ def one_game(player: tuple[float, float, float], opponent: tuple[float, float],
 
 def _volatility_one(phi: float, sigma: float, delta: float, v: float, tau: float) -> float:
     """`_volatility` of one player."""
+    tau = max(tau, TAU_LOWEST)
     a = float(np.log(sigma * sigma))
     phi2, d2 = phi * phi, delta * delta
 
