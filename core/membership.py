@@ -6,6 +6,8 @@ Leaving keeps the record for a return. A player a moderator took off is told so,
 
 from __future__ import annotations
 
+import dataclasses
+
 from core.commands import AddPlayer, BanPlayer, RemovePlayer, UnbanPlayer
 from core.errors import NotAllowed, RuleViolation
 from core.events import PlayerJoined, PlayerLeft
@@ -39,7 +41,8 @@ def _enter(s: Session, user: UserRef, player: PlayerInfo | None, how: str,
     if player is None:
         player = s.new_player(user)
     else:
-        s.renamed(player, user.name)
+        player = dataclasses.replace(player, name=s.renamed(player, user.name))
+    name = player.name  # (as the ladder shows them: told apart from a lookalike)
     if player.removed:
         s.repo.update_player(s.ladder.id, player.id, removed=False)
     s.append(PlayerJoined(s.now, player.id))
@@ -48,8 +51,8 @@ def _enter(s: Session, user: UserRef, player: PlayerInfo | None, how: str,
     on_rung, at_rating = _ENTERED[how]
     if s.settings.is_position:
         rung = s.repo.rank(s.ladder.id, "rung", player.id, s.now)
-        return t(on_rung, name=user.name, ladder=s.ladder.name, rung=rung or 0), player
-    text = t(at_rating, name=user.name, ladder=s.ladder.name, rating=rating_text(state.rating))
+        return t(on_rung, name=name, ladder=s.ladder.name, rung=rung or 0), player
+    text = t(at_rating, name=name, ladder=s.ladder.name, rating=rating_text(state.rating))
     calibration = s.settings.calibration
     if calibration and state.rated_games < calibration:
         told = t("member.calibrates_you", count=calibration) if who is None else \

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -117,11 +118,15 @@ class Session:
         told apart from another's that looks like it ("alice (2)", core.names)."""
         return distinct(name, lambda look: self.repo.looks_taken(self.ladder.id, look, player))
 
-    def renamed(self, player: PlayerInfo, name: str) -> None:
-        """Name the player as their account now shows them, if it changed."""
-        if not given(player.name, name):
-            self.repo.update_player(self.ladder.id, player.id,
-                                    name=self.told_apart(name, player.id))
+    def renamed(self, player: PlayerInfo, name: str) -> str:
+        """Name the player as their account now shows them, if it changed; the name
+        they are shown by."""
+        if given(player.name, name):
+            return player.name
+        shown = self.told_apart(name, player.id)
+        self.repo.update_player(self.ladder.id, player.id, name=shown)
+        self._names[player.id] = shown
+        return shown
 
     def me(self) -> PlayerInfo:
         """The asking user as a current member, or a refusal telling them to join."""
@@ -139,7 +144,9 @@ class Session:
         # A player is named as the account that joined shows its user (a linked account
         # of theirs, on another platform, may be called otherwise: it renames nobody).
         if player.user == self.ctx.user.key:
-            self.renamed(player, self.ctx.user.name)
+            shown = self.renamed(player, self.ctx.user.name)
+            if shown != player.name:
+                return dataclasses.replace(player, name=shown)
         return player
 
     def member(self, user: UserRef) -> PlayerInfo:

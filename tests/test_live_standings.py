@@ -76,7 +76,7 @@ async def test_the_live_message_on_discord(tmp_path: Path) -> None:
         dc.clock.now = wake
         assert await live.step() is None
         [edit] = dc.fake.edits()
-        assert "1. @\u200beveryone \\*\\*x\\*\\* \\[y](https:\u200b//\u200bevil.example) 1016" in \
+        assert "1. @\u200beveryone \\*\\*x\\*\\* \\[y](https:\u200b//evil.example) 1016" in \
             edit["content"], edit["content"]
         assert "2. bob 984" in edit["content"]
         assert await live.step() is None and len(dc.fake.edits()) == 1  # nothing new
@@ -151,7 +151,7 @@ async def test_the_live_message_on_telegram(tmp_path: Path) -> None:
         clock[0] += EDIT_EVERY
         await live.step()
         [edit] = tg.api.edits(GROUP["id"])
-        shown = "1. @\u200beveryone **x** [y](https:\u200b//\u200bevil\u200b.example) 1016"
+        shown = "1. @\u200beveryone **x** [y](https:\u200b//evil\u200b.example) 1016"
         assert shown in edit, edit
         await tg.say(mod, "/mod void 1 wrong ladder")
         clock[0] += EDIT_EVERY

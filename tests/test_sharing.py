@@ -273,12 +273,12 @@ async def test_migrate_db_keeps_shares_and_links_and_every_table(
             assert "already" in await moved.ok("al", "/join")  # alice, linked, on cup
 
 
-async def test_a_ladder_name_two_players_share_is_asked_about(store: Any) -> None:
+async def test_a_ladder_name_two_players_share_is_told_apart(store: Any) -> None:
     discord, telegram = await shared(store, d="bob")
     await discord.ok("alice", "/join")
     await discord.ok("bob", "/join")  # a Discord bob
-    await telegram.ok("bob", "/join")  # and a Telegram one
-    assert "2 players" in await discord.refused("alice", "/report win @bob")
+    assert "bob (2) joined cup" in await telegram.ok("bob", "/join")  # and a Telegram one
+    assert "alice beat bob." in await discord.ok("alice", "/report win @bob")  # the first
 
 
 async def test_a_code_one_process_gave_another_takes_once(postgres_url: str) -> None:
