@@ -16,10 +16,12 @@ from core.i18n import N_
 from core.records import UserRef
 from core.session import NAMED
 from core.sharing import CODE_LENGTH
+from core.words import LADDER_LENGTH
 
 # A code as typed: its letters, perhaps a dash and spaces.
 CODE = app_commands.Range[str, 1, CODE_LENGTH + 4]
-NAME = app_commands.Range[str, 1, 32]  # a ladder name (core/words.py: LADDER_NAME)
+NAME = app_commands.Range[str, 1, LADDER_LENGTH]  # a ladder name (core/words.py)
+LADDER = NAME
 
 
 def named(name: str) -> UserRef:
@@ -34,7 +36,7 @@ def register_sharing(p: DiscordPlatform, ladder_group: app_commands.Group) -> No
 
     @ladder_group.command(name="share", description=said("menu.ladder_share"))
     @options()
-    async def ladder_share(i: discord.Interaction[Any], ladder: str | None = None) -> None:
+    async def ladder_share(i: discord.Interaction[Any], ladder: LADDER | None = None) -> None:
         await p.answer(i, ShareLadder(), ladder)
 
     @ladder_group.command(name="join-share", description=said("menu.ladder_join_share"))
@@ -44,7 +46,7 @@ def register_sharing(p: DiscordPlatform, ladder_group: app_commands.Group) -> No
 
     @ladder_group.command(name="unshare", description=said("menu.ladder_unshare"))
     @options()
-    async def ladder_unshare(i: discord.Interaction[Any], ladder: str | None = None) -> None:
+    async def ladder_unshare(i: discord.Interaction[Any], ladder: LADDER | None = None) -> None:
         await p.answer(i, Unshare(), ladder)
 
     @tree.command(name="link", description=said("menu.link"))

@@ -17,7 +17,8 @@ from core.settings import MAX_BESTOF, MAX_MOVES
 
 MAX_REASON = 300
 MAX_ADJUST = 10_000  # points, or rungs, of one /mod adjust
-LADDER_NAME = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
+LADDER_LENGTH = 32  # a ladder name's characters, at most
+LADDER_NAME = re.compile(rf"^[A-Za-z0-9_-]{{1,{LADDER_LENGTH}}}$")
 MAX_PAGE = 100_000
 
 Resolver = Callable[[str], UserRef | None]

@@ -125,11 +125,58 @@ def _localized(command: dict[str, Any], where: str) -> list[str]:
     return problems
 
 
+# An option's numbers and lengths (application-commands, "Application Command Option
+# Type" and "Option Structure"; the spec's Int53Type: discord-api-docs PR #7458).
+INTEGER_LIMIT = 2**53 - 1
+NUMBER_LIMIT = 2**53
+LENGTH_LIMIT = 6000
+COMMAND_TOTAL = 8000  # name, description and value characters of a command, all told
+
+
 def discord_commands(commands: list[dict[str, Any]]) -> list[str]:
-    """What Discord refuses in a bulk overwrite of application commands."""
+    """What Discord refuses in a bulk overwrite of application commands (one refused
+    command fails them all: the PUT is one request)."""
     problems = []
     for n, command in enumerate(commands):
         problems += _command_problems(command, str(n))
+        if (size := _size(command)) > COMMAND_TOTAL:
+            problems.append(f"{n}: Command exceeds maximum size ({COMMAND_TOTAL}): {size}")
+    return problems
+
+
+def _longest(node: dict[str, Any], field: str) -> int:
+    """A field's length as the size limit counts it: its longest localization."""
+    words = [node.get(field) or "", *(node.get(f"{field}_localizations") or {}).values()]
+    return max(len(str(w)) for w in words)
+
+
+def _size(node: dict[str, Any]) -> int:
+    """The characters of a command's names, descriptions and choice values, all told."""
+    size = _longest(node, "name") + _longest(node, "description")
+    for choice in node.get("choices") or []:
+        size += _longest(choice, "name") + len(str(choice.get("value", "")))
+    return size + sum(_size(option) for option in node.get("options") or [])
+
+
+def _option_problems(option: dict[str, Any], where: str) -> list[str]:
+    """What Discord refuses in one option's ranges, lengths and choices."""
+    problems = []
+    kind = option.get("type")
+    most = INTEGER_LIMIT if kind == 4 else NUMBER_LIMIT
+    for key in ("min_value", "max_value"):
+        value = option.get(key)
+        if value is not None and (kind not in (4, 10) or not -most <= value <= most):
+            problems.append(f"{where}.{key}: int53 must be between {-most} and {most}")
+    for key, low in (("min_length", 0), ("max_length", 1)):
+        value = option.get(key)
+        if value is not None and (kind != 3 or not low <= value <= LENGTH_LIMIT):
+            problems.append(f"{where}.{key}: Must be between {low} and {LENGTH_LIMIT}.")
+    if option.get("autocomplete") and option.get("choices"):
+        problems.append(f"{where}.autocomplete: Autocomplete and choices are exclusive")
+    for m, choice in enumerate(option.get("choices") or []):
+        if kind == 3 and not 1 <= len(str(choice.get("value", ""))) <= CHOICE_NAME:
+            problems.append(f"{where}.choices.{m}.value: Must be between 1 and "
+                            f"{CHOICE_NAME} in length.")
     return problems
 
 
@@ -142,6 +189,8 @@ def _command_problems(command: dict[str, Any], where: str) -> list[str]:
         problems.append(f"{where}.description: Must be between 1 and {DESCRIPTION} in length.")
     problems += _localized(command, where)
     options = command.get("options") or []
+    if len({o.get("name") for o in options}) != len(options):
+        problems.append(f"{where}.options: Option names must be unique")
     if len(options) > COMMAND_OPTIONS:
         problems.append(f"{where}.options: Must be {COMMAND_OPTIONS} or fewer in length.")
     seen_optional = False
@@ -151,6 +200,7 @@ def _command_problems(command: dict[str, Any], where: str) -> list[str]:
             continue
         problems += _command_problems({**option, "type": 1, "options": []},
                                       f"{where}.options.{m}")
+        problems += _option_problems(option, f"{where}.options.{m}")
         if option.get("required") and seen_optional:
             problems.append(f"{where}.options.{m}: Required options must be placed before "
                             "non-required options")

@@ -290,7 +290,13 @@ def dry_run(tmp_path: Path) -> list[dict[str, Any]]:
 
 def test_sync_dry_run_lists_every_command_without_a_token(tmp_path: Path) -> None:
     payloads = dry_run(tmp_path)
-    assert platform_limits.discord_commands(payloads) == []  # as Discord would take them
+    # As Discord would take them: names, lengths, ranges (`/ready`'s match went to 2^53,
+    # one past Discord's integers, and the one bulk request failed every command), option
+    # counts, the 8,000 characters of a command.
+    assert platform_limits.discord_commands(payloads) == []
+    texts = [each for each in _options(payloads) if each["type"] == 3]
+    assert texts and all(1 <= each.get("max_length", 0) <= 2000 for each in texts), [
+        each["name"] for each in texts if "max_length" not in each]
     names = {p["name"]: p for p in payloads}
     assert set(names) == {"ladder", "join", "leave", "challenge", "accept", "decline",
                           "available", "unavailable", "report", "report-ffa", "report-teams",
@@ -310,6 +316,32 @@ def test_sync_dry_run_lists_every_command_without_a_token(tmp_path: Path) -> Non
     assert [c["value"] for c in names["report"]["options"][0]["choices"]] == [
         "win", "loss", "draw"]
     assert not (tmp_path / "ladder.db").exists()
+
+
+def _options(nodes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every option of these commands, their subcommands' too."""
+    found = []
+    for node in nodes:
+        for each in node.get("options") or []:
+            found += [each] if each["type"] not in (1, 2) else _options([each])
+    return found
+
+
+def test_the_stand_in_refuses_what_discord_refuses_in_commands() -> None:
+    def ready(**given: Any) -> list[dict[str, Any]]:
+        return [{"name": "ready", "description": "d", "type": 1,
+                 "options": [{"name": "match", "description": "d", **given}]}]
+
+    assert platform_limits.discord_commands(ready(type=4, max_value=2**53 - 1)) == []
+    assert platform_limits.discord_commands(ready(type=4, max_value=2**53)) == [
+        "0.options.0.max_value: int53 must be between -9007199254740991 and 9007199254740991"]
+    assert platform_limits.discord_commands(ready(type=3, max_length=6001))
+    assert platform_limits.discord_commands(ready(type=3, min_length=-1))
+    many = [{"name": f"o{n}", "description": "x" * 100, "type": 3,
+             "choices": [{"name": "c" * 100, "value": "v" * 100}] * 25} for n in range(2)]
+    assert platform_limits.discord_commands([{"name": "big", "description": "d", "type": 1,
+                                              "options": many}]) == [
+        "0: Command exceeds maximum size (8000): 10208"]  # 3 + 1 + 2 x (2 + 100 + 25 x 200)
 
 
 async def test_a_flooding_user_is_slowed_politely_without_slowing_others(dc: Harness) -> None:
