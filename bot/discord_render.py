@@ -97,9 +97,11 @@ def render(reply: Reply, embed: bool = False, own: str | None = None,
     messages: list[dict[str, Any]]
     if embed and not reply.error:
         title, _, body = text.partition("\n")
+        if len(title) > EMBED_TITLE:  # (cut, a profile's title lost its rating and place:
+            title, body = "", text  # a long name leads the description instead, whole)
         pages = chunks(body, EMBED_DESCRIPTION)
         colour = discord.Colour.blurple()
-        messages = [{"embed": discord.Embed(title=chunks(title, EMBED_TITLE)[0],
+        messages = [{"embed": discord.Embed(title=title or None,
                                             description=pages[0] or None, colour=colour)}]
         messages += [{"embed": discord.Embed(description=more, colour=colour)}
                      for more in pages[1:]]

@@ -137,3 +137,18 @@ def test_the_pseudo_language_wraps_every_message_and_nothing_else() -> None:
 def test_a_readers_language_where_we_speak_it(wanted: str | None, fallback: str,
                                              said: str) -> None:
     assert language_of(wanted, fallback) == said
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_message_renders_with_and_without_a_count(language: str) -> None:
+    # The 250-roles refusal, given count=, was looked up as a plural form its words do
+    # not have: it showed its bare code `roles.too_many` in every language.
+    english = words_of(SOURCE)
+    for code, forms in english.items():
+        wanted = {p for form in forms for p in PLACEHOLDER.findall(form)}
+        params: dict[str, typing.Any] = {name: "X" for name in wanted - {"count"}}
+        # (words that say the count need one; any other may be given one)
+        for count in [*([None] if "count" not in wanted else []), 1, 2, 5, 21]:
+            said = render(t(code, count=count, **params), language)
+            assert said.strip() and said != code, (language, code, count)
+            assert code not in said, (language, code, count)

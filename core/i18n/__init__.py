@@ -18,7 +18,7 @@ from typing import Any
 from babel.dates import format_skeleton
 from babel.numbers import format_decimal
 
-from core.i18n.catalogs import LANGUAGES, PSEUDO, SOURCE, knows, translations
+from core.i18n.catalogs import LANGUAGES, PSEUDO, SOURCE, counted, knows, translations
 
 __all__ = ["LANGUAGES", "N_", "PSEUDO", "Joined", "Message", "Number", "Param", "Text",
            "decode", "either", "encode", "in_words", "joined", "language_of", "listed", "moment",
@@ -216,7 +216,11 @@ def words(code: str, count: int | None, language: str) -> str:
     """The words of `code` in `language`, their placeholders unfilled (the form that
     `count` takes, when counted)."""
     catalog = translations(language)
-    return catalog.gettext(code) if count is None else catalog.ngettext(code, code, count)
+    # (a count given to words without plural forms is only a number in them: the roles
+    # refusal, given count=, showed its bare code in every language)
+    if count is None or code not in counted():
+        return catalog.gettext(code)
+    return catalog.ngettext(code, code, count)
 
 
 def wrapped(text: str, language: str) -> str:

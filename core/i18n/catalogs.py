@@ -48,6 +48,13 @@ def _placeholders() -> dict[str, frozenset[str]]:
     return found
 
 
+@cache
+def counted() -> frozenset[str]:
+    """The codes whose words have plural forms (said by how many: `{count}`)."""
+    return frozenset(message.id[0] for message in _read(SOURCE)
+                     if message.id and not isinstance(message.id, str))
+
+
 def knows(code: str, params: set[str]) -> bool:
     """Whether `code` is a message whose words these parameters can fill."""
     wanted = _placeholders().get(code)
