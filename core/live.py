@@ -19,7 +19,7 @@ from core.ports import Repo
 from core.queries import ladder_info, standings
 from core.records import Context, LadderInfo, PinRecord, Reply, UserRef
 from core.roles import configured, kinds_text, refusal, split_roles, status
-from core.session import Session
+from core.session import Session, platform_of
 from core.settings import Policy
 
 
@@ -78,6 +78,10 @@ def set_roles(s: Session, changes: Mapping[str, object]) -> list[Text]:
     new = configured(old, changes)
     if new == old:
         return []
+    if s.ladder.home is not None and new.any:  # (accepted, they were never given: the
+        # roles follow a ladder in its home server, where the standings' roles are synced)
+        raise SettingError(t("roles.not_home", ladder=s.ladder.name,
+                             platform=platform_of(s.ladder.home)))
     problem = refusal(new, s.settings, s.ctx)
     if problem is not None:
         raise SettingError(problem)

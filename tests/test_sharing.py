@@ -355,3 +355,14 @@ async def test_link_and_join_at_once_never_make_two_players_of_one_person(
                                                       repo.played_by(f"discord:a{n}")))
             linked, b_plays, a_plays = both
             assert not (linked and set(b_plays) & set(a_plays)), (n, both)
+
+
+async def test_roles_are_refused_where_a_shared_ladder_is_not_at_home(store: Any) -> None:
+    # roles= set on the Discord side of a Telegram-home ladder was accepted and never
+    # applied ("4 members still to update" forever): the roles follow a ladder at home.
+    discord, telegram = chats(store)
+    await telegram.ok("tmod", "/ladder create main preset=duel")
+    code = code_in(await telegram.ok("tmod", "/ladder share"))
+    await discord.ok("mod", f"/ladder join-share {code} cup")
+    refused = await discord.refused("mod", "/ladder set roles=leagues")
+    assert "made in a chat on Telegram" in refused and "gives none here" in refused
