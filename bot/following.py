@@ -25,17 +25,28 @@ from core.records import Announcement, LadderInfo, PinRecord
 
 log = logging.getLogger(__name__)
 
-EDIT_EVERY = 5.0  # seconds: at most one edit of a ladder's live message in this time
 TICK = 30.0  # seconds between looks at every followed ladder
 RETRY = 60.0  # seconds before a failed post or edit is tried again
+SPARE_WAIT = 5.0  # seconds before a place with no budget to spare is looked at again
 
 
 class Gone(Exception):
-    """The message to edit was deleted (or the bot can no longer see its channel)."""
+    """The message to edit was deleted: the live message ends (404)."""
+
+
+class Unreachable(Exception):
+    """The bot may not post or edit there now (403: a permission taken away): a problem
+    shown in /ladder info and tried again, never the end of the live message."""
+
+    def __init__(self, problem: str) -> None:
+        super().__init__(problem)
+        self.problem = problem  # a catalog code
 
 
 class Board(Protocol):
     """A platform's side of the live standings message."""
+
+    every: float  # seconds between two posts or edits in one place (a channel, a group)
 
     def owns(self, chat: str) -> bool:
         """True for chat keys of this platform."""
@@ -46,13 +57,24 @@ class Board(Protocol):
         table that is too long)."""
         ...
 
+    def place(self, chat: str, channel: str | None) -> str:
+        """Where a message is shown, as the platform counts its budget (a channel, a
+        group): several ladders' messages there share it."""
+        ...
+
+    def spare(self, chat: str) -> bool:
+        """Whether the place has budget to spare for an edit beside the replies (which
+        always come first)."""
+        ...
+
     async def post_board(self, chat: str, channel: str | None, text: str) -> str:
-        """Post a new message; its id."""
+        """Post a new message; its id (raises Unreachable, or Gone)."""
         ...
 
     async def edit_board(self, chat: str, channel: str | None, message: str,
                          text: str) -> None:
-        """Edit a message posted before (raises Gone when it was deleted)."""
+        """Edit a message posted before (raises Gone when it was deleted, Unreachable
+        when the bot may not now)."""
         ...
 
 
@@ -66,20 +88,24 @@ class Step(Protocol):
 
 
 class LiveStandings:
-    """Posts and edits the live standings messages."""
+    """Posts and edits the live standings messages: each edit a task of its own, so
+    one that waits (a platform's rate limit) holds nothing else; at most one edit in a
+    place each `Board.every`, and only with budget to spare there."""
 
     def __init__(self, store: PlatformStore, boards: Sequence[Board],
                  clock: Callable[[], float],
                  announce: Callable[[Announcement], Awaitable[None]]) -> None:
         self.store, self.boards, self.clock, self.announce = store, list(boards), clock, announce
         self.failed: dict[int, float] = {}  # ladder -> when to try again
+        self.last: dict[str, float] = {}  # place -> when a message there was last changed
+        self.running: dict[int, asyncio.Task[None]] = {}  # ladder -> its post or edit
 
     def _board(self, chat: str) -> Board | None:
         return next((b for b in self.boards if b.owns(chat)), None)
 
     async def step(self, only: set[int] | None = None) -> float | None:
-        """Post or edit every live message whose table changed (at most one edit each
-        `EDIT_EVERY`); when next to run."""
+        """Start posting or editing every live message whose table changed, as its
+        place allows; when next to run."""
         now = self.clock()
 
         def read(repo: PlatformRepo) -> list[tuple[LadderInfo, PinRecord, str]]:
@@ -90,26 +116,44 @@ class LiveStandings:
                     found.append((ladder, pin, board(repo, ladder, int(now))))
             return found
 
-        wake: float | None = None
+        wakes: list[float] = []
         for ladder, pin, words in await self.store.run(read, commit=False):
             place = self._board(ladder.chat)
-            if place is None:
+            if place is None or ladder.id in self.running:
                 continue
             text = place.fit(words)
-            due = max(pin.edited + EDIT_EVERY if pin.message else 0.0,
-                      self.failed.get(ladder.id, 0.0))
-            if pin.message is not None and digest(text) == pin.shown:
+            if pin.message is not None and digest(text) == pin.shown and not pin.problem:
                 continue
-            if now < due:
-                wake = due if wake is None else min(wake, due)
-                continue
-            if not await self._show(place, ladder, pin, text, now):
-                wake = now + RETRY if wake is None else min(wake, now + RETRY)
-        return wake
+            wake = self._start(place, ladder, pin, text, now)
+            if wake is not None:
+                wakes.append(wake)
+        return min(wakes, default=None)
+
+    def _start(self, place: Board, ladder: LadderInfo, pin: PinRecord, text: str,
+               now: float) -> float | None:
+        """Start the post or edit if its place allows it now; else when to look again."""
+        where = place.place(ladder.chat, pin.channel)
+        due = max(pin.edited + place.every if pin.message else 0.0,
+                  self.last[where] + place.every if where in self.last else 0.0,
+                  self.failed.get(ladder.id, 0.0))
+        if now < due:
+            return due
+        if not place.spare(ladder.chat):  # (replies first: the edit waits for budget)
+            return now + SPARE_WAIT
+        self.last[where] = now
+        task = asyncio.create_task(self._show(place, ladder, pin, text, now))
+        self.running[ladder.id] = task
+        task.add_done_callback(lambda _: self.running.pop(ladder.id, None))
+        return None
+
+    async def settled(self) -> None:
+        """Wait for the posts and edits under way."""
+        while self.running:
+            await asyncio.gather(*self.running.values(), return_exceptions=True)
 
     async def _show(self, place: Board, ladder: LadderInfo, pin: PinRecord, text: str,
-                    now: float) -> bool:
-        """Post or edit one message and record it (False: it failed; tried again later)."""
+                    now: float) -> None:
+        """Post or edit one message and record it (or its problem: tried again later)."""
         try:
             if pin.message is None:
                 message = await place.post_board(ladder.chat, pin.channel, text)
@@ -118,21 +162,29 @@ class LiveStandings:
                 message = pin.message
         except Gone:
             await self._gone(ladder, pin)
-            return True
+            return
+        except Unreachable as unreachable:
+            log.warning("the live standings of %s in %s cannot be shown now (tried again "
+                        "in %ds): %s", ladder.name, ladder.chat, RETRY, unreachable.problem)
+            self.failed[ladder.id] = now + RETRY
+            await self._record(ladder, pin, dataclasses.replace(pin, problem=unreachable.problem))
+            return
         except Exception as error:
             log.warning("the live standings of %s in %s failed (tried again in %ds): %s",
                         ladder.name, ladder.chat, RETRY, error)
             self.failed[ladder.id] = now + RETRY
-            return False
+            return
         self.failed.pop(ladder.id, None)
-        done = dataclasses.replace(pin, message=message, shown=digest(text), edited=int(now))
+        await self._record(ladder, pin, dataclasses.replace(
+            pin, message=message, shown=digest(text), edited=int(now), problem=""))
 
+    async def _record(self, ladder: LadderInfo, pin: PinRecord, done: PinRecord) -> None:
         def record(repo: PlatformRepo) -> None:
             if repo.pin(ladder.id) == pin:  # (not unpinned or moved meanwhile)
                 repo.save_pin(ladder.id, done)
 
-        await self.store.run(record)
-        return True
+        if done != pin:
+            await self.store.run(record)
 
     async def _gone(self, ladder: LadderInfo, pin: PinRecord) -> None:
         """Say once that the message was deleted, and stop."""

@@ -31,7 +31,6 @@ from telegram import (
 from telegram.constants import ChatType
 from telegram.error import BadRequest, Forbidden
 from telegram.ext import (
-    AIORateLimiter,
     Application,
     ApplicationBuilder,
     BaseUpdateProcessor,
@@ -56,6 +55,7 @@ from bot.limits import Limiter
 from bot.menu import MENU
 from bot.scheduler import Undeliverable
 from bot.telegram_board import TelegramBoard
+from bot.telegram_outgoing import Outgoing
 from bot.telegram_render import alert, keyboard, render, shown, split
 from bot.text import APOLOGY
 from core import i18n
@@ -169,7 +169,7 @@ class TelegramPlatform:
                  updates_request: BaseRequest | None = None,
                  clock: Callable[[], float] = time.time,
                  limiter: Limiter | None = None,
-                 outgoing: AIORateLimiter | None = None) -> None:
+                 outgoing: Outgoing | None = None) -> None:
         self.config = config
         self.store = store
         self.clock = clock
@@ -177,7 +177,7 @@ class TelegramPlatform:
         self._admins: dict[int, tuple[float, set[int]]] = {}
         self._learned: dict[int, str] = {}
         builder = ApplicationBuilder().token(config.telegram.token) \
-            .rate_limiter(outgoing or AIORateLimiter(max_retries=3)) \
+            .rate_limiter(outgoing or Outgoing(max_retries=3)) \
             .concurrent_updates(ChatOrder(CONCURRENT_UPDATES))
         if config.telegram.base_url:
             builder = builder.base_url(config.telegram.base_url)

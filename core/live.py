@@ -103,6 +103,8 @@ def info(s: Session) -> Reply:
     lines: list[Message] = [reply.text, status(s.repo, s.ladder, s.now)]
     if pinned is not None:
         lines.append(t("pin.info") if pinned.message else t("pin.info_waiting"))
+        if pinned.problem:
+            lines.append(t("pin.info_problem", problem=t(pinned.problem)))
     return Reply(joined(*(line for line in lines if line), sep="\n"))
 
 

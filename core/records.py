@@ -307,6 +307,8 @@ class PinRecord:
     shown: str = ""
     edited: Timestamp = 0
     language: str = "en"
+    problem: str = ""  # why the last post or edit could not be made (a catalog code), if
+    # it could not: tried again until it can (only a deleted message ends it)
 
 
 @dataclass(frozen=True, slots=True)

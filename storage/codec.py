@@ -269,10 +269,11 @@ def roles_from_json(text: str) -> RoleConfig:
 def pin_to_json(pin: PinRecord) -> str:
     """A live standings message as compact JSON."""
     return dumps({"ch": pin.channel, "m": pin.message, "s": pin.shown, "e": pin.edited,
-                  "lang": pin.language})
+                  "lang": pin.language} | ({"p": pin.problem} if pin.problem else {}))
 
 
 def pin_from_json(text: str) -> PinRecord:
     """The inverse of `pin_to_json`."""
     data = json.loads(text)
-    return PinRecord(data["ch"], data["m"], data["s"], data["e"], data["lang"])
+    return PinRecord(data["ch"], data["m"], data["s"], data["e"], data["lang"],
+                     data.get("p", ""))

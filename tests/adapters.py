@@ -12,12 +12,13 @@ from typing import Any
 
 import discord
 from telegram import Update
-from telegram.ext import AIORateLimiter, ContextTypes
+from telegram.ext import ContextTypes
 
 from bot.config import Config, DiscordConfig, TelegramConfig
 from bot.discord import DiscordPlatform
 from bot.limits import Limiter
 from bot.telegram import TelegramPlatform
+from bot.telegram_outgoing import Outgoing
 from core.export import export_ladder
 from storage.sqlite import SqliteStore
 from tests.discord_fake import GUILD, FakeDiscord
@@ -86,7 +87,7 @@ async def telegram_harness(db: Path, admins: list[dict[str, Any]]) -> AsyncItera
                                     clock=lambda: float(T0 + 10_000), limiter=UNLIMITED,
                                     # Telegram's own pace (20 a minute to a group) in real
                                     # time would make a long test wait; retries stay on.
-                                    outgoing=AIORateLimiter(0, 0, 0, 0, max_retries=3))
+                                    outgoing=Outgoing(0, 0, 0, 0, max_retries=3))
 
         async def collect(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
             assert context.error is not None

@@ -212,6 +212,7 @@ class FakeDiscord:
         self.links: list[str] = []  # what readers could click in the bot's messages
         self.guild = Guild()
         self.deleted: set[str] = set()  # ids of messages someone deleted
+        self.no_access: set[str] = set()  # channels the bot lost access to (403)
         self.bucket: tuple[float, float] = (MEMBER_BURST, clock())  # level, when
 
     def arrive(self, payload: dict[str, Any]) -> None:
@@ -325,6 +326,8 @@ class FakeDiscord:
             return self.guild_route(method, path.split("/")[3:], body)
         if method == "PATCH" and path.split("/")[-1] in self.deleted:
             return 404, {"message": "Unknown Message", "code": 10008}
+        if path.startswith("/channels/") and path.split("/")[2] in self.no_access:
+            return 403, {"message": "Missing Access", "code": 50001}
         if path == "/users/@me":
             return 200, BOT_USER
         if path == "/oauth2/applications/@me":

@@ -61,6 +61,7 @@ class FakeTelegram:
         self.deleted: set[tuple[int, int]] = set()  # messages someone deleted
         self.started: set[int] = set()  # users who opened a private chat with the bot
         self.usernames = {BOT["username"].lower()}  # the bot and everyone it has seen
+        self.forbidden: set[int] = set()  # groups where the bot may not write now (403)
         self.undelivered: list[dict[str, Any]] = []  # messages refused with a 403
 
     def sent(self, chat_id: int | None = None) -> list[dict[str, Any]]:
@@ -109,6 +110,10 @@ class FakeTelegram:
             self.refused.append((method, refusal))
             return 400, {"ok": False, "error_code": 400, "description": refusal}
         chat_id = int(params.get("chat_id") or 0)
+        if method in ("sendMessage", "editMessageText") and chat_id in self.forbidden:
+            self.undelivered.append(params)
+            return 403, {"ok": False, "error_code": 403, "description":
+                         "Forbidden: bot is not a member of the supergroup chat"}
         if method == "sendMessage" and chat_id > 0 and chat_id not in self.started:
             # A bot may write first to no one: only to a user who started it (the bot
             # is told so, and must cope: not a mistake of the request's).

@@ -270,7 +270,9 @@ async def test_discord_payloads_leave_no_english(tmp_path: Path) -> None:
             await dc.send(russian(payload))
         answers = dc.fake.responses()
         # what follows the standings: the live message, and the names of the roles made
-        await LiveStandings(dc.store, [dc.platform.board], dc.clock, dc.platform.post).step()
+        live = LiveStandings(dc.store, [dc.platform.board], dc.clock, dc.platform.post)
+        await live.step()
+        await live.settled()
         sync = RoleSync(dc.store, dc.platform.roles, dc.clock)
         while (wake := await sync.step()) is not None:
             dc.clock.now = wake

@@ -15,13 +15,13 @@ from typing import Any
 import aiohttp
 import pytest
 from telegram import Update
-from telegram.ext import AIORateLimiter
 
 from bot.config import Config, TelegramConfig
 from bot.gateway import Gateway
 from bot.limits import Limiter
 from bot.scheduler import Scheduler
 from bot.telegram import APOLOGY, TelegramPlatform
+from bot.telegram_outgoing import Outgoing
 from bot.telegram_render import split as split_text
 from core.export import export_ladder
 from core.records import Reply
@@ -284,7 +284,7 @@ async def test_webhook_workers_share_one_url_and_one_database(tmp_path: Path) ->
                                                     listen=f"127.0.0.1:{port}"))
             platform = TelegramPlatform(config, store, request=FakeRequest(api),
                                         limiter=Limiter(enabled=False),
-                                        outgoing=AIORateLimiter(0, 0, 0, 0))
+                                        outgoing=Outgoing(0, 0, 0, 0))
             await platform.start()
             workers.append((platform, port))
         try:
