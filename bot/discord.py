@@ -26,6 +26,7 @@ from bot.discord_board import DiscordBoard
 from bot.discord_render import MENTION, called_ids, calling, chunks, pinged, render, shown
 from bot.discord_roles import DiscordRoles
 from bot.gateway import (
+    PAGE_DATA,
     PRESSABLE,
     Asker,
     Gateway,
@@ -34,6 +35,7 @@ from bot.gateway import (
     button_label,
     buttons_of,
     own_words,
+    page_command,
 )
 from bot.limits import Limiter
 from bot.scheduler import Undeliverable
@@ -125,6 +127,38 @@ class ReportButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
             await platform.on_error(interaction, error)
 
 
+class PageButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+                 template=PAGE_DATA.pattern):
+    """Previous or Next under a page of standings, players or history: the page it names,
+    shown to the presser alone (a page for each press would crowd the channel)."""
+
+    def __init__(self, data: str, label: str = "") -> None:
+        super().__init__(discord.ui.Button(label=label or "…", custom_id=data,
+                                           style=discord.ButtonStyle.secondary))
+        self.data = data
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Button[discord.ui.View],
+                             match: re.Match[str]) -> PageButton:
+        return cls(match.string)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        platform: DiscordPlatform = interaction.client.ladderbot  # type: ignore[attr-defined]
+        try:
+            await platform.turn_page(interaction, self.data)
+        except Exception as error:  # buttons are not the command tree's: apologize here
+            await platform.on_error(interaction, error)
+
+
+def page_view(turns: tuple[tuple[str, str], ...]) -> discord.ui.View:
+    """A page's Previous and Next buttons."""
+    view = discord.ui.View(timeout=None)
+    for label, data in turns:
+        view.add_item(PageButton(data, label))
+    return view
+
+
 def report_view(actions: tuple[str, ...], ladder: str, match: int,
                 language: str) -> discord.ui.View:
     """The buttons of a pending report (or a ready check), labelled in `language`."""
@@ -158,7 +192,7 @@ class DiscordPlatform:
         self.tree: app_commands.CommandTree[discord.AutoShardedClient] = \
             app_commands.CommandTree(self.client)
         self.tree.on_error = self.on_error  # type: ignore[method-assign]
-        self.client.add_dynamic_items(ReportButton)
+        self.client.add_dynamic_items(ReportButton, PageButton)
         self.roles = DiscordRoles(self.client)
         self.board = DiscordBoard(self.client, config.policy.web_url)
         self.changed: Callable[[str, str | None], None] | None = None  # (the Follower's poke)
@@ -291,6 +325,8 @@ class DiscordPlatform:
         first = made.messages[0]
         if made.buttons is not None:
             first["view"] = report_view(*made.buttons)
+        elif made.pages:
+            first["view"] = page_view(made.pages)
         if made.chart:
             from bot.charts import render as draw
 
@@ -350,6 +386,18 @@ class DiscordPlatform:
                 await interaction.message.edit(view=None)
             except discord.HTTPException:
                 log.warning("could not remove the buttons of match #%s", match)
+
+    async def turn_page(self, interaction: discord.Interaction[Any], data: str) -> None:
+        """Previous or Next: the page it names, to the presser alone."""
+        found = page_command(data)
+        reply = self.admit(interaction)
+        if reply is None and found is None:
+            reply = own_words(t("adapter.stale_button"), interaction.locale.value,
+                              self.config.policy)
+        if reply is None and found is not None:
+            await interaction.response.defer()
+            reply = await self.run(interaction, *found)
+        await self.respond(interaction, dataclasses.replace(reply, private=True), embed=True)
 
     async def on_error(self, interaction: discord.Interaction[Any],
                        error: Exception) -> None:

@@ -13,7 +13,7 @@ from typing import Any
 
 import discord
 
-from bot.gateway import buttons_of
+from bot.gateway import buttons_of, page_buttons, page_label
 from bot.text import contain_bidi, split_text, unlink
 from core.records import Reply
 
@@ -81,6 +81,8 @@ class Rendered:
     chart: bool
     # the buttons' actions, ladder, number and language: a pending report's, a ready check's
     buttons: tuple[tuple[str, ...], str, int, str] | None
+    # a page of more: its Previous and Next buttons (label, custom id), in its language
+    pages: tuple[tuple[str, str], ...] = ()
 
 
 def render(reply: Reply, embed: bool = False, own: str | None = None,
@@ -110,5 +112,8 @@ def render(reply: Reply, embed: bool = False, own: str | None = None,
     found = buttons_of(reply.ready, reply.confirm_match)
     buttons = (found[0], reply.ladder, found[1], reply.language) \
         if found is not None and reply.ladder is not None else None
+    turns = tuple((page_label(action, reply.language), data) for action, data in
+                  page_buttons(reply.pages, reply.ladder)) \
+        if reply.pages is not None and reply.ladder is not None and buttons is None else ()
     return Rendered([common | m for m in messages], private,
-                    embed and not reply.error and reply.chart is not None, buttons)
+                    embed and not reply.error and reply.chart is not None, buttons, turns)

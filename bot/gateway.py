@@ -9,6 +9,7 @@ back is the core's reply, which each platform's renderer shows in its own way.
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
@@ -21,15 +22,19 @@ from core.commands import (
     DisputeResult,
     Parsed,
     Ready,
+    ShowHistory,
+    ShowPlayers,
+    ShowStandings,
     WithdrawReport,
 )
 from core.errors import LadderError
 from core.i18n import N_, Message, Text, encode, language_of, render, t
 from core.ports import PlatformRepo, PlatformStore
-from core.records import Context, Reply, RoleAccess, UserRef
+from core.records import Context, Paging, Reply, RoleAccess, UserRef
 from core.service import execute, handle, refused, spoken
 from core.session import NAMED
 from core.settings import Policy
+from core.words import MAX_PAGE
 
 # The buttons under a pending report, and what pressing each one does.
 BUTTON_ACTIONS = ("confirm", "dispute", "withdraw")
@@ -40,6 +45,12 @@ BUTTON_LABELS = {"confirm": N_("button.confirm"), "dispute": N_("button.dispute"
 READY_ACTIONS = ("ready",)
 # Every button a press may name (a press of anything else is a stale or forged one).
 PRESSABLE = BUTTON_ACTIONS + READY_ACTIONS
+# A page's buttons: `pg:KIND:PAGE:LADDER:TABLE`, within Telegram's 64 bytes of callback
+# data and Discord's 100 characters of custom id (a ladder name is at most 32).
+PAGE_DATA = re.compile(r"pg:(?P<kind>[sph]):(?P<page>[1-9][0-9]{0,5}):"
+                       r"(?P<ladder>[A-Za-z0-9_-]{1,32}):(?P<table>[a-z]{0,8})")
+PAGE_KINDS = {"s": "standings", "p": "players", "h": "history"}
+PAGE_LABELS = {"previous": N_("button.previous"), "next": N_("button.next")}
 
 
 def buttons_of(ready: int | None, confirm: int | None) -> tuple[tuple[str, ...], int] | None:
@@ -57,6 +68,31 @@ def own_words(message: Message, locale: str | None, policy: Policy) -> Reply:
     a private chat's limits): in the asker's language where we speak it, else the bot's."""
     language = language_of(locale, policy.language)
     return Reply(render(message, language), error=True, private=True, language=language)
+
+
+def page_buttons(pages: Paging, ladder: str) -> list[tuple[str, str]]:
+    """A page's buttons: (Previous, its data) where a page comes before, (Next, ...)
+    where one comes after."""
+    found = [("previous", pages.page - 1)] if pages.page > 1 else []
+    found += [("next", pages.page + 1)] if pages.more and pages.page < MAX_PAGE else []
+    return [(action, f"pg:{pages.kind[0]}:{page}:{ladder}:{pages.table}")
+            for action, page in found]
+
+
+def page_label(action: str, language: str) -> str:
+    """`◀ Previous`, `Next ▶`, in the reply's language."""
+    return render(t(PAGE_LABELS[action]), language)
+
+
+def page_command(data: str) -> tuple[Command, str] | None:
+    """The command a page's button stands for, and its ladder (None: no page button)."""
+    found = PAGE_DATA.fullmatch(data)
+    if found is None:
+        return None
+    page, kind, table = int(found["page"]), PAGE_KINDS[found["kind"]], found["table"] or None
+    command: Command = ShowStandings(table, page) if kind == "standings" else \
+        ShowPlayers(page) if kind == "players" else ShowHistory(None, page)
+    return command, found["ladder"]
 
 
 def button_label(action: str, language: str) -> str:

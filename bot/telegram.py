@@ -23,6 +23,7 @@ from telegram import (
     BotCommand,
     BotCommandScopeAllGroupChats,
     BotCommandScopeAllPrivateChats,
+    CallbackQuery,
     Message,
     MessageEntity,
     Update,
@@ -50,6 +51,7 @@ from bot.gateway import (
     button_command,
     buttons_of,
     own_words,
+    page_command,
 )
 from bot.limits import Limiter
 from bot.menu import MENU
@@ -414,6 +416,9 @@ class TelegramPlatform:
         query = update.callback_query
         if query is None or query.data is None or query.message is None:
             return
+        if query.data.startswith("pg:"):
+            await self._turn_page(query)
+            return
         action, _, rest = query.data.partition(":")
         ladder, _, match = rest.rpartition(":")
         locale, policy = query.from_user.language_code, self.config.policy
@@ -441,6 +446,29 @@ class TelegramPlatform:
             await query.edit_message_reply_markup(reply_markup=None)
         if isinstance(query.message, Message):
             await self._answer(query.message, reply)
+
+    async def _turn_page(self, query: CallbackQuery) -> None:
+        """Previous or Next under a page: the page the button names, in place of the one
+        shown (one edit, where a new message would crowd the group)."""
+        assert query.data is not None and query.message is not None
+        locale, policy = query.from_user.language_code, self.config.policy
+        found = page_command(query.data)
+        asker = Asker(chat_key(query.message.chat.id), user_ref(query.from_user), locale=locale)
+        allowed, note = self.gateway.admit(asker)
+        if found is None or not allowed:
+            said = own_words(t("adapter.stale_button") if found is None
+                             else note or t("limit.slow"), locale, policy)
+            await query.answer(alert(said, self.own), show_alert=True)
+            return
+        reply = await self.gateway.run(asker, *found)
+        if reply is None or reply.error:
+            await query.answer(alert(reply or own_words(t("adapter.nothing"), locale, policy),
+                                     self.own), show_alert=True)
+            return
+        await query.answer()
+        text, markup = render(reply, self.own)[0]
+        with contextlib.suppress(BadRequest):  # (pressed twice: the same page again)
+            await query.edit_message_text(text, reply_markup=markup)
 
     async def on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Log a handler's exception with its traceback; apologise to the user."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.constants import CallbackQueryLimit, MessageLimit
 
-from bot.gateway import button_label, buttons_of
+from bot.gateway import button_label, buttons_of, page_buttons, page_label
 from bot.text import contain_bidi, cut, split_text, unlink
 from core.records import Reply
 
@@ -29,9 +29,15 @@ def split(text: str, limit: int = MAX_MESSAGE) -> list[str]:
 
 def buttons(reply: Reply) -> InlineKeyboardMarkup | None:
     """Confirm / Dispute (for the opponent) and Withdraw (for the reporter's side) under a
-    pending report; Ready under a queue match's ready check."""
-    return keyboard(buttons_of(reply.ready, reply.confirm_match), reply.ladder,
-                    reply.language)
+    pending report; Ready under a queue match's ready check; Previous and Next under a
+    page of more."""
+    found = keyboard(buttons_of(reply.ready, reply.confirm_match), reply.ladder,
+                     reply.language)
+    if found is not None or reply.pages is None or reply.ladder is None:
+        return found
+    row = [InlineKeyboardButton(page_label(action, reply.language), callback_data=data)
+           for action, data in page_buttons(reply.pages, reply.ladder)]
+    return InlineKeyboardMarkup([row]) if row else None
 
 
 def keyboard(found: tuple[tuple[str, ...], int] | None, ladder: str | None,

@@ -20,6 +20,7 @@ from core.records import (
     Context,
     LadderInfo,
     MatchRecord,
+    Paging,
     Reply,
 )
 from core.rulebooks import choose, rulebook_summary
@@ -154,8 +155,10 @@ def standings(s: Session, cmd: ShowStandings) -> Reply:
         if me is not None and mine is not None and not skip < mine <= skip + len(rows):
             lines.append(t("table.mine", place=mine, name=me.name, total=total))
         lines += more_hint(total - skip - len(rows),
-                           s.said(f"/standings {cmd.table or ''} page={cmd.page + 1}"))
-    return Reply(joined(*lines, sep="\n"))
+                           s.said("/standings", table=cmd.table, page=cmd.page + 1))
+    paged = total > TOP
+    return Reply(joined(*lines, sep="\n"), pages=Paging(
+        "standings", cmd.page, total > skip + len(rows), cmd.table or "") if paged else None)
 
 
 def audit_text(s: Session, entry: AuditEntry) -> Message:
@@ -221,12 +224,16 @@ def history(s: Session, cmd: ShowHistory) -> Reply:
                             if cmd.page > 1 else t("history.title", title=title)]
     lines += [_match_text(s, m) for m in matches] or [t("history.none")]
     if more:
-        mention = f" @{s.name(who)}" if who is not None else ""
-        lines.append(t("history.older", command=s.said(f"/history{mention} page={cmd.page + 1}")))
+        mention = f"@{s.name(who)}" if who is not None else None
+        lines.append(t("history.older", command=s.said("/history", player=mention,
+                                                       page=cmd.page + 1)))
     if audit:
         lines.append(t("history.moderators"))
         lines += [audit_text(s, a) for a in audit]
-    return Reply(joined(*lines, sep="\n"))
+    # (a player's history pages by its text hint: a button cannot carry who it is)
+    paged = who is None and (more or cmd.page > 1)
+    return Reply(joined(*lines, sep="\n"),
+                 pages=Paging("history", cmd.page, more) if paged else None)
 
 
 def hall_of_fame(s: Session) -> Reply:

@@ -326,6 +326,17 @@ class ChartData:
 
 
 @dataclass(frozen=True, slots=True)
+class Paging:
+    """A reply that is one page of more: adapters offer Previous and Next buttons, which
+    run `kind` (standings, players, history) again for the page before or after."""
+
+    kind: str
+    page: int
+    more: bool  # a page comes after this one
+    table: str = ""  # the standings' table, as the command named it ("" its main)
+
+
+@dataclass(frozen=True, slots=True)
 class Reply:
     """What the bot answers: text, plus anything posted elsewhere and any buttons."""
 
@@ -344,6 +355,7 @@ class Reply:
     language: str = "en"  # what its words are said in (core.service.spoken sets it)
     posted: int = 0  # announcements to other chats it left in the outbox (the gateway)
     local: bool = False  # no news for the other chats of a shared ladder (its own settings)
+    pages: Paging | None = None  # one page of more: Previous and Next buttons
 
 
 def refused(error: LadderError) -> Reply:

@@ -7,7 +7,7 @@ from core.errors import RuleViolation
 from core.i18n import Message, joined, plural, t
 from core.paging import more_hint, pages, past_the_end
 from core.queries import member_table
-from core.records import Reply
+from core.records import Paging, Reply
 from core.session import Session, rating_text
 from core.tables import calibrating
 
@@ -42,5 +42,7 @@ def players(s: Session, cmd: ShowPlayers) -> Reply:
         else:
             where = rating_text(row.value)
         lines.append(t("players.row", name=s.name(row.player), where=where, games=games))
-    lines += more_hint(total - skip - len(shown), s.said(f"/players page={cmd.page + 1}"))
-    return Reply(joined(*lines, sep="\n"))
+    lines += more_hint(total - skip - len(shown), s.said("/players", page=cmd.page + 1))
+    paged = total > PAGE
+    return Reply(joined(*lines, sep="\n"), pages=Paging(
+        "players", cmd.page, total > skip + len(shown)) if paged else None)

@@ -29,6 +29,9 @@ from core.settings import Policy, Settings, fmt_number
 from core.state import Applied, Change
 
 PLATFORMS = {"discord": "Discord", "telegram": "Telegram"}
+DISCORD = "discord:"  # a chat key's prefix on Discord, where a command's options are named
+# The options a command's text takes as bare words, in order (`/standings season`).
+_BARE = {"/standings": ("table",), "/history": ("player",)}
 NAMED = "name:"  # a user key for a player named by their ladder name (one on no platform
 # of the asker's: a Telegram player, picked on Discord)
 
@@ -64,13 +67,20 @@ class Session:
     @property
     def join(self) -> str:
         """How to join this ladder: on a chat's other ladders, /join names it."""
-        return "/join" if self.ladder.is_default else f"/join ladder={self.ladder.name}"
+        return self.said("/join")
 
-    def said(self, command: str) -> str:
-        """A command as this ladder's members type it: `ladder=NAME` on a chat's other
-        ladders (`/standings page=2 ladder=cup`)."""
-        command = " ".join(command.split())
-        return command if self.ladder.is_default else f"{command} ladder={self.ladder.name}"
+    def said(self, word: str, **options: object) -> str:
+        """A command as this ladder's members type it on their platform, with `ladder`
+        on a chat's other ladders: `/standings season page=2 ladder=cup`, and on Discord
+        its options' way, `/standings table:season page:2 ladder:cup`."""
+        given = [(key, str(value)) for key, value in options.items() if value not in (None, "")]
+        if not self.ladder.is_default:
+            given.append(("ladder", self.ladder.name))
+        if self.ctx.chat.startswith(DISCORD):
+            return " ".join([word, *(f"{key}:{value}" for key, value in given)])
+        bare = _BARE.get(word, ())
+        return " ".join([word, *(value for key, value in given if key in bare),
+                         *(f"{key}={value}" for key, value in given if key not in bare)])
 
     @property
     def season(self) -> str:

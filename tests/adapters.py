@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import json
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -56,11 +57,15 @@ class TelegramHarness:
                                        date=T0 + self.next_message, **kw))
 
     async def press(self, user: dict[str, Any], data: str) -> list[str]:
-        pending = next(p for p in reversed(self.api.sent()) if "reply_markup" in p)
+        # (the message that carries the button, else the newest with buttons)
+        pending = next((p for p in reversed(self.api.sent()) if "reply_markup" in p
+                        and data in json.dumps(p["reply_markup"])),
+                       next(p for p in reversed(self.api.sent()) if "reply_markup" in p))
+        chat = {**GROUP, "id": int(pending["chat_id"])}
         body = {"callback_query": {
             "id": f"cb{self.next_message}", "from": user, "chat_instance": "1", "data": data,
-            "message": {"message_id": 9999, "date": T0, "chat": GROUP, "from": BOT,
-                        "text": pending["text"]}}}
+            "message": {"message_id": self.api.ids.get(id(pending), 9999), "date": T0,
+                        "chat": chat, "from": BOT, "text": pending["text"]}}}
         self.next_message += 1
         return await self.send(body)
 

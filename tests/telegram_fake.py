@@ -62,6 +62,7 @@ class FakeTelegram:
         self.started: set[int] = set()  # users who opened a private chat with the bot
         self.usernames = {BOT["username"].lower()}  # the bot and everyone it has seen
         self.forbidden: set[int] = set()  # groups where the bot may not write now (403)
+        self.ids: dict[int, int] = {}  # a sendMessage call's parameters -> its message id
         self.undelivered: list[dict[str, Any]] = []  # messages refused with a 403
 
     def sent(self, chat_id: int | None = None) -> list[dict[str, Any]]:
@@ -136,6 +137,7 @@ class FakeTelegram:
             result = {"message_id": self.message_id, "date": 1767607200, "from": BOT,
                       "chat": {**GROUP, "id": chat_id}, "text": params["text"]}
             self.messages[(chat_id, self.message_id)] = params["text"]
+            self.ids[id(params)] = self.message_id
             if "reply_markup" in params:
                 markup = params["reply_markup"]
                 result["reply_markup"] = json.loads(markup) if isinstance(markup, str) \

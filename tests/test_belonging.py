@@ -12,7 +12,16 @@ import pytest
 
 from tests.adapters import DiscordHarness, discord_harness, telegram_harness
 from tests.chat import Chat
-from tests.discord_fake import GUILD, command, member, option, person, user_option, with_user
+from tests.discord_fake import (
+    GUILD,
+    button,
+    command,
+    member,
+    option,
+    person,
+    user_option,
+    with_user,
+)
 from tests.platform_limits import telegram_entities
 from tests.telegram_fake import COMMANDS, GROUP
 from tests.telegram_fake import person as tg_person
@@ -155,3 +164,40 @@ async def test_names_that_look_alike_are_told_apart(store: Any) -> None:
     await chat.ok("\u0430lice", "/profile")  # (its account's name is unchanged: it stays
     after = {p["name"] for p in (await chat.export())["players"]}  # told apart)
     assert after == set(names)
+
+
+# ---- pages turned with buttons, their hints named as each platform names options
+async def test_standings_pages_turn_with_buttons_on_telegram(tmp_path: Path) -> None:
+    # The hint "… /standings page=2" was no Telegram command (a tap sent page 1).
+    mod = tg_person(101, "mod", "mod")
+    people = [tg_person(200 + n, f"p{n:02d}", f"player{n:02d}") for n in range(23)]
+    async with telegram_harness(tmp_path / "t.db", [mod]) as tg:
+        await tg.say(mod, "/ladder create main preset=duel calibration=0")
+        for who in people:
+            await tg.say(who, "/join")
+        [first] = await tg.say(people[0], "/standings rating")
+        assert "/standings rating page=2" in first  # (said as typed here)
+        markup = tg.api.sent()[-1]["reply_markup"]
+        [[ahead]] = markup["inline_keyboard"]
+        assert (ahead["text"], ahead["callback_data"]) == ("Next ▶", "pg:s:2:main:rating")
+        await tg.press(people[1], ahead["callback_data"])
+        [edit] = [p for m, p in tg.api.calls if m == "editMessageText"]
+        assert edit["text"].startswith("main: rating") and "page 2 of 2" in edit["text"]
+        [[back]] = edit["reply_markup"]["inline_keyboard"]
+        assert (back["text"], back["callback_data"]) == ("◀ Previous", "pg:s:1:main:rating")
+        assert all(len(b["callback_data"].encode()) <= 64 for b in (ahead, back))
+
+
+async def test_standings_pages_turn_with_buttons_on_discord(dc: DiscordHarness) -> None:
+    await ladder(dc, "calibration=0")
+    for n in range(21):
+        await dc.send(command("join", by=member(person(1300000000000000300 + n, f"q{n:02d}"))))
+    first = await dc.send(command("standings", option("table", "rating"), by=ALICE))
+    assert "/standings table:rating page:2" in text(first)  # (Discord's way)
+    [row] = first["components"]
+    [ahead] = row["components"]
+    assert (ahead["label"], ahead["custom_id"]) == ("Next ▶", "pg:s:2:main:rating")
+    turned = await dc.send(button(ahead["custom_id"], by=BOB))
+    assert "page 2 of 2" in text(turned) and ephemeral(turned)  # (to the presser alone)
+    [back] = turned["components"][0]["components"]
+    assert back["custom_id"] == "pg:s:1:main:rating"

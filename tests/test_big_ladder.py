@@ -331,4 +331,4 @@ async def test_every_telegram_command_and_button_on_a_big_hostile_ladder(
     for reply, parts in made:
         assert intact(parts, telegram_render.shown(reply.text), telegram_render.MAX_MESSAGE)
     assert max(len(r.text) for r, _ in made) > 4096 and sum(len(p) > 1 for _, p in made) >= 1
-    assert all(len(a["text"]) <= 200 for a in tg.alerts())
+    assert all(len(a.get("text", "")) <= 200 for a in tg.alerts())
