@@ -9,6 +9,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import math
+from collections.abc import Callable
 from typing import Any
 
 from aiohttp import web
@@ -23,6 +25,7 @@ BOT = {"id": 7000000001, "is_bot": True, "first_name": "Ladder", "username": "La
 GROUP = {"id": -1001234567890, "type": "supergroup", "title": "Chess Club"}
 
 
+GROUP_BUDGET, GROUP_MINUTE = 20, 60.0  # messages a group takes a minute (Bot API FAQ)
 # The commands the bot's own words name: a reader may tap those.
 COMMANDS = {word.lower() for word in WORDS}
 
@@ -63,6 +66,10 @@ class FakeTelegram:
         self.usernames = {BOT["username"].lower()}  # the bot and everyone it has seen
         self.forbidden: set[int] = set()  # groups where the bot may not write now (403)
         self.ids: dict[int, int] = {}  # a sendMessage call's parameters -> its message id
+        # Telegram's budget of a group, about 20 messages a minute, edits counted: kept
+        # when a test gives the clock it runs on (its event loop's), answered with 429s.
+        self.clock: Callable[[], float] | None = None
+        self.spent: dict[int, tuple[float, float]] = {}  # group -> its level, and when
         self.undelivered: list[dict[str, Any]] = []  # messages refused with a 403
 
     def sent(self, chat_id: int | None = None) -> list[dict[str, Any]]:
@@ -121,6 +128,8 @@ class FakeTelegram:
             self.undelivered.append(params)
             return 403, {"ok": False, "error_code": 403,
                          "description": "Forbidden: bot can't initiate conversation with a user"}
+        if (late := self._over_budget(method, chat_id)) is not None:
+            return late
         if method in ("sendMessage", "answerCallbackQuery"):
             self.answered.set()
         if self.failures.get(method, 0) > 0:
@@ -152,6 +161,23 @@ class FakeTelegram:
             result = [u for u in self.updates if u["update_id"] >= offset]
         return 200, {"ok": True, "result": result}
 
+
+    def _over_budget(self, method: str, chat_id: int) -> tuple[int, dict[str, Any]] | None:
+        """A 429 for a message or edit past a group's 20 a minute (None: within it)."""
+        if self.clock is None or chat_id >= 0 or method not in ("sendMessage",
+                                                                 "editMessageText"):
+            return None
+        # (a bucket of 20 that drains 20 a minute: the budget as PTB's limiter keeps it)
+        now, rate = self.clock(), GROUP_BUDGET / GROUP_MINUTE
+        level, at = self.spent.get(chat_id, (0.0, now))
+        level = max(0.0, level - (now - at) * rate)
+        if level + 1 > GROUP_BUDGET + 1e-9:
+            wait = math.ceil((level + 1 - GROUP_BUDGET) / rate)
+            self.refused.append((method, f"Too Many Requests: retry after {wait}"))
+            return 429, {"ok": False, "error_code": 429, "parameters": {"retry_after": wait},
+                         "description": f"Too Many Requests: retry after {wait}"}
+        self.spent[chat_id] = (level + 1, now)
+        return None
 
     def edit(self, params: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         """editMessageText as the Bot API answers it: a deleted or unknown message, or
