@@ -9,6 +9,7 @@ bot and rate limiter and the stand-in of the Bot API, which answers 429 past the
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import pytest
 from telegram.ext import ExtBot
@@ -65,3 +66,29 @@ async def test_every_reply_of_a_busy_group_goes_out_within_3_seconds() -> None:
     edits = api.edits(GROUP["id"])
     assert 3 <= len(edits) <= 6  # the live message kept up, at most once a minute
     assert api.refused == []  # (no 429: nothing went past the group's budget)
+
+
+async def test_a_busy_discord_channel_is_answered_in_time_beside_its_live_message(
+        tmp_path: Path) -> None:
+    # Discord answers each command within its 3 seconds (the stand-in refuses a later
+    # answer, on its clock) while the live message is edited at most once in 5 s there.
+    from bot.discord_board import EVERY as DISCORD_EVERY
+    from tests.adapters import discord_harness
+    from tests.discord_fake import command, option
+    from tests.test_live_standings import MOD, pinned, player, report
+
+    async with discord_harness(tmp_path / "l.db") as dc:
+        live = await pinned(dc, "main")
+        await dc.send(command("set", option("options", "farm_limit=none"), by=MOD,
+                              group="ladder"))  # (the table changes with every report)
+        edits_at: list[float] = []
+        for _ in range(REPORTS):
+            dc.clock.now += EVERY
+            before = len(dc.fake.edits())
+            await report(dc, player(1), player(2))
+            await live.step()
+            await live.settled()
+            edits_at += [dc.clock.now] * (len(dc.fake.edits()) - before)
+        assert len(edits_at) >= REPORTS * EVERY / DISCORD_EVERY / 2  # kept up ...
+        assert all(b - a >= DISCORD_EVERY for a, b in zip(edits_at, edits_at[1:]))  # spaced
+        assert len(dc.fake.responses()) >= REPORTS  # every report answered, in time
