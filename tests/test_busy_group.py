@@ -9,6 +9,7 @@ bot and rate limiter and the stand-in of the Bot API, which answers 429 past the
 from __future__ import annotations
 
 import asyncio
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -90,5 +91,5 @@ async def test_a_busy_discord_channel_is_answered_in_time_beside_its_live_messag
             await live.settled()
             edits_at += [dc.clock.now] * (len(dc.fake.edits()) - before)
         assert len(edits_at) >= REPORTS * EVERY / DISCORD_EVERY / 2  # kept up ...
-        assert all(b - a >= DISCORD_EVERY for a, b in zip(edits_at, edits_at[1:]))  # spaced
+        assert all(b - a >= DISCORD_EVERY for a, b in pairwise(edits_at))  # spaced
         assert len(dc.fake.responses()) >= REPORTS  # every report answered, in time
