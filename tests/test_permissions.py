@@ -91,7 +91,7 @@ REFUSED: list[tuple[str, str, str, str | None, Options, str]] = [
      "You have no open challenge to answer."),
     ("dave", "/challenge @alice ladder=pos", "challenge", None,
      lambda m: [user("opponent", {"opponent": m["alice"]}), dfake.option("ladder", "pos")],
-     "not on pos yet: /join ladder=pos first"),
+     "not on pos yet: /join ladder"),  # (ladder=pos typed; ladder:pos on Discord)
     ("dave", "/leave", "leave", None, lambda m: [], "not on main"),
     ("dave", "/unavailable ladder=pos", "unavailable", None,
      lambda m: [dfake.option("ladder", "pos")], "not on pos"),
