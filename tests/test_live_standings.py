@@ -268,11 +268,16 @@ async def test_edits_are_spaced_per_channel_not_per_ladder(tmp_path: Path) -> No
         assert len(edits_at) == 2 and edits_at[1] - edits_at[0] >= DISCORD_EVERY
 
 
-async def test_telegram_takes_an_edit_whose_answer_was_lost_as_made(tmp_path: Path) -> None:
-    # "message is not modified" after an edit whose answer was lost was retried every
-    # minute until the table changed.
-    mod, alice, bob = tg_person(1, "mod"), tg_person(2, "alice"), tg_person(3, "bob", "bob")
-    async with telegram_harness(tmp_path / "l.db", [mod]) as tg:
+class Group:
+    """A Telegram group with a duel ladder pinned live, alice and bob on it, and the
+    live message's clock; after one report of alice's, not yet shown."""
+
+    def __init__(self, tg: Any, live: LiveStandings, clock: list[float]) -> None:
+        self.tg, self.live, self.clock = tg, live, clock
+
+    @classmethod
+    async def made(cls, tg: Any) -> Group:
+        mod, alice, bob = tg_person(1, "mod"), tg_person(2, "alice"), tg_person(3, "bob", "bob")
         await tg.say(mod, "/ladder create main preset=duel calibration=0 confirm=false")
         await tg.say(alice, "/join")
         await tg.say(bob, "/join")
@@ -282,8 +287,16 @@ async def test_telegram_takes_an_edit_whose_answer_was_lost_as_made(tmp_path: Pa
                              tg.platform.post)
         await step(live)
         await tg.say(alice, "/report win @bob")
-        board = tg.platform.board
-        wanted = board.fit(await tg.store.run(lambda repo: live_words(repo)))
+        return cls(tg, live, clock)
+
+
+async def test_telegram_takes_an_edit_whose_answer_was_lost_as_made(tmp_path: Path) -> None:
+    # "message is not modified" after an edit whose answer was lost was retried every
+    # minute until the table changed.
+    async with telegram_harness(tmp_path / "l.db", [tg_person(1, "mod")]) as tg:
+        group = await Group.made(tg)
+        live, clock = group.live, group.clock
+        wanted = tg.platform.board.fit(await tg.store.run(lambda repo: live_words(repo)))
         message = max(k for k in tg.api.messages if k[0] == GROUP["id"])
         tg.api.messages[message] = wanted  # (the edit was made; its answer was lost)
         clock[0] += TELEGRAM_EVERY
@@ -307,22 +320,14 @@ async def test_a_429_on_an_edit_pauses_no_other_request(tmp_path: Path) -> None:
     # bot: a /standings in another group waited 2.9 s behind it.
     import time
 
-    mod, alice, bob = tg_person(1, "mod"), tg_person(2, "alice"), tg_person(3, "bob", "bob")
-    async with telegram_harness(tmp_path / "l.db", [mod]) as tg:
-        await tg.say(mod, "/ladder create main preset=duel calibration=0 confirm=false")
-        await tg.say(alice, "/join")
-        await tg.say(bob, "/join")
-        await tg.say(mod, "/ladder pin")
-        clock = [float(T0 + 10_000)]
-        live = LiveStandings(tg.store, [tg.platform.board], lambda: clock[0],
-                             tg.platform.post)
-        await step(live)
-        await tg.say(alice, "/report win @bob")
+    async with telegram_harness(tmp_path / "l.db", [tg_person(1, "mod")]) as tg:
+        group = await Group.made(tg)
+        live, clock = group.live, group.clock
         tg.api.failures["editMessageText"] = 1  # a 429, retry_after 3
         clock[0] += TELEGRAM_EVERY
         started = time.monotonic()
         await live.step()
-        answer = await tg.say(bob, "/standings")  # while the edit met its 429
+        answer = await tg.say(tg_person(3, "bob", "bob"), "/standings")  # (during the 429)
         await live.settled()
         assert answer and time.monotonic() - started < 2  # (not 3 s behind the edit)
         assert live.failed  # the edit waits for its next turn
