@@ -1,4 +1,5 @@
-"""README's "first month on the console" example is what the console prints."""
+"""The commands page's "first month on the console" example (it was README's) is what
+the console prints."""
 
 from __future__ import annotations
 
@@ -10,8 +11,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_the_first_month_example_runs_as_shown(tmp_path: Path) -> None:
-    readme = (ROOT / "README.md").read_text()
-    block = readme.split("A first month on the console")[1].split("\n\n")[1]
+    page = (ROOT / "docs" / "players" / "commands.md").read_text()
+    block = page.split("A first month on the console")[1].split("\n\n")[1]
     lines = [line.strip() for line in block.splitlines()]
     script = "".join(f"{line}\n" for line in lines if not line.startswith("bot:"))
     said = console(tmp_path / "l.db", script).splitlines()
