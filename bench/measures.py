@@ -5,6 +5,7 @@ then each number is taken several times and the median kept."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import random
 import sqlite3
 import statistics
@@ -189,7 +190,7 @@ async def old_corrections(bot: Bot, void_at: int) -> list[float]:
     samples = []
     for text in (f"/mod void {void_at} bench", f"/mod set {void_at} draw bench",
                  f"/mod void {void_at} bench again"):
-        seconds, reply = await timed(lambda t=text: bot.one("mod", t, moderator=True))
+        seconds, reply = await timed(functools.partial(bot.one, "mod", text, moderator=True))
         assert not reply.error, reply.text
         samples.append(seconds)
     return samples
@@ -201,8 +202,9 @@ async def corrections(bot: Bot, void_at: int, last: int) -> tuple[float, float]:
     old = await old_corrections(bot, void_at)
     recent = []
     for match in (last - 5, last - 300, last - 900):
-        seconds, reply = await timed(lambda m=match: bot.one("mod", f"/mod void {m} bench",
-                                                             moderator=True))
+        seconds, reply = await timed(functools.partial(bot.one, "mod",
+                                                       f"/mod void {match} bench",
+                                                       moderator=True))
         assert not reply.error, reply.text
         recent.append(seconds * 1000)
     return median_of(old), median_of(recent)
@@ -218,7 +220,7 @@ async def decay(store: SqliteStore, bot: Bot, days: int = 3) -> float:
         midnight = (bot.at // DAY + 1) * DAY
         bot.at = midnight + 60
         started = time.perf_counter()
-        await store.run(lambda repo, at=bot.at: catch_up_due(repo, at))
+        await store.run(functools.partial(catch_up_due, now=bot.at))
         samples.append(time.perf_counter() - started)
     return median_of(samples)
 
@@ -228,10 +230,10 @@ async def reads(bot: Bot, players: int, runs: int = 15) -> tuple[float, float]:
     standings, profiles = [], []
     for _ in range(runs):
         seconds, reply = await timed(lambda: bot.one("p1", "/standings"))
-        assert not reply.error and reply.text.count("\n") >= 20, reply.text
+        assert not reply.error and str(reply.text).count("\n") >= 20, reply.text
         standings.append(seconds * 1000)
         seconds, reply = await timed(lambda: bot.one("p1", f"/profile @p{players // 2}"))
-        assert not reply.error and "rank" in reply.text, reply.text
+        assert not reply.error and "rank" in str(reply.text), reply.text
         profiles.append(seconds * 1000)
     return median_of(standings), median_of(profiles)
 

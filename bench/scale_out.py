@@ -14,6 +14,7 @@ same databases, the configurations taking turns run by run.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import random
 import statistics
@@ -60,8 +61,9 @@ async def seed(db: str) -> None:
             setup = [("mod", "/ladder create main preset=duel confirm=false")]
             setup += [(name, "/join") for name in players()]
             for n, (who, text) in enumerate(setup):
-                reply = await store.run(lambda repo, c=chat, w=who, t=text, m=f"s{n}", k=clock:
-                                        command(repo, c, k, w, t, m))
+                reply = await store.run(functools.partial(command, chat=chat, clock=clock,
+                                                          who=who, text=text,
+                                                          message=f"s{n}"))
                 assert reply is not None and not reply.error, reply
 
 

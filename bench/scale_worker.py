@@ -9,6 +9,7 @@ players of each ladder at once, each player's in order) and prints `DONE <second
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import os
 import sys
@@ -53,8 +54,9 @@ async def run(db: str, plan: dict[str, list[tuple[str, str]]], start: int) -> No
     async with store_for(db) as store:
         clocks = {chat: LadderClock(start) for chat in plan}
         for chat in plan:  # warm: each ladder's standings in this process's memory
-            await store.run(lambda repo, c=chat: command(repo, c, clocks[c], "mod",
-                                                         "/standings", f"warm-{start}"))
+            await store.run(functools.partial(command, chat=chat, clock=clocks[chat],
+                                              who="mod", text="/standings",
+                                              message=f"warm-{start}"))
         print("READY", flush=True)
         await asyncio.to_thread(sys.stdin.readline)
         refused = 0
@@ -62,8 +64,9 @@ async def run(db: str, plan: dict[str, list[tuple[str, str]]], start: int) -> No
         async def player(chat: str, commands: list[tuple[int, str]], who: str) -> None:
             nonlocal refused
             for n, text in commands:
-                reply = await store.run(lambda repo, t=text, m=f"{start}-{n}": command(
-                    repo, chat, clocks[chat], who, t, m), key=chat)
+                reply = await store.run(functools.partial(
+                    command, chat=chat, clock=clocks[chat], who=who, text=text,
+                    message=f"{start}-{n}"), key=chat)
                 refused += reply is None or reply.error
 
         players = []

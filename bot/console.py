@@ -152,16 +152,19 @@ class Console:
         other chats answer it (an apology; the traceback on standard error), and the lines
         after it still run."""
         self.number = number
+        stopped = False
         try:
             await self.line(raw)
         except Overtime:  # (rolled back: the database is as before the line)
-            self.say(render(overtime(), self.policy.language))
+            stopped = True
         except sqlite3.Error as error:  # a full disk, a file gone bad: not a bug of ours
             self.warn(f"the database failed: {error}; nothing of this line was stored")
             self.say(render(APOLOGY, self.policy.language))
         except Exception:
             self.warn(f"unexpected error\n{traceback.format_exc()}")
             self.say(render(APOLOGY, self.policy.language))
+        if stopped:  # (said out of the except: its traceback is let go)
+            self.say(render(overtime(), self.policy.language))
 
 
 def _is_utf8(text: str) -> bool:

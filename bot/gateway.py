@@ -112,6 +112,9 @@ def button_command(action: str, match: int) -> Command:
     return DisputeResult(match, BUTTON_DISPUTE)
 
 
+_STOPPED = Reply("")  # a command stopped at its time budget (core.budget)
+
+
 @dataclass(frozen=True)
 class Asker:
     """Who asks, where, and whether they moderate the ladder the command is for."""
@@ -197,6 +200,8 @@ class Gateway:
         try:
             reply = await self.store.run(work, key=asker.chat)
         except Overtime:  # (rolled back: the other chats were served meanwhile)
+            reply = _STOPPED
+        if reply is _STOPPED:  # (answered out of the except: its traceback is let go)
             return own_words(overtime(), asker.locale, self.policy)
         if reply is not None and not reply.error and self.changed is not None:
             self.changed(asker.chat, reply.ladder)

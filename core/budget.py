@@ -48,6 +48,21 @@ def within(clock: Callable[[], float], seconds: float | None = None) -> Iterator
         _deadline.at, _deadline.clock = outer
 
 
+@contextmanager
+def renewed() -> Iterator[None]:
+    """Run one command with a budget of its own, by the clock its unit of work was given
+    (a unit may hold many commands: a benchmark's batch, a replayed import)."""
+    if _deadline.at is None:
+        yield
+        return
+    outer = _deadline.at
+    _deadline.at = _deadline.clock() + SECONDS
+    try:
+        yield
+    finally:
+        _deadline.at = outer
+
+
 def tick() -> None:
     """One step of a long loop: raise `Overtime` if the deadline has passed."""
     _deadline.ticks += 1

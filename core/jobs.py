@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from datetime import date, timedelta
 
 from core import queue
+from core.budget import renewed
 from core.calendar import DAY
 from core.challenges import whom
 from core.events import DecayDay, MatchConfirmed, SeasonClosed
@@ -47,30 +48,39 @@ def catch_up(repo: Repo, ladder: LadderInfo, now: Timestamp) -> list[Announcemen
     readies: dict[int, tuple[int, tuple[str, ...]]] = {}
     quiet: list[tuple[Session, SeasonEffect]] = []  # seasons no one qualified in, in turn
     for job in _planned(repo, ladder, now):
-        session = Session(repo, Context(ladder.chat, SYSTEM, job.at), ladder)
-        if job.kind == "season":
-            effect = _close_season(session, job)
-            if not effect.hall:
-                quiet.append((session, effect))
-            else:
-                texts += [*_quiet_text(quiet), season_text(session, effect)]
-                quiet = []
-        elif job.kind == "unready":  # a match formed again carries its Ready button
-            text, formed = queue.deadline(session, job.ref)
-            if text:
-                texts += [*_quiet_text(quiet), text]
-                quiet = []
-                if formed is not None:
-                    readies[len(texts) - 1] = (formed.id, queue.called(session, formed))
-        elif text := _run(session, job):
-            texts += [*_quiet_text(quiet), text]
-            quiet = []
-        repo.update_ladder(ladder.id, clock=job.at)
-        ladder = _reload(repo, ladder)
+        with renewed():  # (each job its own time budget: a long downtime is many jobs)
+            ladder = _job(repo, ladder, job, texts, readies, quiet)
     texts += _quiet_text(quiet)
     repo.update_ladder(ladder.id, clock=now)
     schedule(repo, ladder.chat, ladder.name)
     return _announced(ladder, texts, readies)
+
+
+def _job(repo: Repo, ladder: LadderInfo, job: Job, texts: list[Message],
+         readies: dict[int, tuple[int, tuple[str, ...]]],
+         quiet: list[tuple[Session, SeasonEffect]]) -> LadderInfo:
+    """Run one due job, adding what it says to `texts` (and `readies`, `quiet`); the
+    ladder as it stands after it."""
+    session = Session(repo, Context(ladder.chat, SYSTEM, job.at), ladder)
+    said: Message = ""
+    if job.kind == "season":
+        effect = _close_season(session, job)
+        if not effect.hall:
+            quiet.append((session, effect))  # (said together with the next that speaks)
+        else:
+            said = season_text(session, effect)
+    elif job.kind == "unready":  # a match formed again carries its Ready button
+        said, formed = queue.deadline(session, job.ref)
+        if said and formed is not None:
+            readies[len(texts) + len(_quiet_text(quiet))] = (formed.id,
+                                                            queue.called(session, formed))
+    else:
+        said = _run(session, job)
+    if said:
+        texts += [*_quiet_text(quiet), said]
+        quiet.clear()
+    repo.update_ladder(ladder.id, clock=job.at)
+    return _reload(repo, ladder)
 
 
 def _announced(ladder: LadderInfo, texts: list[Message],

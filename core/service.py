@@ -11,6 +11,7 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any, cast
 
+from core.budget import renewed
 from core.checks import check
 from core.commands import (
     ChangeSettings,
@@ -123,8 +124,9 @@ def storeless(cmd: Command, policy: Policy = DEFAULT_POLICY, locale: str | None 
 
 def execute(repo: Repo, ctx: Context, parsed: Parsed, policy: Policy = DEFAULT_POLICY) -> Reply:
     """Run a parsed command and answer in words (adapters with typed options, like
-    Discord, start here)."""
-    reply, language = _execute(repo, ctx, parsed, policy)
+    Discord, start here), within a time budget of its own (core.budget)."""
+    with renewed():
+        reply, language = _execute(repo, ctx, parsed, policy)
     return spoken(reply, ctx, language)
 
 

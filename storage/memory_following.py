@@ -29,7 +29,10 @@ class MemoryFollowing:
     """The Repo methods over `FollowingData` (the repository supplies `following` and
     its ladders)."""
 
-    following: FollowingData
+    @property
+    def following(self) -> FollowingData:
+        """The twin's tables of these (the repository holds them)."""
+        raise NotImplementedError
     every_ladder: Callable[[], list[LadderInfo]]
 
     def roles(self, ladder: int) -> RoleConfig:

@@ -27,7 +27,10 @@ class MemoryPlatform:
     """The platforms' Repo methods over `PlatformData` (the repository supplies
     `platform`, its ladders and their players)."""
 
-    platform: PlatformData
+    @property
+    def platform(self) -> PlatformData:
+        """The twin's tables of these (the repository holds them)."""
+        raise NotImplementedError
     every_ladder: Callable[[], list[LadderInfo]]
     players: Callable[..., dict[PlayerId, PlayerInfo]]
 

@@ -36,8 +36,15 @@ class MemorySharing:
     """The sharing Repo methods over `SharingData` (the repository supplies `sharing`,
     its ladders' own views and their players)."""
 
-    sharing: SharingData
-    platform: PlatformData
+    @property
+    def sharing(self) -> SharingData:
+        """The twin's tables of these (the repository holds them)."""
+        raise NotImplementedError
+
+    @property
+    def platform(self) -> PlatformData:
+        """The platforms' tables, which a shared ladder's views read."""
+        raise NotImplementedError
     every_ladder: Callable[[], list[LadderInfo]]
     _info: Callable[[int], LadderInfo]
     players: Callable[..., dict[PlayerId, PlayerInfo]]

@@ -34,7 +34,10 @@ class ProjectionReads(RepoPart):
         if row is None:
             return None
         extra = tuple(json.loads(row[11])) if row[11] else ()
-        return PlayerState(*row[:10], member=bool(row[10]), extra=extra)
+        fields = ("rating", "games", "rated_games", "wins", "losses", "draws", "rated_wins",
+                  "last_played", "season_gain", "season_games")
+        return PlayerState(**dict(zip(fields, row[:10], strict=True)), member=bool(row[10]),
+                           extra=extra)
 
     def hall_of_fame(self, ladder: int) -> list[HallEntry]:
         return [HallEntry(*r) for r in self._all(

@@ -90,7 +90,7 @@ class SqliteRepo(EventLog, Rederivation, MatchTables, ProjectionReads, Following
         return self.conn.execute(sql, args).fetchone()
 
     def _all(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
-        return self.conn.execute(sql, args).fetchall()
+        return list(self.conn.execute(sql, args).fetchall())
 
     def _ahead(self, sql: str, args: Sequence[Any] = ()) -> None:
         self.store.read_ahead(self, sql, args)
@@ -273,8 +273,8 @@ class SqliteRepo(EventLog, Rederivation, MatchTables, ProjectionReads, Following
 
     def looks_taken(self, ladder: int, look: str, but: PlayerId | None = None) -> bool:
         self._fill_looks(ladder)
-        return self._one("SELECT EXISTS (SELECT 1 FROM player_names WHERE ladder=? AND look=? "
-                         "AND id<>?)", (ladder, look, -1 if but is None else but))[0] != 0
+        return bool(self._one("SELECT EXISTS (SELECT 1 FROM player_names WHERE ladder=? AND "
+                              "look=? AND id<>?)", (ladder, look, -1 if but is None else but))[0])
 
     def _fill_looks(self, ladder: int) -> None:
         """What the names of a ladder's players from before schema 20 look like, once."""

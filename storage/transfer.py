@@ -63,7 +63,10 @@ async def copy_database(source: SqlStore, target: SqlStore,
                             "empty one")
     copied: dict[str, int] = {}
     for table, key in TABLES:
-        columns = await source.run(lambda repo, t=table: _columns(repo, t), commit=False)
+        def columns_of(repo: SqliteRepo, t: str = table) -> list[str]:
+            return _columns(repo, t)
+
+        columns = await source.run(columns_of, commit=False)
         names = ", ".join(f'"{c}"' for c in columns)
         insert = f"INSERT INTO {table} ({names}) VALUES ({', '.join('?' * len(columns))})"
         keys = ", ".join(f'"{k}"' for k in key)  # ("user" is a word of PostgreSQL's)
@@ -73,12 +76,19 @@ async def copy_database(source: SqlStore, target: SqlStore,
         while True:
             where = f"WHERE ({keys}) > ({', '.join('?' * len(key))}) " if last else ""
             sql = f"SELECT {names} FROM {table} {where}ORDER BY {keys} LIMIT {CHUNK}"
-            rows: list[tuple[Any, ...]] = await source.run(
-                lambda repo, s=sql, a=last or (): repo.conn.execute(s, a).fetchall(),
-                commit=False)
+            def read(repo: SqliteRepo, s: str = sql, a: tuple[Any, ...] = last or ()
+                     ) -> list[tuple[Any, ...]]:
+                return list(repo.conn.execute(s, a).fetchall())
+
+            rows = await source.run(read, commit=False)
             if not rows:
                 break
-            await target.run(lambda repo, i=insert, r=rows: repo.conn.executemany(i, r))
+
+            def write(repo: SqliteRepo, i: str = insert, r: list[tuple[Any, ...]] = rows
+                      ) -> None:
+                repo.conn.executemany(i, r)
+
+            await target.run(write)
             count += len(rows)
             last = tuple(rows[-1][i] for i in at)
             if progress is not None:

@@ -167,9 +167,15 @@ class SqlStore:
 
     async def restate_pending(self) -> int:
         """Bring stale per-match history up to date, a chunk per transaction."""
+        def stale(repo: SqliteRepo) -> list[int]:
+            return repo.stale_ladders()
+
         done = 0
-        for ladder in await self.run(lambda repo: repo.stale_ladders()):
-            while await self.run(lambda repo, lad=ladder: repo.restate(lad)):
+        for ladder in await self.run(stale):
+            def restate(repo: SqliteRepo, lad: int = ladder) -> bool:
+                return repo.restate(lad)
+
+            while await self.run(restate):
                 done += 1
             done += 1
         return done

@@ -139,3 +139,25 @@ def test_a_ladder_that_kept_a_tau_below_the_range_still_rates(tau: float) -> Non
     with budget.within(time.monotonic, BUDGET):
         state = replay(log.settings, log.events)
     assert math.isfinite(state.players[1].rating)
+
+
+def test_a_unit_of_many_commands_gives_each_its_own_budget() -> None:
+    # A unit of work may hold many commands (a benchmark's batch) or many due jobs (a
+    # long downtime caught up): each has a budget of its own, not the unit's whole.
+    now = [0.0]
+
+    def clock() -> float:
+        now[0] += 10.0  # ten seconds between two looks at the clock
+        return now[0]
+
+    budget.SECONDS, seconds = 15.0, budget.SECONDS
+    try:
+        with budget.within(clock, 15):
+            for _ in range(10):  # 100 s of looks in all, each command renewed
+                with budget.renewed():
+                    budget.check()
+    finally:
+        budget.SECONDS = seconds
+    with pytest.raises(budget.Overtime), budget.within(clock, 15):
+        for _ in range(3):  # (one budget for them all: past it)
+            budget.check()
