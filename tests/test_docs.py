@@ -101,3 +101,10 @@ def test_the_readmes_first_ladder_runs(tmp_path: Path) -> None:
     assert script.count("@") >= 10
     said = console(tmp_path / "l.db", "!time 2026-01-05T10:00:00+00:00\n" + script, "mod")
     assert render(APOLOGY, "en") not in said and said.count("bot: ") >= 10, said
+
+
+def test_every_link_of_the_readme_is_there() -> None:
+    readme = (ROOT / "README.md").read_text()
+    links = re.findall(r"\]\(((?:docs|bench)/[^)#]+)", readme)
+    assert len(links) >= 20
+    assert [link for link in links if not (ROOT / link).exists()] == []
