@@ -81,9 +81,11 @@ async def test_in_a_private_chat_every_reply_is_the_askers_language(store: Any) 
     assert reply.text.startswith("alice doet mee aan main met rating 1000.")
 
 
-def test_the_readme_examples_in_russian_and_dutch_run_as_shown(tmp_path: Path) -> None:
-    readme = (ROOT / "README.md").read_text()
-    blocks = readme.split("## Languages")[1].split("The words live in")[0].split("\n\n")
+def test_the_languages_pages_examples_in_russian_and_dutch_run_as_shown(
+        tmp_path: Path) -> None:
+    # (they were README's; the languages page of the docs holds them now)
+    page = (ROOT / "docs" / "players" / "languages.md").read_text()
+    blocks = page.split("The words live in")[0].split("\n\n")
     examples = [b for b in blocks if b.startswith("    !time")]
     assert len(examples) == 2
     for n, block in enumerate(examples):
