@@ -262,10 +262,14 @@ class Follower:
             self.task = asyncio.get_running_loop().create_task(self._loop())
 
     async def stop(self) -> None:
-        """Stop (a step in flight is cancelled; its work is redone from the database)."""
+        """Stop (a step in flight is cancelled; its work is redone from the database),
+        and let the posts and edits under way end."""
         if self.task is not None:
             self.task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self.task
             self.task = None
+        for part in self.parts:
+            if isinstance(part, LiveStandings):
+                await part.settled()
 
