@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import hashlib
 import logging
 import os
@@ -460,7 +461,13 @@ class TelegramPlatform:
                              else note or t("limit.slow"), locale, policy)
             await query.answer(alert(said, self.own), show_alert=True)
             return
-        reply = await self.gateway.run(asker, *found)
+        command, ladder = found
+        if query.message.chat.type == ChatType.PRIVATE:  # (a page a private chat was shown:
+            # of the asker's ladder of that name, in its group, as `_private` reads it)
+            ladders = await self.store.run(lambda repo: repo.user_ladders(asker.user.key))
+            group = next((lad.chat for lad in ladders if lad.name == ladder), None)
+            asker = dataclasses.replace(asker, chat=group or asker.chat, alone=True)
+        reply = await self.gateway.run(asker, command, ladder)
         if reply is None or reply.error:
             await query.answer(alert(reply or own_words(t("adapter.nothing"), locale, policy),
                                      self.own), show_alert=True)

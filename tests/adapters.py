@@ -61,7 +61,9 @@ class TelegramHarness:
         pending = next((p for p in reversed(self.api.sent()) if "reply_markup" in p
                         and data in json.dumps(p["reply_markup"])),
                        next(p for p in reversed(self.api.sent()) if "reply_markup" in p))
-        chat = {**GROUP, "id": int(pending["chat_id"])}
+        chat_id = int(pending["chat_id"])
+        chat = {**GROUP, "id": chat_id} if chat_id < 0 else {"id": chat_id, "type": "private",
+                                                             "first_name": user["first_name"]}
         body = {"callback_query": {
             "id": f"cb{self.next_message}", "from": user, "chat_instance": "1", "data": data,
             "message": {"message_id": self.api.ids.get(id(pending), 9999), "date": T0,

@@ -186,6 +186,13 @@ async def test_standings_pages_turn_with_buttons_on_telegram(tmp_path: Path) -> 
         [[back]] = edit["reply_markup"]["inline_keyboard"]
         assert (back["text"], back["callback_data"]) == ("◀ Previous", "pg:s:1:main:rating")
         assert all(len(b["callback_data"].encode()) <= 64 for b in (ahead, back))
+        # in a private chat too: the page of the asker's ladder of that name, in its group
+        private = {"id": people[0]["id"], "type": "private", "first_name": "p00"}
+        shown = await tg.say(people[0], "/standings rating", chat=private)
+        assert shown and "reply_markup" in tg.api.sent(people[0]["id"])[-1], shown
+        await tg.press(people[0], "pg:s:2:main:rating")
+        edits = [p for m, p in tg.api.calls if m == "editMessageText"]
+        assert int(edits[-1]["chat_id"]) == people[0]["id"] and "page 2 of 2" in edits[-1]["text"]
 
 
 async def test_standings_pages_turn_with_buttons_on_discord(dc: DiscordHarness) -> None:
