@@ -152,3 +152,13 @@ def test_every_message_renders_with_and_without_a_count(language: str) -> None:
             said = render(t(code, count=count, **params), language)
             assert said.strip() and said != code, (language, code, count)
             assert code not in said, (language, code, count)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_presets_named_in_words_are_every_preset(language: str) -> None:
+    # /help ladder and /ladder create without a preset named five of the seven.
+    from core.settings import PRESETS
+
+    for code in ("help.ladder", "mod.which_preset"):
+        said = render(t(code), language)
+        assert all(name in said for name in PRESETS), (language, code, said)
