@@ -54,6 +54,7 @@ from core.names import shown_name
 from core.ports import PlatformRepo, PlatformStore
 from core.records import Announcement, Reply, UserRef
 from core.service import storeless
+from core.words import LADDER_CHARS
 
 log = logging.getLogger(__name__)
 
@@ -100,7 +101,7 @@ def mentions_as_tokens(text: str, names: dict[int, str]) -> tuple[str, dict[str,
 class ReportButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
                    template=rf"lb:(?P<action>{'|'.join(PRESSABLE)}):"
                             r"(?P<match>\d+):"
-                            r"(?P<ladder>[A-Za-z0-9_-]{1,32})"):
+                            rf"(?P<ladder>{LADDER_CHARS})"):
     """Confirm / Dispute (for the opponent) and Withdraw (for the reporter's side) under a
     pending report, Ready under a queue match's ready check; the custom id carries what
     it answers, so the buttons keep working after a restart."""

@@ -30,11 +30,11 @@ from core.commands import (
 from core.errors import LadderError
 from core.i18n import N_, Message, Text, encode, language_of, render, t
 from core.ports import PlatformRepo, PlatformStore
-from core.records import Context, Paging, Reply, RoleAccess, UserRef
-from core.service import execute, handle, refused, spoken
+from core.records import Context, Paging, Reply, RoleAccess, UserRef, refused
+from core.service import execute, handle, spoken
 from core.session import NAMED
 from core.settings import Policy
-from core.words import MAX_PAGE
+from core.words import LADDER_CHARS, MAX_PAGE
 
 # The buttons under a pending report, and what pressing each one does.
 BUTTON_ACTIONS = ("confirm", "dispute", "withdraw")
@@ -47,8 +47,8 @@ READY_ACTIONS = ("ready",)
 PRESSABLE = BUTTON_ACTIONS + READY_ACTIONS
 # A page's buttons: `pg:KIND:PAGE:LADDER:TABLE`, within Telegram's 64 bytes of callback
 # data and Discord's 100 characters of custom id (a ladder name is at most 32).
-PAGE_DATA = re.compile(r"pg:(?P<kind>[sph]):(?P<page>[1-9][0-9]{0,5}):"
-                       r"(?P<ladder>[A-Za-z0-9_-]{1,32}):(?P<table>[a-z]{0,8})")
+PAGE_DATA = re.compile(rf"pg:(?P<kind>[sph]):(?P<page>[1-9][0-9]{{0,5}}):"
+                       rf"(?P<ladder>{LADDER_CHARS}):(?P<table>[a-z]{{0,8}})")
 PAGE_KINDS = {"s": "standings", "p": "players", "h": "history"}
 PAGE_LABELS = {"previous": N_("button.previous"), "next": N_("button.next")}
 

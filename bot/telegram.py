@@ -67,7 +67,7 @@ from core.names import shown_name
 from core.numerals import is_digits
 from core.parsing import command_word
 from core.ports import PlatformRepo, PlatformStore
-from core.records import Announcement, Reply, UserRef
+from core.records import Announcement, LadderInfo, Reply, UserRef
 from core.registry import PERSONAL_WORDS, READ_ONLY_WORDS
 
 log = logging.getLogger(__name__)
@@ -396,11 +396,9 @@ class TelegramPlatform:
             return own_words(t("adapter.private_reads"), asker.locale, policy)
         if word in ("help", "start", *PERSONAL_WORDS):  # (about no group's ladder)
             return await self.gateway.run(asker, said)
-        ladders = await self.store.run(lambda repo: repo.user_ladders(asker.user.key))
         named = next((t.split("=", 1)[1] for t in said.text.split()
                       if t.startswith("ladder=")), None)
-        if named is not None:
-            ladders = [lad for lad in ladders if lad.name == named]
+        ladders = await self._ladders_of(asker.user, named)
         if not ladders:
             return own_words(t("adapter.no_ladders"), asker.locale, policy)
         if len(ladders) > 1:
@@ -410,6 +408,34 @@ class TelegramPlatform:
         group = Asker(ladder.chat, asker.user, reply_to=asker.reply_to, locale=asker.locale,
                       alone=True)
         return await self.gateway.run(group, said, None if named else ladder.name)
+
+    async def _ladders_of(self, user: UserRef, name: str | None) -> list[LadderInfo]:
+        """The ladders the user plays in their groups (of that name, if one is given)."""
+        ladders = await self.store.run(lambda repo: repo.user_ladders(user.key))
+        return [lad for lad in ladders if name is None or lad.name == name]
+
+    async def _presser(self, query: CallbackQuery, known: bool) -> Asker | None:
+        """Who pressed a button, or None once told why they may not now: a button this
+        bot does not know (`known` False: stale or forged), or pressing too fast."""
+        assert query.message is not None
+        locale = query.from_user.language_code
+        asker = Asker(chat_key(query.message.chat.id), user_ref(query.from_user), locale=locale)
+        allowed, note = self.gateway.admit(asker) if known else \
+            (False, t("adapter.stale_button"))
+        if not allowed:
+            said = own_words(note or t("limit.slow"), locale, self.config.policy)
+            await query.answer(alert(said, self.own), show_alert=True)
+            return None
+        return asker
+
+    async def _failed(self, query: CallbackQuery, reply: Reply | None) -> bool:
+        """Whether a press's command was refused (or was none); the presser is told."""
+        if reply is not None and not reply.error:
+            return False
+        nothing = own_words(t("adapter.nothing"), query.from_user.language_code,
+                            self.config.policy)
+        await query.answer(alert(reply or nothing, self.own), show_alert=True)
+        return True
 
     async def on_button(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Confirm / Dispute / Withdraw or Ready pressed: the core decides if the presser
@@ -423,22 +449,15 @@ class TelegramPlatform:
         action, _, rest = query.data.partition(":")
         ladder, _, match = rest.rpartition(":")
         locale, policy = query.from_user.language_code, self.config.policy
-        if action not in PRESSABLE or not is_digits(match) or not ladder:
-            await query.answer(own_words(t("adapter.stale_button"), locale, policy).text,
-                               show_alert=True)
-            return
-        asker = Asker(chat_key(query.message.chat.id), user_ref(query.from_user), locale=locale)
-        allowed, note = self.gateway.admit(asker)
-        if not allowed:
-            await query.answer(own_words(note or t("limit.slow"), locale, policy).text,
-                               show_alert=True)
+        asker = await self._presser(query, action in PRESSABLE and is_digits(match)
+                                    and bool(ladder))
+        if asker is None:
             return
         # The same command a Discord button runs, not a text to parse again.
         reply = await self.gateway.run(asker, button_command(action, int(match)), ladder)
-        if reply is None or reply.error:
-            await query.answer(alert(reply or own_words(t("adapter.nothing"), locale, policy),
-                                     self.own), show_alert=True)
+        if await self._failed(query, reply):
             return
+        assert reply is not None
         if reply.private:  # a ready noted: said to the presser; the others need the button
             await query.answer(alert(reply, self.own))
             return
@@ -452,27 +471,21 @@ class TelegramPlatform:
         """Previous or Next under a page: the page the button names, in place of the one
         shown (one edit, where a new message would crowd the group)."""
         assert query.data is not None and query.message is not None
-        locale, policy = query.from_user.language_code, self.config.policy
         found = page_command(query.data)
-        asker = Asker(chat_key(query.message.chat.id), user_ref(query.from_user), locale=locale)
-        allowed, note = self.gateway.admit(asker)
-        if found is None or not allowed:
-            said = own_words(t("adapter.stale_button") if found is None
-                             else note or t("limit.slow"), locale, policy)
-            await query.answer(alert(said, self.own), show_alert=True)
+        asker = await self._presser(query, found is not None)
+        if asker is None or found is None:
             return
         command, ladder = found
         if query.message.chat.type == ChatType.PRIVATE:  # (a page a private chat was shown:
             # of the asker's ladder of that name, in its group, as `_private` reads it)
-            ladders = await self.store.run(lambda repo: repo.user_ladders(asker.user.key))
-            group = next((lad.chat for lad in ladders if lad.name == ladder), None)
-            asker = dataclasses.replace(asker, chat=group or asker.chat, alone=True)
+            groups = [lad.chat for lad in await self._ladders_of(asker.user, ladder)]
+            asker = dataclasses.replace(asker, chat=groups[0] if groups else asker.chat,
+                                        alone=True)
         reply = await self.gateway.run(asker, command, ladder)
-        if reply is None or reply.error:
-            await query.answer(alert(reply or own_words(t("adapter.nothing"), locale, policy),
-                                     self.own), show_alert=True)
+        if await self._failed(query, reply):
             return
         await query.answer()
+        assert reply is not None
         text, markup = render(reply, self.own)[0]
         with contextlib.suppress(BadRequest):  # (pressed twice: the same page again)
             await query.edit_message_text(text, reply_markup=markup)

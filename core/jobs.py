@@ -63,6 +63,7 @@ def _job(repo: Repo, ladder: LadderInfo, job: Job, texts: list[Message],
     ladder as it stands after it."""
     session = Session(repo, Context(ladder.chat, SYSTEM, job.at), ladder)
     said: Message = ""
+    ready: tuple[int, tuple[str, ...]] | None = None
     if job.kind == "season":
         effect = _close_season(session, job)
         if not effect.hall:
@@ -71,14 +72,15 @@ def _job(repo: Repo, ladder: LadderInfo, job: Job, texts: list[Message],
             said = season_text(session, effect)
     elif job.kind == "unready":  # a match formed again carries its Ready button
         said, formed = queue.deadline(session, job.ref)
-        if said and formed is not None:
-            readies[len(texts) + len(_quiet_text(quiet))] = (formed.id,
-                                                            queue.called(session, formed))
+        if formed is not None:
+            ready = (formed.id, queue.called(session, formed))
     else:
         said = _run(session, job)
     if said:
         texts += [*_quiet_text(quiet), said]
         quiet.clear()
+        if ready is not None:
+            readies[len(texts) - 1] = ready
     repo.update_ladder(ladder.id, clock=job.at)
     return _reload(repo, ladder)
 

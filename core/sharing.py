@@ -57,8 +57,7 @@ def link(repo: Repo, ctx: Context, cmd: LinkAccount, policy: Policy) -> Reply:
     on the other platform and join the two accounts into one player."""
     me = ctx.user.key
     if cmd.code is None:
-        if repo.linked(me):
-            raise RuleViolation(t("link.already", platform=platform_of(repo.linked(me)[0])))
+        _not_linked(repo, me)
         if not (ctx.alone or ctx.ephemeral):
             raise NotAllowed(t("link.in_private"))
         return Reply(t("link.code", code=_keep(repo, ctx, "link", me), minutes=CODE_MINUTES),
@@ -80,6 +79,13 @@ def spent(subject: str | None, use: Callable[[str], Reply]) -> Reply:
         return refused(error)
 
 
+def _not_linked(repo: Repo, user: str) -> None:
+    """Refuse an account linked already, naming the platform of its other account."""
+    others = repo.linked(user)
+    if others:
+        raise RuleViolation(t("link.already", platform=platform_of(others[0])))
+
+
 def _link(repo: Repo, ctx: Context, other: str) -> Reply:
     me = ctx.user.key
     repo.lock_people((me, other))  # (a /join of either, at once, waits for this)
@@ -87,10 +93,8 @@ def _link(repo: Repo, ctx: Context, other: str) -> Reply:
         raise NotAllowed(t("link.in_private"))
     if platform_of(other) == platform_of(me):
         raise _wrong_code()  # (as a dead code: a live one of this platform is no use here)
-    if repo.linked(me):
-        raise RuleViolation(t("link.already", platform=platform_of(repo.linked(me)[0])))
-    if repo.linked(other):
-        raise RuleViolation(t("link.already", platform=platform_of(repo.linked(other)[0])))
+    _not_linked(repo, me)
+    _not_linked(repo, other)
     both = sorted(set(repo.played_by(other)) & set(repo.played_by(me)))
     if both:
         names = [views[0].name for ladder in both if (views := repo.views(ladder))]

@@ -18,7 +18,8 @@ from core.settings import MAX_BESTOF, MAX_MOVES
 MAX_REASON = 300
 MAX_ADJUST = 10_000  # points, or rungs, of one /mod adjust
 LADDER_LENGTH = 32  # a ladder name's characters, at most
-LADDER_NAME = re.compile(rf"^[A-Za-z0-9_-]{{1,{LADDER_LENGTH}}}$")
+LADDER_CHARS = rf"[A-Za-z0-9_-]{{1,{LADDER_LENGTH}}}"  # (inside buttons' data too)
+LADDER_NAME = re.compile(rf"^{LADDER_CHARS}$")
 MAX_PAGE = 100_000
 
 Resolver = Callable[[str], UserRef | None]
