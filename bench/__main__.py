@@ -1,7 +1,7 @@
 """`python -m bench [--quick] [--json] [--only KEY ...]`: Ladderbot's benchmarks.
 
 Synthetic ladders are built through the real command layer and storage (commands run
-through `core.service.handle` in SQLite transactions), then measured. Every number is
+through `core.service.dispatch.handle` in SQLite transactions), then measured. Every number is
 the median of several runs; the machine is reported with them.
 """
 

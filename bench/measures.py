@@ -16,10 +16,10 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from core.calendar import DAY, parse_instant
-from core.jobs import catch_up_due
-from core.records import Context, Reply, UserRef
-from core.service import handle
+from core.domain.calendar import DAY, parse_instant
+from core.domain.records import Context, Reply, UserRef
+from core.service.dispatch import handle
+from core.service.jobs import catch_up_due
 from storage.schema import prepare
 from storage.sqlite import SqliteStore
 
@@ -247,7 +247,7 @@ def engine_vs_openskill(players: int, matches: int) -> float:
     Ours is the fold every long replay runs where it writes no outcome (loading a ladder,
     what a correction or `restate` folds before the part they rewrite): stored
     one-on-one matches, streamed as plain values, folded in runs of `LONGEST_BATCH` by
-    `core.batch.fold_rows` (anti-farming, calibration counts, the floor and season gains
+    `core.domain.batch.fold_rows` (anti-farming, calibration counts, the floor and season gains
     included).
     """
     from bench import rulebooks  # (it reads this module)

@@ -8,11 +8,11 @@ import time
 from pathlib import Path
 
 from bench.measures import Bot, median_of, old_corrections
-from core.batch import fold_rows
-from core.collector import paused
-from core.events import PlayerJoined
-from core.settings import preset
-from core.state import replay
+from core.domain.batch import fold_rows
+from core.domain.collector import paused
+from core.domain.events import PlayerJoined
+from core.domain.settings import preset
+from core.domain.state import replay
 from storage.sqlite import SqliteStore
 from storage.tuning import LONGEST_BATCH
 
@@ -24,7 +24,7 @@ def replay_per_s(name: str, players: int, played: list[tuple[int, int]],
     """Games a second of the fold every long replay runs on a `name` ladder (median of
     three): the stored games streamed as plain values (a game every `step` seconds: a
     minute lets days go by, so Glicko-2's idle RD growth has work), folded in runs of
-    `LONGEST_BATCH` by `core.batch.fold_rows`, anti-farming and the counts included."""
+    `LONGEST_BATCH` by `core.domain.batch.fold_rows`, anti-farming and the counts included."""
     samples = []
     for _ in range(3):
         state = replay(preset(name), [PlayerJoined(T0, p) for p in range(players)])

@@ -17,8 +17,8 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from core.records import Context, Reply, UserRef
-from core.service import handle
+from core.domain.records import Context, Reply, UserRef
+from core.service.dispatch import handle
 from storage.postgres import store_for
 
 T0 = 1767607200  # 2026-01-05 10:00 UTC

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
-from core.calendar import DAY
+from core.domain.calendar import DAY
 from storage import files
 from storage.schema import configure, migrations
 from storage.units import SqlStore

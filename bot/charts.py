@@ -20,9 +20,9 @@ import matplotlib.pyplot as plt
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
+from core.domain.records import ChartData
 from core.i18n import render as said
 from core.i18n import t
-from core.records import ChartData
 
 SIZE = (8.0, 4.0)  # inches
 DPI = 100  # so a PNG is 800 x 400 pixels

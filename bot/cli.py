@@ -22,11 +22,11 @@ from bot import config as configuration
 from bot.backup import BackupError, backup, restore, running
 from bot.console import Console, input_lines, interactive
 from bot.runtime import NO_PLATFORM, Platform, Runtime
-from core.calendar import INSTANTS, parse_instant
-from core.errors import LadderError, NoLadder
-from core.export import export_ladder
-from core.numerals import is_digits
-from core.queries import member_count
+from core.domain.calendar import INSTANTS, parse_instant
+from core.domain.errors import LadderError, NoLadder
+from core.domain.numerals import is_digits
+from core.service import dispatch
+from core.service.queries.ladders import member_count
 from storage.files import UnusableDatabase
 from storage.postgres import is_url, store_for
 from storage.schema import SchemaTooNew
@@ -206,7 +206,7 @@ async def _export(args: argparse.Namespace) -> int:
     at = args.at if args.at is not None else int(time.time())
     async with store_for(path, existing=True) as store:
         try:
-            data = await store.run(lambda repo: export_ladder(repo, args.chat, args.ladder, at),
+            data = await store.run(lambda repo: dispatch.export(repo, args.chat, args.ladder, at),
                                    commit=False)
         except NoLadder as error:
             found = await store.run(lambda repo: [
@@ -372,11 +372,11 @@ async def _migrate(args: argparse.Namespace) -> int:
             at = int(time.time())
             ladders = await source.run(lambda repo: repo.every_ladder(), commit=False)
             for ladder in ladders:
-                def export(repo: Any, c: str = ladder.chat, n: str = ladder.name) -> Any:
-                    return export_ladder(repo, c, n, at)
+                def exported(repo: Any, c: str = ladder.chat, n: str = ladder.name) -> Any:
+                    return dispatch.export(repo, c, n, at)
 
-                if await source.run(export, commit=False) != \
-                        await target.run(export, commit=False):
+                if await source.run(exported, commit=False) != \
+                        await target.run(exported, commit=False):
                     raise TransferError(f"{ladder.chat} {ladder.name} exports differently "
                                         f"after the copy; {args.target} is incomplete")
     print(f"Every ladder ({len(ladders)}) exports the same from {args.target}. Point the "

@@ -8,11 +8,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from core.errors import SettingError
+from core.domain.errors import SettingError
+from core.domain.numerals import is_digits
+from core.domain.setting_keys import parse_settings, validate
+from core.domain.settings import Language, Policy, Settings, preset
 from core.i18n import LANGUAGES
-from core.numerals import is_digits
-from core.setting_keys import parse_settings, validate
-from core.settings import Language, Policy, Settings, preset
 
 
 class ConfigError(Exception):

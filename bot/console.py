@@ -21,12 +21,12 @@ from collections.abc import Awaitable, Callable, Iterable
 from typing import TextIO
 
 from bot.text import APOLOGY, overtime
-from core.budget import Overtime
-from core.calendar import DAY, INSTANTS, iso, parse_instant
+from core.domain.budget import Overtime
+from core.domain.calendar import DAY, INSTANTS, iso, parse_instant
+from core.domain.records import Announcement, ChartData, Context, Reply, UserRef
+from core.domain.settings import Policy
 from core.i18n import render, t
-from core.records import Announcement, ChartData, Context, Reply, UserRef
-from core.service import catch_up_chat, handle
-from core.settings import Policy
+from core.service.dispatch import catch_up_chat, handle
 from storage.units import SqlStore
 
 CHAT = "console"

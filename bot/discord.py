@@ -40,7 +40,7 @@ from bot.gateway import (
 from bot.limits import Limiter
 from bot.scheduler import Undeliverable
 from bot.text import APOLOGY, cut
-from core.commands import (
+from core.commands.values import (
     Command,
     ShowHallOfFame,
     ShowHistory,
@@ -48,13 +48,13 @@ from core.commands import (
     ShowProfile,
     ShowStandings,
 )
+from core.commands.words import LADDER_CHARS
+from core.domain.names import shown_name
+from core.domain.records import Announcement, Reply, UserRef
 from core.i18n import language_of, t
 from core.i18n import render as said_in
-from core.names import shown_name
-from core.ports import PlatformRepo, PlatformStore
-from core.records import Announcement, Reply, UserRef
-from core.service import storeless
-from core.words import LADDER_CHARS
+from core.ports.repository import PlatformRepo, PlatformStore
+from core.service.dispatch import storeless
 
 log = logging.getLogger(__name__)
 

@@ -16,7 +16,8 @@ from discord import app_commands
 from bot.discord import DiscordPlatform, user_ref
 from bot.discord_sharing import named, register_sharing
 from bot.discord_words import options, said
-from core.commands import (
+from core.commands.parsing import MAX_TEXT
+from core.commands.values import (
     AcceptChallenge,
     AddPlayer,
     AdjustRating,
@@ -47,19 +48,18 @@ from core.commands import (
     WithdrawChallenge,
     WithdrawReport,
 )
-from core.errors import UsageError
+from core.commands.words import LADDER_LENGTH, MAX_ADJUST, MAX_PAGE, MAX_REASON, read_score
+from core.domain.errors import UsageError
+from core.domain.model import Margin
+from core.domain.records import Reply
+from core.domain.settings import MAX_BESTOF, PRESETS
 from core.i18n import N_, language_of, render, t
-from core.model import Margin
-from core.parsing import MAX_TEXT
-from core.records import Reply
-from core.registry import SPECS, USAGE
-from core.settings import MAX_BESTOF, PRESETS
-from core.words import LADDER_LENGTH, MAX_ADJUST, MAX_PAGE, MAX_REASON, read_score
+from core.service.registry import SPECS, USAGE
 
 PRESET = [app_commands.Choice(name=p, value=p) for p in PRESETS]
 TABLE = [app_commands.Choice(name=t, value=t) for t in ("season", "week", "ladder", "rating")]
 PAGE = app_commands.Range[int, 1, MAX_PAGE]
-# Discord checks these itself, from the core's own limits (core/checks.py checks again).
+# Discord checks these itself, from the core's own limits (core/commands/checks.py checks again).
 REASON = app_commands.Range[str, 1, MAX_REASON]
 ADJUST = app_commands.Range[int, -MAX_ADJUST, MAX_ADJUST]
 RESULT = [app_commands.Choice(name=r, value=r) for r in ("win", "loss", "draw")]

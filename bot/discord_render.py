@@ -15,7 +15,7 @@ import discord
 
 from bot.gateway import buttons_of, page_buttons, page_label
 from bot.text import contain_bidi, split_text, unlink
-from core.records import Reply
+from core.domain.records import Reply
 
 MAX_CONTENT = 2000
 # An embed's title and description (discord-api-docs, "Embed Limits"): one of each, at

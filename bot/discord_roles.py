@@ -2,12 +2,13 @@
 holders the standings changed, paced within Discord's rate limits, and records each
 member as it goes, so a restart finishes a large update once.
 
-Which roles a member should hold comes from the core (`core.roles.holders`). What the
-bot gave is recorded per member and ladder before it asks Discord (a crash between the
-two re-asks, which changes nothing); it takes away only roles it gave, and not while
-another ladder of the server gave the same role. Every request waits for a token of
-the server's `Pace`, kept below the limits Discord reports (discord.py also honours
-its rate-limit headers and 429s, as a second guard).
+Which roles a member should hold comes from the core
+(`core.service.handlers.roles.holders`). What the bot gave is recorded per member and
+ladder before it asks Discord (a crash between the two re-asks, which changes nothing);
+it takes away only roles it gave, and not while another ladder of the server gave the
+same role. Every request waits for a token of the server's `Pace`, kept below the limits
+Discord reports (discord.py also honours its rate-limit headers and 429s, as a second
+guard).
 """
 
 from __future__ import annotations
@@ -20,10 +21,10 @@ from typing import Any
 
 import discord
 
+from core.domain.records import LadderInfo, RoleAccess, RoleConfig, RoleHolding
 from core.i18n import N_
-from core.ports import PlatformRepo, PlatformStore
-from core.records import LadderInfo, RoleAccess, RoleConfig, RoleHolding
-from core.roles import SERVER_ROLES, behind, holders, role_colour, role_name
+from core.ports.repository import PlatformRepo, PlatformStore
+from core.service.handlers.roles import SERVER_ROLES, behind, holders, role_colour, role_name
 
 log = logging.getLogger(__name__)
 

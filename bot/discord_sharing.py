@@ -11,16 +11,16 @@ from discord import app_commands
 
 from bot.discord import DiscordPlatform
 from bot.discord_words import options, said
-from core.commands import LinkAccount, ShareLadder, UnlinkAccount, Unshare
+from core.commands.values import LinkAccount, ShareLadder, UnlinkAccount, Unshare
+from core.commands.words import LADDER_LENGTH
+from core.domain.records import UserRef
 from core.i18n import N_
-from core.records import UserRef
-from core.session import NAMED
-from core.sharing import CODE_LENGTH
-from core.words import LADDER_LENGTH
+from core.service.handlers.sharing import CODE_LENGTH
+from core.service.session import NAMED
 
 # A code as typed: its letters, perhaps a dash and spaces.
 CODE = app_commands.Range[str, 1, CODE_LENGTH + 4]
-NAME = app_commands.Range[str, 1, LADDER_LENGTH]  # a ladder name (core/words.py)
+NAME = app_commands.Range[str, 1, LADDER_LENGTH]  # a ladder name (core/commands/words.py)
 LADDER = NAME
 
 

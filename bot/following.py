@@ -18,10 +18,10 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Protocol
 
+from core.domain.records import Announcement, LadderInfo, PinRecord
 from core.i18n import render, t
-from core.live import board, digest
-from core.ports import PlatformRepo, PlatformStore
-from core.records import Announcement, LadderInfo, PinRecord
+from core.ports.repository import PlatformRepo, PlatformStore
+from core.service.handlers.live import board, digest
 
 log = logging.getLogger(__name__)
 

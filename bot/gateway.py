@@ -15,8 +15,7 @@ from dataclasses import dataclass, field
 
 from bot.limits import Limiter
 from bot.text import overtime
-from core.budget import Overtime
-from core.commands import (
+from core.commands.values import (
     Command,
     ConfirmResult,
     DisputeResult,
@@ -27,14 +26,15 @@ from core.commands import (
     ShowStandings,
     WithdrawReport,
 )
-from core.errors import LadderError
+from core.commands.words import LADDER_CHARS, MAX_PAGE
+from core.domain.budget import Overtime
+from core.domain.errors import LadderError
+from core.domain.records import Context, Paging, Reply, RoleAccess, UserRef, refused
+from core.domain.settings import Policy
 from core.i18n import N_, Message, Text, encode, language_of, render, t
-from core.ports import PlatformRepo, PlatformStore
-from core.records import Context, Paging, Reply, RoleAccess, UserRef, refused
-from core.service import execute, handle, spoken
-from core.session import NAMED
-from core.settings import Policy
-from core.words import LADDER_CHARS, MAX_PAGE
+from core.ports.repository import PlatformRepo, PlatformStore
+from core.service.dispatch import execute, handle, spoken
+from core.service.session import NAMED
 
 # The buttons under a pending report, and what pressing each one does.
 BUTTON_ACTIONS = ("confirm", "dispute", "withdraw")
@@ -112,7 +112,7 @@ def button_command(action: str, match: int) -> Command:
     return DisputeResult(match, BUTTON_DISPUTE)
 
 
-_STOPPED = Reply("")  # a command stopped at its time budget (core.budget)
+_STOPPED = Reply("")  # a command stopped at its time budget (core.domain.budget)
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from bot.config import Config
 from bot.discord_roles import RoleSync
 from bot.following import Follower, LiveStandings, Step
 from bot.scheduler import Scheduler
-from core.records import Announcement
+from core.domain.records import Announcement
 from storage.dialect import SQLITE
 from storage.units import SqlStore
 

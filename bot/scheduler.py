@@ -3,7 +3,7 @@
 APScheduler's daily triggers skip or double days around daylight-saving changes, and a
 run missed during a restart is dropped (PITFALLS.md). So the scheduler never carries
 meaning itself: every tick asks the database which ladders have a job due (their
-`next_due`) and runs `core.jobs.catch_up`, which applies each job once, at the instant
+`next_due`) and runs `core.service.jobs.catch_up`, which applies each job once, at the instant
 it was due, in the same transaction that moves the ladder's clock and puts its
 announcements in the outbox. Posting from the outbox is retried until it succeeds.
 """
@@ -19,11 +19,11 @@ from datetime import UTC, datetime
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.interval import IntervalTrigger
 
-from core.jobs import catch_up_due
-from core.planning import schedule
-from core.ports import PlatformRepo, PlatformStore
-from core.records import Announcement
-from core.sharing import with_shares
+from core.domain.records import Announcement
+from core.ports.repository import PlatformRepo, PlatformStore
+from core.service.handlers.sharing import with_shares
+from core.service.jobs import catch_up_due
+from core.service.planning import schedule
 
 log = logging.getLogger(__name__)
 

@@ -62,13 +62,13 @@ from bot.telegram_outgoing import Outgoing
 from bot.telegram_render import alert, keyboard, render, shown, split
 from bot.text import APOLOGY
 from core import i18n
+from core.commands.parsing import command_word
+from core.domain.names import shown_name
+from core.domain.numerals import is_digits
+from core.domain.records import Announcement, LadderInfo, Reply, UserRef
 from core.i18n import language_of, t
-from core.names import shown_name
-from core.numerals import is_digits
-from core.parsing import command_word
-from core.ports import PlatformRepo, PlatformStore
-from core.records import Announcement, LadderInfo, Reply, UserRef
-from core.registry import PERSONAL_WORDS, READ_ONLY_WORDS
+from core.ports.repository import PlatformRepo, PlatformStore
+from core.service.registry import PERSONAL_WORDS, READ_ONLY_WORDS
 
 log = logging.getLogger(__name__)
 
@@ -125,7 +125,7 @@ def chat_key(chat_id: int) -> str:
 
 def user_ref(user: User) -> UserRef:
     """A Telegram user: named by @username when there is one (letters, digits and _:
-    nothing to shield), else by their full name as typed (core.names)."""
+    nothing to shield), else by their full name as typed (core.domain.names)."""
     return UserRef(f"{PLATFORM}:{user.id}", user.username or shown_name(user.full_name))
 
 

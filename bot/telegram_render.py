@@ -9,7 +9,7 @@ from telegram.constants import CallbackQueryLimit, MessageLimit
 
 from bot.gateway import button_label, buttons_of, page_buttons, page_label
 from bot.text import contain_bidi, cut, split_text, unlink
-from core.records import Reply
+from core.domain.records import Reply
 
 MAX_MESSAGE = MessageLimit.MAX_TEXT_LENGTH
 ALERT = CallbackQueryLimit.ANSWER_CALLBACK_QUERY_TEXT_LENGTH  # a button's alert

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from core.budget import SECONDS
+from core.domain.budget import SECONDS
 from core.i18n import Message, Number, t
 
 # What a user is told when a command fails unexpectedly; the traceback goes to the log.
@@ -12,7 +12,7 @@ APOLOGY = t("adapter.apology")
 
 
 def overtime() -> Message:
-    """The answer to a command stopped at its time budget (core.budget), rolled back."""
+    """The answer to a command stopped at its time budget (core.domain.budget), rolled back."""
     return t("command.overtime", seconds=Number(SECONDS))
 
 

@@ -26,9 +26,15 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from bot.config import host_port
 from bot.web_words import accepted, speaker, when
 from bot.webserver import HEADER_TIMEOUT, Listener, throttle_logs, with_headers
+from core.domain.records import ChartData
 from core.i18n import render, t
-from core.records import ChartData
-from core.views import hall_view, history_view, ladder_list, player_view, standings_view
+from core.service.queries.views import (
+    hall_view,
+    history_view,
+    ladder_list,
+    player_view,
+    standings_view,
+)
 from storage.units import SqlStore
 
 log = logging.getLogger(__name__)

@@ -7,8 +7,8 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from core.collector import paused
-from core.events import (
+from core.domain.collector import paused
+from core.domain.events import (
     ChallengeAccepted,
     DecayDay,
     Event,
@@ -21,11 +21,11 @@ from core.events import (
     SeasonClosed,
     SettingsChanged,
 )
-from core.model import Margin, Match, Result
-from core.records import PinRecord, QueueEntry, QueueMatch, QueueState, RoleConfig
-from core.settings import Settings
-from core.state import LadderState, PlayerState, SeriesState
-from core.tables import HallEntry, TableRow
+from core.domain.model import Margin, Match, Result
+from core.domain.records import PinRecord, QueueEntry, QueueMatch, QueueState, RoleConfig
+from core.domain.settings import Settings
+from core.domain.state import LadderState, PlayerState, SeriesState
+from core.domain.tables import HallEntry, TableRow
 
 # Deterministic without sorting: every dict written here is built in a fixed key order.
 _ENCODER = json.JSONEncoder(separators=(",", ":"))
@@ -159,7 +159,7 @@ def decode_event(kind: str, at: int, body: dict[str, Any]) -> Event:
 
 def state_to_json(state: LadderState) -> str:
     """A snapshot of the standings."""
-    with paused():  # (core.collector: a snapshot is many small lists)
+    with paused():  # (core.domain.collector: a snapshot is many small lists)
         return _state_to_json(state)
 
 

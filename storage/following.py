@@ -11,7 +11,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from core.records import LadderInfo, PinRecord, RoleConfig, RoleHolding
+from core.domain.records import LadderInfo, PinRecord, RoleConfig, RoleHolding
 from storage.codec import dumps, pin_from_json, pin_to_json, roles_from_json, roles_to_json
 
 

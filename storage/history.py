@@ -1,5 +1,5 @@
 """The stored history as the SQL store writes and reads it: the rows of a change and of
-a re-derived event, the narrow columns of a plain match, and `core.ripple.History` read
+a re-derived event, the narrow columns of a plain match, and `core.domain.ripple.History` read
 from the changes table (the derivation before a correction).
 """
 
@@ -11,10 +11,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from core.events import Event, MatchConfirmed
-from core.model import Correction, PlayerId, Timestamp
-from core.settings import Settings
-from core.state import Applied, LadderState
+from core.domain.events import Event, MatchConfirmed
+from core.domain.model import Correction, PlayerId, Timestamp
+from core.domain.settings import Settings
+from core.domain.state import Applied, LadderState
 from storage.dialect import Dialect
 from storage.projection import change_rows
 
@@ -73,7 +73,7 @@ def players_key(players: Sequence[PlayerId]) -> str:
 
 
 class StoredHistory:
-    """`core.ripple.History` from the changes table: the derivation before a correction."""
+    """`core.domain.ripple.History` from the changes table: the derivation before a correction."""
 
     def __init__(self, conn: sqlite3.Connection, ladder: int, dialect: Dialect) -> None:
         self.conn, self.ladder = conn, ladder

@@ -10,8 +10,8 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from core.model import PlayerId, Timestamp
-from core.records import (
+from core.domain.model import PlayerId, Timestamp
+from core.domain.records import (
     AuditEntry,
     ChallengeRecord,
     MatchRecord,

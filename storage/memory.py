@@ -1,6 +1,6 @@
 """The in-memory twin of the SQLite store, for fast unit tests.
 
-It keeps each ladder as a `core.ledger.Ledger` and computes every read from the
+It keeps each ladder as a `core.domain.ledger.Ledger` and computes every read from the
 replayed standings with the rules in core, independently of the SQL the real store
 runs; the storage contract tests hold both to the same answers.
 """
@@ -15,14 +15,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from core.budget import within
-from core.calendar import DAY
-from core.events import DecayDay, Event, SeasonClosed
-from core.hints import NoHints
-from core.ledger import Ledger, Rederived
-from core.model import PlayerId, Timestamp
-from core.ports import DAY_RANKS
-from core.records import (
+from core.domain.budget import within
+from core.domain.calendar import DAY
+from core.domain.events import DecayDay, Event, SeasonClosed
+from core.domain.ledger import Ledger, Rederived
+from core.domain.model import PlayerId, Timestamp
+from core.domain.records import (
     AuditEntry,
     ChallengeRecord,
     ChangeRecord,
@@ -31,9 +29,11 @@ from core.records import (
     PlayerInfo,
     UserRef,
 )
-from core.settings import Settings
-from core.state import Applied, LadderState, PlayerState
-from core.tables import HallEntry, TableRow, gain_table, ladder_table
+from core.domain.settings import Settings
+from core.domain.state import Applied, LadderState, PlayerState
+from core.domain.tables import HallEntry, TableRow, gain_table, ladder_table
+from core.ports.hints import NoHints
+from core.ports.repository import DAY_RANKS
 from storage.memory_following import FollowingData, MemoryFollowing
 from storage.memory_platform import MemoryPlatform, PlatformData
 from storage.memory_sharing import MemorySharing, SharingData

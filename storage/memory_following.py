@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from core.records import LadderInfo, PinRecord, RoleConfig, RoleHolding
+from core.domain.records import LadderInfo, PinRecord, RoleConfig, RoleHolding
 
 
 @dataclass

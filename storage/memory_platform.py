@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from core.model import PlayerId, Timestamp
-from core.records import Announcement, LadderInfo, PlayerInfo, QueueState, UserRef
+from core.domain.model import PlayerId, Timestamp
+from core.domain.records import Announcement, LadderInfo, PlayerInfo, QueueState, UserRef
 
 
 @dataclass

@@ -7,9 +7,9 @@ import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from core import names
-from core.model import PlayerId, Timestamp
-from core.records import LadderInfo, PlayerInfo
+from core.domain import names
+from core.domain.model import PlayerId, Timestamp
+from core.domain.records import LadderInfo, PlayerInfo
 from storage.memory_platform import PlatformData
 
 

@@ -34,7 +34,7 @@ class RepoPart:
     _ladder_settings: Callable[[int], Any]
     _players_reads: Callable[..., list[Read]]
     _ahead: Callable[..., None]  # a read about to be made (see SqlStore.read_ahead)
-    expect: Callable[..., None]  # reads about to be made, named (core.hints)
+    expect: Callable[..., None]  # reads about to be made, named (core.ports.hints)
     settings_read: dict[int, Any]  # settings read under the ladder's lock (repo.py)
     dialect: Dialect
     # across the parts: the log's, re-derivation's and the projections' own

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from core.model import Timestamp
-from core.records import Announcement, LadderInfo, QueueState, UserRef
+from core.domain.model import Timestamp
+from core.domain.records import Announcement, LadderInfo, QueueState, UserRef
 from storage.codec import queue_from_json, queue_to_json
 
 

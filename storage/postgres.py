@@ -9,7 +9,7 @@ whole unit. The store holds a few connections (`LANES`), each on its own thread,
 that while one waits for the server another computes: units of different ladders run
 side by side, units of one ladder wait for its advisory lock. The units that queue up
 while the connections are busy commit together (`GROUP`), and a command names the
-reads it makes first (core/hints.py), which go with its first round trip by what this
+reads it makes first (core/ports/hints.py), which go with its first round trip by what this
 process last saw (`saw`, `guess`).
 
 What several processes need, PostgreSQL provides: a transaction-scoped advisory lock

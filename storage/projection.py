@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from core.events import Event, MatchConfirmed
-from core.records import ChangeRecord
-from core.state import Applied
+from core.domain.events import Event, MatchConfirmed
+from core.domain.records import ChangeRecord
+from core.domain.state import Applied
 
 
 def change_rows(seq: int, event: Event, applied: Applied) -> Iterator[ChangeRecord]:

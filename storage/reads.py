@@ -10,15 +10,15 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from core.calendar import DAY
-from core.model import PlayerId, Timestamp
-from core.ports import DAY_RANKS
-from core.records import (
+from core.domain.calendar import DAY
+from core.domain.model import PlayerId, Timestamp
+from core.domain.records import (
     ChangeRecord,
 )
-from core.settings import Settings
-from core.state import PlayerState
-from core.tables import HallEntry, TableRow, gain_table
+from core.domain.settings import Settings
+from core.domain.state import PlayerState
+from core.domain.tables import HallEntry, TableRow, gain_table
+from core.ports.repository import DAY_RANKS
 from storage import tuning
 from storage.part import Read, RepoPart
 

@@ -10,12 +10,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from core.calendar import DAY
-from core.events import Event, MatchConfirmed
-from core.ledger import Rederived
-from core.model import Correction, PlayerId
-from core.ripple import Original, ripple
-from core.state import PlayerState, standing_changes
+from core.domain.calendar import DAY
+from core.domain.events import Event, MatchConfirmed
+from core.domain.ledger import Rederived
+from core.domain.model import Correction, PlayerId
+from core.domain.ripple import Original, ripple
+from core.domain.state import PlayerState, standing_changes
 from storage import tuning
 from storage.codec import (
     decode_event,
@@ -36,7 +36,7 @@ class Rederivation(RepoPart):
 
     def _ripple(self, ladder: int, cached: Cached, from_seq: int, event: Event,
                 prior: Correction | None) -> Rederived | None:
-        """A correction beyond the journal's reach, re-derived by `core.ripple` from the
+        """A correction beyond the journal's reach, re-derived by `core.domain.ripple` from the
         stored history, when that can say enough; else None (and `_rederive` replays).
 
         The standings, the history that changed and the frozen tables are rewritten at

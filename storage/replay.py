@@ -13,14 +13,14 @@ from collections import Counter, deque
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from core.batch import fold_rows, plain_event
-from core.collector import paused
-from core.events import DecayDay, Event, MatchConfirmed, collect_corrections, correction_of
-from core.ledger import Rederived
-from core.model import Correction, PlayerId, Timestamp
-from core.settings import Settings
-from core.state import Applied, LadderState
-from core.tables import HallEntry, TableRow
+from core.domain.batch import fold_rows, plain_event
+from core.domain.collector import paused
+from core.domain.events import DecayDay, Event, MatchConfirmed, collect_corrections, correction_of
+from core.domain.ledger import Rederived
+from core.domain.model import Correction, PlayerId, Timestamp
+from core.domain.settings import Settings
+from core.domain.state import Applied, LadderState
+from core.domain.tables import HallEntry, TableRow
 from storage import tuning
 from storage.codec import (
     decode_event,
@@ -125,7 +125,7 @@ class EventLog(RepoPart):
         `undo_to`).
         """
         every = self.store.snapshot_interval(len(state.players))
-        # Plain matches wait here to be folded together (`core.batch.fold_rows`, which
+        # Plain matches wait here to be folded together (`core.domain.batch.fold_rows`, which
         # folds one by one what its rulebook cannot fold at once); anything else folds
         # them first. Visited ones wait apart from the others, since their fold must say
         # what each one did.
@@ -148,7 +148,7 @@ class EventLog(RepoPart):
 
         # (seq >= first_visited: visited; a plain local, as this loop runs per event)
         first_visited = visit_from if visit is not None else upto + 1
-        with paused():  # (core.collector: a long fold builds much that stays)
+        with paused():  # (core.domain.collector: a long fold builds much that stays)
             for seq, at, kind, body, match, a, b, flags, moves, played in self.store.stream(
                     self.conn, self._STREAM, (ladder, state.seq, upto)):
                 if seq == journal_from:
@@ -246,7 +246,7 @@ class EventLog(RepoPart):
             self._write_hall(ladder, start, applied.season.hall)
 
     def _decay_players(self, ladder: int, state: LadderState) -> None:
-        """A decay day as one statement, the same formula as `core.elo.decay_amount`
+        """A decay day as one statement, the same formula as `core.domain.elo.decay_amount`
         (a big ladder's goes through `_decay_beside` instead)."""
         if state.settings.decays:
             self.conn.execute(self.dialect.decay, decay_args(ladder, state.settings))

@@ -12,14 +12,14 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
-from core.model import PlayerId, Timestamp
-from core.names import look
-from core.records import (
+from core.domain.model import PlayerId, Timestamp
+from core.domain.names import look
+from core.domain.records import (
     LadderInfo,
     PlayerInfo,
     UserRef,
 )
-from core.settings import Settings
+from core.domain.settings import Settings
 from storage import files
 from storage.codec import (
     settings_from_json,

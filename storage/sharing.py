@@ -11,8 +11,8 @@ import dataclasses
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from core.model import Timestamp
-from core.records import LadderInfo
+from core.domain.model import Timestamp
+from core.domain.records import LadderInfo
 from storage.dialect import Dialect
 
 

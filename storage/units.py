@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Self, TypeVar
 
-from core.budget import within
+from core.domain.budget import within
 from storage import tuning
 from storage.dialect import Dialect
 from storage.history import Cached
@@ -283,7 +283,7 @@ class SqlStore:
                 repo = SqliteRepo(conn, self)
                 conn.execute("SAVEPOINT unit")
                 try:
-                    with within(time.monotonic):  # (core.budget: no unit holds on for long)
+                    with within(time.monotonic):  # (core.domain.budget: no unit holds on for long)
                         outcomes.append(work(repo))
                 except Exception as error:
                     conn.execute("ROLLBACK TO unit")

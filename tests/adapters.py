@@ -20,7 +20,7 @@ from bot.discord import DiscordPlatform
 from bot.limits import Limiter
 from bot.telegram import TelegramPlatform
 from bot.telegram_outgoing import Outgoing
-from core.export import export_ladder
+from core.service.queries.export import export_ladder
 from storage.sqlite import SqliteStore
 from tests.discord_fake import GUILD, FakeDiscord
 from tests.discord_private import deliver_interaction

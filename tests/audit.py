@@ -7,7 +7,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from core.state import replay
+from core.domain.state import replay
 from storage.postgres import is_url, store_for
 from storage.repo import SqliteRepo
 

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.calendar import parse_instant
-from core.export import export_ladder
-from core.records import Announcement, Context, Reply, UserRef
-from core.service import catch_up_chat, handle
-from core.settings import Policy
+from core.domain.calendar import parse_instant
+from core.domain.records import Announcement, Context, Reply, UserRef
+from core.domain.settings import Policy
+from core.service.dispatch import catch_up_chat, export, handle
 
 T0 = parse_instant("2026-01-05T10:00:00+00:00")
 
@@ -86,7 +85,7 @@ class Chat:
     async def export(self, ladder: str = "main", at: int | None = None) -> dict[str, Any]:
         when = self.at if at is None else at
         result: dict[str, Any] = await self.store.run(
-            lambda repo: export_ladder(repo, self.chat, ladder, when), commit=False)
+            lambda repo: export(repo, self.chat, ladder, when), commit=False)
         return result
 
     async def ratings(self, ladder: str = "main") -> dict[str, Any]:

@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 from bot.scheduler import Scheduler
-from core.records import Announcement
+from core.domain.records import Announcement
 from storage import sqlite
 from storage.postgres import store_for
 from tests.load import CHAT, T0, Clock, run_command

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from core.calendar import parse_instant
-from core.events import (
+from core.domain.calendar import parse_instant
+from core.domain.events import (
     ChallengeAccepted,
     DecayDay,
     Event,
@@ -16,9 +16,9 @@ from core.events import (
     SeasonClosed,
     SettingsChanged,
 )
-from core.model import Margin, Match, Result
-from core.settings import Settings, preset
-from core.state import LadderState, replay
+from core.domain.model import Margin, Match, Result
+from core.domain.settings import Settings, preset
+from core.domain.state import LadderState, replay
 
 T0 = parse_instant("2026-01-05T10:00:00+00:00")
 

@@ -13,8 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from core.records import Context, Reply, UserRef
-from core.service import handle
+from core.domain.records import Context, Reply, UserRef
+from core.service.dispatch import handle
 from storage.postgres import store_for
 from storage.repo import SqliteRepo
 

@@ -163,7 +163,7 @@ async def test_ladder_info_names_who_moderates(chat: Chat) -> None:
 
 
 async def test_public_true_gives_the_link_or_says_how_to_get_one(store: Any) -> None:
-    from core.settings import Policy
+    from core.domain.settings import Policy
     chat = Chat(store)
     await chat.ladder("duel")
     text = await chat.ok("mod", "/ladder set public=true")

@@ -15,7 +15,7 @@ import pytest
 from bot.backup import DAY, BackupError, backup, check, daily, restore, running
 from bot.config import Config
 from bot.runtime import Runtime
-from core.calendar import parse_instant
+from core.domain.calendar import parse_instant
 from storage.sqlite import SqliteStore
 from tests.audit import audit
 from tests.chat import Chat
@@ -29,8 +29,8 @@ AT = "2026-02-01T00:00:00+00:00"
 # (a line on stdin) or after 100,000 matches.
 WRITER = textwrap.dedent("""
     import asyncio, sys, threading
-    from core.records import Context, UserRef
-    from core.service import handle
+    from core.domain.records import Context, UserRef
+    from core.service.dispatch import handle
     from storage.sqlite import SqliteStore
 
     stop = threading.Event()

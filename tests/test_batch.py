@@ -1,4 +1,4 @@
-"""Folding runs of plain one-on-one matches at once (`core.batch`) gives exactly what
+"""Folding runs of plain one-on-one matches at once (`core.domain.batch`) gives exactly what
 folding them one by one gives: ratings, counts, anti-farming's record and its prunes."""
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from core import batch
-from core.batch import SHORTEST_RUN, fold_duels
-from core.calendar import DAY
-from core.events import (
+from core.domain import batch
+from core.domain.batch import SHORTEST_RUN, fold_duels
+from core.domain.calendar import DAY
+from core.domain.events import (
     Event,
     MatchConfirmed,
     PlayerJoined,
@@ -22,10 +22,10 @@ from core.events import (
     RatingAdjusted,
     collect_corrections,
 )
-from core.model import Match, Result
-from core.records import UserRef
-from core.settings import Settings, preset
-from core.state import FARM_PRUNE_EVERY, LadderState, replay
+from core.domain.model import Match, Result
+from core.domain.records import UserRef
+from core.domain.settings import Settings, preset
+from core.domain.state import FARM_PRUNE_EVERY, LadderState, replay
 from storage import tuning
 from storage.postgres import PgStore
 from storage.sqlite import SqliteStore

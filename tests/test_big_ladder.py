@@ -15,9 +15,9 @@ import pytest
 
 from bot import discord_render, telegram_render
 from bot.text import APOLOGY
-from core.names import shown_name
-from core.records import Reply, UserRef
-from core.words import MAX_REASON
+from core.commands.words import MAX_REASON
+from core.domain.names import shown_name
+from core.domain.records import Reply, UserRef
 from tests.adapters import DiscordHarness, TelegramHarness, discord_harness, telegram_harness
 from tests.chat import Chat
 from tests.discord_fake import (
@@ -64,7 +64,7 @@ class Roster(Chat):
 async def build(store: Any, chat: str, key: Callable[[int], str]) -> None:
     """The ladder: everyone joins; p0 plays 500 games over 60 seasons. Beside it, a small
     position ladder and a free-for-all one of 45."""
-    # (named as the adapters name them: core.names.shown_name)
+    # (named as the adapters name them: core.domain.names.shown_name)
     people = {f"p{n}": UserRef(key(n), shown_name(name(n))) for n in range(PLAYERS)}
     roster = Roster(store, chat, people)
     await roster.ladder("duel", "confirm=false", "calibration=0", "season_min_games=1",

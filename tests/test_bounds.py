@@ -8,14 +8,14 @@ import re
 
 import pytest
 
-from core.batch import fold_duels
-from core.elo import apply_floor, expected
-from core.errors import SettingError
-from core.events import PlayerJoined, RatingAdjusted
-from core.numerals import is_digits, parse_int, parse_number
-from core.setting_keys import SETTING_SPECS, parse_settings
-from core.settings import RATING_LIMIT, preset
-from core.state import replay
+from core.domain.batch import fold_duels
+from core.domain.elo import apply_floor, expected
+from core.domain.errors import SettingError
+from core.domain.events import PlayerJoined, RatingAdjusted
+from core.domain.numerals import is_digits, parse_int, parse_number
+from core.domain.setting_keys import SETTING_SPECS, parse_settings
+from core.domain.settings import RATING_LIMIT, preset
+from core.domain.state import replay
 from tests.chat import T0, Chat
 
 HOURS = 3600
@@ -104,7 +104,7 @@ def test_every_number_setting_refuses_values_outside_its_range(spec: object) -> 
 
 
 def test_help_settings_names_every_range() -> None:
-    from core.helptext import help_text
+    from core.service.helptext import help_text
 
     text = str(help_text("settings"))
     for spec in RANGED:

@@ -13,7 +13,7 @@ import pytest
 from playwright.async_api import Dialog, async_playwright
 
 from bot.web import Web
-from core.calendar import parse_instant
+from core.domain.calendar import parse_instant
 from storage.sqlite import SqliteStore
 from tests.browser import ARGS, chromium
 

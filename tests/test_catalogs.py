@@ -12,9 +12,9 @@ import pytest
 from babel.messages.extract import extract_from_dir
 from babel.messages.plurals import get_plural
 
+from core.domain.settings import Language
 from core.i18n import LANGUAGES, PSEUDO, joined, language_of, render, t
 from core.i18n.catalogs import SOURCE, catalog
-from core.settings import Language
 
 ROOT = Path(__file__).resolve().parent.parent
 PLACEHOLDER = re.compile(r"\{(\w*)\}")
@@ -157,7 +157,7 @@ def test_every_message_renders_with_and_without_a_count(language: str) -> None:
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_presets_named_in_words_are_every_preset(language: str) -> None:
     # /help ladder and /ladder create without a preset named five of the seven.
-    from core.settings import PRESETS
+    from core.domain.settings import PRESETS
 
     for code in ("help.ladder", "mod.which_preset"):
         said = render(t(code), language)

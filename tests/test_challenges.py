@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from core.calendar import HOUR
+from core.domain.calendar import HOUR
 from tests.chat import Chat
 
 

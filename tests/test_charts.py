@@ -6,9 +6,9 @@ import struct
 from typing import Any
 
 from bot.charts import render
-from core.calendar import DAY
-from core.charts import chart_for
-from core.records import ChartData
+from core.domain.calendar import DAY
+from core.domain.records import ChartData
+from core.service.queries.charts import chart_for
 from tests.chat import Chat
 
 

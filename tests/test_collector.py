@@ -1,10 +1,10 @@
-"""The cyclic collector's pause around bulk work (core/collector.py)."""
+"""The cyclic collector's pause around bulk work (core/domain/collector.py)."""
 
 import gc
 
 import pytest
 
-from core.collector import paused
+from core.domain.collector import paused
 
 
 def test_the_collector_is_off_inside_and_back_on_after() -> None:

@@ -2,8 +2,9 @@
 
 import pytest
 
-from core.checks import check
-from core.commands import (
+from core.commands.checks import check
+from core.commands.parsing import command_word
+from core.commands.values import (
     AcceptChallenge,
     AdjustRating,
     ChangeSettings,
@@ -26,11 +27,10 @@ from core.commands import (
     VoidMatch,
     WithdrawReport,
 )
-from core.errors import UnknownPlayer, UsageError
-from core.model import Margin
-from core.parsing import command_word
-from core.reading import parse
-from core.records import UserRef
+from core.domain.errors import UnknownPlayer, UsageError
+from core.domain.model import Margin
+from core.domain.records import UserRef
+from core.service.reading import parse
 
 ME = UserRef("console:me", "me")
 
@@ -208,7 +208,7 @@ def test_malformed_commands_get_their_usage(text: str, problem: str) -> None:
 )
 def test_commands_that_cannot_be_meant_are_refused_by_their_checks(text: str,
                                                                     problem: str) -> None:
-    # (parsed, they are judged by core.checks, as a command from typed options is)
+    # (parsed, they are judged by core.commands.checks, as a command from typed options is)
     with pytest.raises(UsageError, match=problem):
         check(parse(text, ME, resolve).command, ME)
 
@@ -227,9 +227,9 @@ def test_text_over_2000_characters_is_refused() -> None:
 
 
 def test_every_command_word_has_help_and_a_usage_line() -> None:
-    from core.helptext import help_text
     from core.i18n import render
-    from core.registry import SPECS, USAGE
+    from core.service.helptext import help_text
+    from core.service.registry import SPECS, USAGE
 
     for spec in SPECS:
         text = render(help_text(spec.word), "en")

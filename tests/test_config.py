@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from bot.config import ConfigError, load
-from core.setting_keys import SETTING_SPECS
-from core.settings import DUEL_LEAGUES, preset
+from core.domain.setting_keys import SETTING_SPECS
+from core.domain.settings import DUEL_LEAGUES, preset
 from tests.chat import Chat
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "config.example.toml"

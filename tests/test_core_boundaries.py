@@ -1,4 +1,5 @@
-"""core/ stays pure: no chat, database or scheduler imports, and no clock reads."""
+"""core/ reads no clock: time comes in as an argument (what core may import is
+import-linter's contract, tests/test_layers.py)."""
 
 import ast
 from pathlib import Path
@@ -6,30 +7,14 @@ from pathlib import Path
 import pytest
 
 CORE = Path(__file__).resolve().parent.parent / "core"
-FORBIDDEN_MODULES = ("discord", "telegram", "aiosqlite", "sqlite3", "apscheduler", "bot",
-                     "storage", "asyncio", "random", "time", "socket", "os")
 CLOCK_CALLS = {"now", "utcnow", "today", "time", "monotonic", "perf_counter"}
 
 
 def core_files() -> list[Path]:
-    return sorted(CORE.glob("*.py"))
+    return sorted(CORE.rglob("*.py"))
 
 
-@pytest.mark.parametrize("path", core_files(), ids=lambda p: p.name)
-def test_core_module_imports_nothing_impure(path: Path) -> None:
-    tree = ast.parse(path.read_text())
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            names = [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom):
-            names = [node.module or ""]
-        else:
-            continue
-        for name in names:
-            assert name.split(".")[0] not in FORBIDDEN_MODULES, f"{path.name} imports {name}"
-
-
-@pytest.mark.parametrize("path", core_files(), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", core_files(), ids=lambda p: str(p.relative_to(CORE)))
 def test_core_module_reads_no_clock(path: Path) -> None:
     tree = ast.parse(path.read_text())
     for node in ast.walk(tree):
@@ -38,4 +23,4 @@ def test_core_module_reads_no_clock(path: Path) -> None:
 
 
 def test_the_boundary_check_sees_core() -> None:
-    assert len(core_files()) >= 8
+    assert len(core_files()) >= 60

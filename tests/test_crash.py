@@ -8,8 +8,8 @@ import sys
 import textwrap
 from pathlib import Path
 
-from core.calendar import parse_instant
-from core.state import replay
+from core.domain.calendar import parse_instant
+from core.domain.state import replay
 from storage.sqlite import SqliteStore
 from tests.audit import integrity
 from tests.bot_process import kill_at
@@ -22,8 +22,8 @@ ROOT = Path(__file__).resolve().parent.parent
 # transaction commits. It says so on stdout, then waits to be killed.
 WORKER = textwrap.dedent("""
     import asyncio, sys, time
-    from core.records import Context, UserRef
-    from core.service import handle
+    from core.domain.records import Context, UserRef
+    from core.service.dispatch import handle
     from storage import sqlite
 
     original = sqlite.SqliteRepo._project

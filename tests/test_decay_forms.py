@@ -1,4 +1,4 @@
-"""Decay has one copy, `core.elo.decay_amounts`; its forms elsewhere are pinned to it.
+"""Decay has one copy, `core.domain.elo.decay_amounts`; its forms elsewhere are pinned to it.
 
 The stores apply a decay day as one statement (their `DECAY`, with `decay_args`) and
 the fold to every member at once: each must leave every rating exactly where
@@ -13,10 +13,10 @@ import sqlite3
 
 import pytest
 
-from core import elo
-from core.events import DecayDay, PlayerJoined, PlayerLeft, RatingAdjusted
-from core.settings import Settings, preset
-from core.state import replay
+from core.domain import elo
+from core.domain.events import DecayDay, PlayerJoined, PlayerLeft, RatingAdjusted
+from core.domain.settings import Settings, preset
+from core.domain.state import replay
 from storage.dialect import POSTGRESQL, SQLITE
 from storage.history import decay_args
 from storage.pgsession import numbered

@@ -1,4 +1,4 @@
-"""Random chats on the SQLite store and on the in-memory reference model (`core.ledger`,
+"""Random chats on the SQLite store and on the in-memory reference model (`core.domain.ledger`,
 which re-derives by replaying from a snapshot) give the same replies, exports, standings
 and profiles after every command: reports (confirmed, disputed, withdrawn or left to the
 window), corrections of any match (voided, restored, rated or not), adjustments, leaving
@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from core.calendar import HOUR
+from core.domain.calendar import HOUR
 from storage import tuning
 from storage.memory import MemoryStore
 from storage.sqlite import SqliteStore

@@ -212,7 +212,7 @@ async def test_announcements_go_to_the_ladders_channel(dc: Harness) -> None:
     answer = await dc.send(elsewhere)
     assert "is disputed: not true" in text(answer)
     assert [p for p in dc.fake.channel_posts(CHANNEL) if "is disputed" in p]
-    from core.records import Announcement
+    from core.domain.records import Announcement
 
     await dc.platform.post(Announcement(f"discord:{GUILD}", "main", "Season over.",
                                         str(CHANNEL)))

@@ -8,10 +8,9 @@ from typing import Any
 
 import numpy as np
 import pytest
+from core.domain.rulebooks.glicko2 import Glicko, idle, rate
 from hypothesis import given
 from hypothesis import strategies as st
-
-from core.rulebooks.glicko2 import Glicko, idle, rate
 
 START_RD = 350.0
 
@@ -60,9 +59,10 @@ def test_a_game_moves_a_player_toward_the_result(
 
 def test_replies_show_the_rating_and_twice_the_rd() -> None:
     """RULES.md §6: `1464 ±303`, rating and 2·RD, rounded (Glickman's example's values)."""
-    from core.rulebooks.glicko2 import RULEBOOK
-    from core.settings import preset
-    from core.standing import PlayerState
+    from core.domain.rulebooks.glicko2 import RULEBOOK
+
+    from core.domain.settings import preset
+    from core.domain.standing import PlayerState
 
     player = PlayerState(rating=1464.06, extra=(151.52, 0.05999, 0.0))
     assert RULEBOOK.shown(preset("glicko2"), player) == "1464 ±303"
@@ -162,7 +162,7 @@ def test_players_any_distance_apart_get_finite_values(
     expected score then rounds to exactly 1 or 0, where 1/v was a ZeroDivisionError in
     the one-game form and an infinity in the array form. Both forms stay finite, alike
     to the bit, and a favourite who wins as expected hardly moves."""
-    from core.rulebooks.glicko_math import one_game, period
+    from core.domain.rulebooks.glicko_math import one_game, period
 
     one = one_game((ra, rda, 0.06), (rb, rdb), score, 0.5, START_RD)
     arrays = period(np.array([ra]), np.array([rda]), np.array([0.06]),

@@ -9,11 +9,11 @@ import asyncio
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from core.errors import LadderError
-from core.parsing import MAX_TEXT
-from core.reading import parse
-from core.records import Context, Reply, UserRef
-from core.service import handle
+from core.commands.parsing import MAX_TEXT
+from core.domain.errors import LadderError
+from core.domain.records import Context, Reply, UserRef
+from core.service.dispatch import handle
+from core.service.reading import parse
 from storage.repo import SqliteRepo
 from storage.sqlite import SqliteStore
 from tests.chat import T0

@@ -7,8 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from core.records import Context
-from core.service import handle
+from core.domain.records import Context
+from core.service.dispatch import handle
 from tests.chat import T0, user
 from tests.test_console import console
 

@@ -15,7 +15,7 @@ from typing import Any
 from bot.discord_board import EVERY as DISCORD_EVERY
 from bot.following import LiveStandings
 from bot.telegram_board import EVERY as TELEGRAM_EVERY
-from core.records import Announcement
+from core.domain.records import Announcement
 from tests.adapters import T0, DiscordHarness, discord_harness, telegram_harness
 from tests.discord_fake import (
     CHANNEL,
@@ -309,7 +309,7 @@ async def test_telegram_takes_an_edit_whose_answer_was_lost_as_made(tmp_path: Pa
 
 
 def live_words(repo: Any) -> str:
-    from core.live import board
+    from core.service.handlers.live import board
 
     [ladder] = [lad for lad in repo.followed()]
     return board(repo, ladder, T0 + 10_000)

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from core.calendar import parse_instant
+from core.domain.calendar import parse_instant
+from core.domain.settings import preset
 from core.i18n import decode, span, t
-from core.settings import preset
 from storage.codec import settings_to_json
 from storage.schema import SchemaTooNew, migrations
 from storage.sqlite import SqliteStore

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.calendar import DAY
+from core.domain.calendar import DAY
 from tests.chat import Chat
 
 MOD_COMMANDS = [
@@ -353,8 +353,8 @@ async def test_a_rulebooks_own_keys_are_refused_on_another(chat: Chat) -> None:
 
 def test_every_setting_has_one_group() -> None:
     """/help settings lists each key once, under what it configures."""
-    from core.helptext import help_text
-    from core.setting_keys import SETTING_GROUPS, SETTING_SPECS
+    from core.domain.setting_keys import SETTING_GROUPS, SETTING_SPECS
+    from core.service.helptext import help_text
 
     keys = [key for _, _, group in SETTING_GROUPS for key in group]
     assert sorted(keys) == sorted(SETTING_SPECS)

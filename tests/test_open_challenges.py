@@ -5,7 +5,7 @@ default) it lapses with no forfeit."""
 
 from __future__ import annotations
 
-from core.calendar import HOUR
+from core.domain.calendar import HOUR
 from tests.chat import Chat
 
 

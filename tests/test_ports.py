@@ -1,5 +1,5 @@
 """The adapters' port (issue 30): the scheduler and the gateway type against
-`core.ports.PlatformStore`, and run alike on SQLite, PostgreSQL and the in-memory twin
+`core.ports.repository.PlatformStore`, and run alike on SQLite, PostgreSQL and the in-memory twin
 (the twin had no outbox, handles or job lead before)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from typing import Any
 from bot.gateway import Asker, Gateway, Said
 from bot.limits import Limiter
 from bot.scheduler import Scheduler
-from core.records import Announcement, UserRef
+from core.domain.records import Announcement, UserRef
 from tests.chat import T0, Chat
 
 DAY = 86400
@@ -33,7 +33,7 @@ async def test_the_scheduler_posts_a_season_close_on_every_store(store: Any) -> 
 
 
 async def test_the_gateway_resolves_a_learned_handle_on_every_store(store: Any) -> None:
-    from core.settings import Policy
+    from core.domain.settings import Policy
 
     gateway = Gateway(store, Policy(), lambda: float(T0), Limiter())
     mod = Asker("telegram:1", UserRef("telegram:1", "mod"), moderator=True)

@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from core.calendar import DAY, HOUR
-from core.events import (
+from core.domain.calendar import DAY, HOUR
+from core.domain.events import (
     ChallengeAccepted,
     DecayDay,
     Event,
@@ -18,10 +18,10 @@ from core.events import (
     ResultChanged,
     SeasonClosed,
 )
-from core.ledger import Ledger
-from core.model import Margin, Match, Result
-from core.settings import PRESETS, Settings, preset
-from core.state import LadderState, replay
+from core.domain.ledger import Ledger
+from core.domain.model import Margin, Match, Result
+from core.domain.settings import PRESETS, Settings, preset
+from core.domain.state import LadderState, replay
 from tests.history import T0 as T0_FOR_TESTS
 
 PRESET_NAMES = sorted(PRESETS)
@@ -138,7 +138,7 @@ def test_voiding_a_match_equals_the_history_without_it(
 
 def _check_each_step(name: str, events: list[Event], check: object) -> None:
     state = LadderState(preset(name))
-    from core.events import collect_corrections
+    from core.domain.events import collect_corrections
 
     corrections = collect_corrections(events)
     for event in events:
@@ -193,8 +193,8 @@ def test_no_rating_falls_below_a_floor(history: tuple[str, list[Event]]) -> None
 def test_replay_from_any_snapshot_equals_full_replay(
     history: tuple[str, list[Event]], cut: int
 ) -> None:
-    from core.events import collect_corrections
-    from core.state import resume
+    from core.domain.events import collect_corrections
+    from core.domain.state import resume
 
     name, events = history
     cut = min(cut, len(events))
@@ -220,7 +220,7 @@ def test_the_duel_fast_path_equals_the_general_rules(
 ) -> None:
     from unittest import mock
 
-    from core.rulebooks import rated
+    from core.domain.rulebooks import rated
 
     _, events = history
     settings = preset(name).with_changes({"farm_limit": 2, "floor": 1150.0}) \
@@ -235,7 +235,7 @@ def test_the_duel_fast_path_equals_the_general_rules(
 
 def _lean_replay(settings: Settings, events: list[Event]) -> LadderState:
     """Fold plain one-on-one matches through `apply_duel`, the rest through `apply`."""
-    from core.events import collect_corrections
+    from core.domain.events import collect_corrections
 
     corrections = collect_corrections(events)
     state = LadderState(settings)
@@ -267,15 +267,15 @@ def test_rolling_back_equals_the_shorter_history(
     from collections import deque
     from unittest import mock
 
-    import core.state
-    from core.events import collect_corrections
+    import core.domain.state
+    from core.domain.events import collect_corrections
 
     name, events = history
     corrections = collect_corrections(events)
     # Prune anti-farming often, so that rolling back crosses pruning points.
     every = data.draw(st.integers(2, 9))
-    with mock.patch.object(core.state, "FARM_PRUNE_EVERY", every), \
-            mock.patch.object(core.state, "FARM_SLACK", 0):
+    with mock.patch.object(core.domain.state, "FARM_PRUNE_EVERY", every), \
+            mock.patch.object(core.domain.state, "FARM_SLACK", 0):
         state = LadderState(preset(name))
         state.undo = deque(maxlen=data.draw(st.integers(1, 60)))
         for e in events:
@@ -300,13 +300,13 @@ def test_rolling_back_across_anti_farming_pruning(history: tuple[str, list[Event
     from collections import deque
     from unittest import mock
 
-    import core.state
-    from core.events import collect_corrections
+    import core.domain.state
+    from core.domain.events import collect_corrections
 
     name, events = history
     corrections = collect_corrections(events)
-    with mock.patch.object(core.state, "FARM_PRUNE_EVERY", 3), \
-            mock.patch.object(core.state, "FARM_SLACK", 0):
+    with mock.patch.object(core.domain.state, "FARM_PRUNE_EVERY", 3), \
+            mock.patch.object(core.domain.state, "FARM_SLACK", 0):
         state = LadderState(preset(name))
         state.undo = deque(maxlen=100)
         for e in events:

@@ -22,7 +22,7 @@ from bot.discord_roles import RoleSync
 from bot.following import LiveStandings
 from bot.web import Web
 from core import i18n
-from core.helptext import USAGE
+from core.service.helptext import USAGE
 from storage.sqlite import SqliteStore
 from tests.adapters import discord_harness, telegram_harness
 from tests.chat import Chat

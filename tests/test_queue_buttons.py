@@ -30,7 +30,7 @@ LADDER = "q" * 32  # the longest ladder name: the callback data must still fit
 EPHEMERAL = 64
 # As Telegram shows it: the address a player typed no link (a zero-width space in it).
 UNLINKED = HOSTILE.replace("https://evil.example", "https:\u200b//evil\u200b.example").replace(
-    "@everyone", "@\u200beveryone")  # (no link, no mention: core.names)
+    "@everyone", "@\u200beveryone")  # (no link, no mention: core.domain.names)
 
 
 def content(response: dict[str, Any]) -> str:

@@ -1,4 +1,4 @@
-"""The command registry (core/registry.py) is the one table of commands: every command
+"""The command registry (core/service/registry.py) is the one table of commands: every command
 value has exactly one handler and permission, and what the parser, /help, Telegram's menu
 and Discord's command tree offer is what the registry lists."""
 
@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import typing
 
-from core.commands import Command, Help
-from core.reading import parse
-from core.records import UserRef
-from core.registry import ACTIONS, SPECS, USAGE, WORDS
+from core.commands.values import Command, Help
+from core.domain.records import UserRef
+from core.service.reading import parse
+from core.service.registry import ACTIONS, SPECS, USAGE, WORDS
 
 ME = UserRef("console:alice", "alice")
 

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot import discord_render, telegram_render
-from core.records import Reply
+from core.domain.records import Reply
 from tests import platform_limits as limits
 
 HOSTILE = ["[x](https://y)", "<@123>", "@everyone", "&amp;", "\u202eevil", "**b**", "_i_",

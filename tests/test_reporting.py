@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from core.calendar import HOUR
+from core.domain.calendar import HOUR
 from tests.chat import Chat
 
 
@@ -333,7 +333,7 @@ async def test_commands_before_any_ladder(chat: Chat) -> None:
 
 
 async def test_help_for_every_command(chat: Chat) -> None:
-    from core.helptext import USAGE
+    from core.service.helptext import USAGE
 
     for word in USAGE:
         text = await chat.ok("alice", f"/help {word}")

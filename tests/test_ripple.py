@@ -1,4 +1,4 @@
-"""A correction beyond the journal, re-derived by following its ripple (`core.ripple`),
+"""A correction beyond the journal, re-derived by following its ripple (`core.domain.ripple`),
 leaves the store as a replay of the whole log leaves the in-memory twin: standings,
 per-match history, match records, season tables and Hall of Fame; and the journal it
 mends still rolls a later, recent correction back right."""
@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-import core.ripple
-import core.state
-from core.calendar import DAY, HOUR
+import core.domain.ripple
+import core.domain.state
+from core.domain.calendar import DAY, HOUR
 from storage import rederive, tuning
 from storage.memory import MemoryStore
 from storage.postgres import PgStore
@@ -91,9 +91,9 @@ async def test_a_rippled_correction_equals_the_replay(
     """With anti-farming's record pruned as usual (never, in so few games) or every 7th
     event, so that the prunes the journal keeps have to be mended too."""
     monkeypatch.setattr(tuning, "UNDO_EVENTS", 30)  # the old ones lie beyond it
-    monkeypatch.setattr(core.state, "FARM_PRUNE_EVERY", prune_every)
+    monkeypatch.setattr(core.domain.state, "FARM_PRUNE_EVERY", prune_every)
     followed = []
-    real = core.ripple.ripple
+    real = core.domain.ripple.ripple
 
     def counted(*args: Any) -> Any:
         done = real(*args)
@@ -124,7 +124,7 @@ async def test_a_game_rated_again_after_anti_farming_forgot_it(
     included, are a replay's. With games before the wait, the last prune comes before
     the horizon passes, and the record is kept after all."""
     monkeypatch.setattr(tuning, "UNDO_EVENTS", 30)
-    monkeypatch.setattr(core.state, "FARM_PRUNE_EVERY", 7)
+    monkeypatch.setattr(core.domain.state, "FARM_PRUNE_EVERY", 7)
     names = [f"p{i}" for i in range(12)]
 
     async def setup(store: Any) -> Chat:

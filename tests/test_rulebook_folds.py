@@ -15,14 +15,22 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.batch import SHORTEST_RUN, Outcome, Row, duel_outcome, fold_rows, plain_event
-from core.calendar import DAY, local_day, local_days
-from core.events import Event, MatchConfirmed, MatchVoided, PlayerJoined
-from core.model import Match, Result
-from core.records import UserRef
-from core.rulebooks import glicko2
-from core.settings import Settings, preset
-from core.state import LadderState, replay
+from core.domain.batch import (
+    SHORTEST_RUN,
+    Outcome,
+    Row,
+    duel_outcome,
+    fold_at_once,
+    fold_rows,
+    plain_event,
+)
+from core.domain.calendar import DAY, local_day, local_days
+from core.domain.events import Event, MatchConfirmed, MatchVoided, PlayerJoined
+from core.domain.model import Match, Result
+from core.domain.records import UserRef
+from core.domain.rulebooks import glicko2, glicko_math
+from core.domain.settings import Settings, preset
+from core.domain.state import LadderState, replay
 from storage import tuning
 from storage.sqlite import SqliteStore
 from tests.chat import T0
@@ -86,15 +94,15 @@ def test_the_fold_rates_a_run_at_once() -> None:
     """The run is not simply folded one by one behind the fold's back."""
     state = _ladder(preset("glicko2"), 50)
     run = _rows(random.Random(1), 50, 400, 1)
-    assert state.rulebook.fold(state, run, None) == len(run)
+    assert fold_at_once(state, run, None) == len(run)
     assert state.seq == 49 + len(run)
 
 
 @settings(max_examples=80, deadline=None)
 @given(st.lists(st.tuples(st.floats(800, 2200), st.floats(30, 350), st.floats(0.03, 0.09),
                           st.floats(800, 2200), st.floats(30, 350), st.floats(0.03, 0.09),
-                          st.sampled_from([glicko2.NEVER, 60.0, 99.0, 100.0]),
-                          st.sampled_from([glicko2.NEVER, 0.0, 97.0]),
+                          st.sampled_from([glicko_math.NEVER, 60.0, 99.0, 100.0]),
+                          st.sampled_from([glicko_math.NEVER, 0.0, 97.0]),
                           st.sampled_from([0.0, 0.5, 1.0])),
                 min_size=1, max_size=40),
        st.sampled_from([0.3, 0.5, 1.2]))
@@ -109,10 +117,10 @@ def test_a_game_rated_among_many_is_rated_as_alone(
     rating, rd, vol = (np.array(cols[0] + cols[3]), np.array(cols[1] + cols[4]),
                        np.array(cols[2] + cols[5]))
     last, score = np.array(cols[6] + cols[7]), np.array(cols[8] + tuple(1 - s for s in cols[8]))
-    together = glicko2.games(rating, rd, vol, last, np.full(2 * count, day), score, ladder)
+    together = glicko_math.games(rating, rd, vol, last, np.full(2 * count, day), score, ladder)
     for i, (ra, rda, va, rb, rdb, vb, la, lb, points) in enumerate(played):
         pick = [i, i + count]
-        alone = glicko2.games(rating[pick], rd[pick], vol[pick], last[pick],
+        alone = glicko_math.games(rating[pick], rd[pick], vol[pick], last[pick],
                               np.full(2, day), score[pick], ladder)
         one = glicko2.game(glicko2.Glicko(ra, rda, va), la, glicko2.Glicko(rb, rdb, vb), lb,
                            day, points, ladder)

@@ -2,8 +2,8 @@
 
 import pytest
 
-from core import position
-from core.model import Margin
+from core.domain import position
+from core.domain.model import Margin
 from tests.history import History
 
 
@@ -44,7 +44,7 @@ RESULTS = [(False, Margin.OVERWHELMING), (False, Margin.MAJOR), (False, Margin.M
 
 @pytest.mark.parametrize("case", range(1, 7))
 def test_move_table(case: int) -> None:
-    from core.settings import preset
+    from core.domain.settings import preset
 
     table = preset("nhwc").moves_table
     moves = tuple(position.move_for(table, case, won, margin) for won, margin in RESULTS)

@@ -6,9 +6,9 @@ tolerance is stated where ratings are real numbers.
 
 import pytest
 
-from core import elo
-from core.errors import RatingGapTooLarge
-from core.settings import preset
+from core.domain import elo
+from core.domain.errors import RatingGapTooLarge
+from core.domain.settings import preset
 from tests.history import History
 
 # ------------------------------------------------------------ common definitions

@@ -2,9 +2,9 @@
 
 import pytest
 
-from core.errors import SettingError
-from core.setting_keys import SETTING_SPECS, describe, parse_settings, validate
-from core.settings import PRESETS, Settings, preset
+from core.domain.errors import SettingError
+from core.domain.setting_keys import SETTING_SPECS, describe, parse_settings, validate
+from core.domain.settings import PRESETS, Settings, preset
 
 
 def test_the_seven_presets_exist() -> None:

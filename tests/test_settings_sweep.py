@@ -13,8 +13,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from core.setting_keys import SETTING_SPECS, Range
-from core.settings import PRESETS
+from core.domain.setting_keys import SETTING_SPECS, Range
+from core.domain.settings import PRESETS
 from storage.sqlite import SqliteStore
 from tests.chat import Chat
 

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from bot.scheduler import due_now
-from core.records import UserRef
-from core.views import ladder_list
+from core.domain.records import UserRef
+from core.service.queries.views import ladder_list
 from storage.postgres import PgStore
 from storage.sqlite import SqliteStore
 from storage.transfer import NOT_COPIED, TABLES, copy_database

@@ -1,7 +1,7 @@
 """Issue 47: no setting within its range stops the bot. Random settings of every
 rulebook, drawn at and near the ends of each key's range, rate games (a win with a
 margin, a draw, a long idle spell) within a fixed budget of the bot's own clock
-(core.budget: past it a unit of work is refused and rolled back). Before: glicko2's
+(core.domain.budget: past it a unit of work is refused and rolled back). Before: glicko2's
 tau=1e-30 never ended its volatility iteration, and tau=1e-300 divided by zero."""
 
 from __future__ import annotations
@@ -13,14 +13,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from core.domain.rulebooks.glicko_math import one_game
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from core import budget
-from core.errors import SettingError
-from core.i18n import render
-from core.rulebooks.glicko_math import one_game
-from core.setting_keys import (
+from core.domain import budget
+from core.domain.errors import SettingError
+from core.domain.setting_keys import (
     FORMULA_GROUPS,
     GROUP_OF,
     SETTING_SPECS,
@@ -28,8 +27,9 @@ from core.setting_keys import (
     Range,
     validate,
 )
-from core.settings import PRESETS, Settings, preset
-from core.state import replay
+from core.domain.settings import PRESETS, Settings, preset
+from core.domain.state import replay
+from core.i18n import render
 from tests.adapters import discord_harness
 from tests.discord_fake import command
 from tests.history import History

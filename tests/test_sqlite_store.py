@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from core.state import LadderState
+from core.domain.state import LadderState
 from storage import tuning
 from storage.sqlite import SqliteStore
 from tests.chat import Chat

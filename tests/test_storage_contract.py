@@ -20,13 +20,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from core.calendar import DAY, HOUR
-from core.events import MatchConfirmed, PlayerJoined, collect_corrections
+from core.domain.calendar import DAY, HOUR
+from core.domain.events import MatchConfirmed, PlayerJoined, collect_corrections
+from core.domain.model import Match, Result
+from core.domain.records import AuditEntry, ChallengeRecord, MatchRecord, UserRef
+from core.domain.settings import preset
+from core.domain.state import replay
 from core.i18n import decode, render, span, t
-from core.model import Match, Result
-from core.records import AuditEntry, ChallengeRecord, MatchRecord, UserRef
-from core.settings import preset
-from core.state import replay
 from storage import tuning
 from storage.codec import state_from_json
 from storage.memory import MemoryStore
@@ -228,7 +228,7 @@ def sessions(draw: st.DrawFn) -> tuple[str, list[tuple[str, str]]]:
 
 
 def sqlite_export_at(data: dict[str, Any]) -> int:
-    from core.calendar import parse_instant
+    from core.domain.calendar import parse_instant
 
     return parse_instant(data["at"])
 
@@ -479,7 +479,7 @@ async def test_snapshots_name_closed_seasons_and_read_their_tables(
 
 
 async def test_what_follows_the_standings_is_kept_per_ladder(store: Any) -> None:
-    from core.records import PinRecord, RoleConfig, RoleHolding
+    from core.domain.records import PinRecord, RoleConfig, RoleHolding
 
     def work(repo: Any) -> None:
         a = repo.add_ladder("discord:1", "main", preset("duel"), T0, None)
@@ -514,8 +514,8 @@ async def test_what_follows_the_standings_is_kept_per_ladder(store: Any) -> None
 
 
 async def test_the_platforms_own_data_is_kept_alike(store: Any) -> None:
-    from core.events import PlayerJoined
-    from core.records import Announcement
+    from core.domain.events import PlayerJoined
+    from core.domain.records import Announcement
 
     def work(repo: Any) -> None:
         a = repo.add_ladder("telegram:1", "main", preset("duel"), T0, None)

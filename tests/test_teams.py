@@ -8,7 +8,7 @@ from itertools import permutations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.teams import balanced, gap
+from core.domain.teams import balanced, gap
 
 
 def brute_force(ratings: dict[int, float], size: int) -> float:

@@ -23,8 +23,8 @@ from bot.scheduler import Scheduler
 from bot.telegram import APOLOGY, TelegramPlatform
 from bot.telegram_outgoing import Outgoing
 from bot.telegram_render import split as split_text
-from core.export import export_ladder
-from core.records import Reply
+from core.domain.records import Reply
+from core.service.dispatch import export
 from storage.sqlite import SqliteStore
 from tests.adapters import T0, telegram_harness, with_web_url
 from tests.adapters import TelegramHarness as Harness
@@ -317,9 +317,9 @@ async def test_webhook_workers_share_one_url_and_one_database(tmp_path: Path) ->
             # the same answer, and still one match.
             assert (await reply_to(ports[0], report)).startswith("Match #1: alice beat bob")
             now = int(time.time()) + 60  # these workers run on the real clock
-            export = await first.run(lambda repo: export_ladder(
+            exported = await first.run(lambda repo: export(
                 repo, f"telegram:{GROUP['id']}", "main", now), commit=False)
-            assert len(export["matches"]) == 1
+            assert len(exported["matches"]) == 1
             # A request without the secret is not Telegram's: refused, not handled.
             count = len(api.sent())
             assert await deliver(ports[0], message("/standings", BOB, message_id=15),

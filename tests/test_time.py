@@ -9,9 +9,9 @@ from typing import Any
 from apscheduler.triggers.interval import IntervalTrigger
 
 from bot.scheduler import Scheduler
-from core.calendar import DAY, HOUR, iso, parse_instant
-from core.events import DecayDay, SeasonClosed
-from core.records import Announcement
+from core.domain.calendar import DAY, HOUR, iso, parse_instant
+from core.domain.events import DecayDay, SeasonClosed
+from core.domain.records import Announcement
 from storage.sqlite import SqliteStore
 from tests.chat import Chat
 

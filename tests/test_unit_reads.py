@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from core.events import SettingsChanged
-from core.records import Context
-from core.service import handle
+from core.domain.events import SettingsChanged
+from core.domain.records import Context
+from core.service.dispatch import handle
 from tests.chat import T0, Chat, user
 from tests.test_storage_contract import SQL_STORES, sql_store
 

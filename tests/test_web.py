@@ -113,7 +113,7 @@ async def test_the_server_only_reads(site: Any) -> None:
 
 
 async def test_making_a_ladder_public_replies_with_its_link(tmp_path: Path) -> None:
-    from core.settings import Policy
+    from core.domain.settings import Policy
 
     async with SqliteStore(tmp_path / "l.db") as store:
         chat = Chat(store, policy=Policy(web_url="http://ladders.example.org"))

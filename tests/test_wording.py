@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.settings import Policy, preset
+from core.domain.settings import Policy, preset
 from tests.chat import Chat
 
 
@@ -38,7 +38,7 @@ async def test_a_custom_preset_is_described_by_its_own_settings(store: Any) -> N
         in presets, presets
     assert "duel: zero-sum Elo from 1000 with K 32, minimum gain 1, floor 800" in presets
     await chat.ok("mod", "/ladder set public=true")
-    from core.views import standings_view
+    from core.service.queries.views import standings_view
     page = await store.run(lambda repo: standings_view(repo, 1, None, chat.at), commit=False)
     assert "floor 800" not in page["summary"] and "K 24" in page["summary"], page["summary"]
 

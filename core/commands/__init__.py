@@ -1,0 +1,1 @@
+"""The commands a chat can give: their values, parameters, checks and text parsers."""

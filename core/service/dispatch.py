@@ -1,0 +1,225 @@
+"""The command layer: one chat message in, one reply out, inside one transaction.
+
+Every adapter calls `handle` through its store's unit of work. Permissions are checked
+here, not only in adapters. A refused command is rolled back to a savepoint, so it
+changes nothing, while jobs that fell due before it (run first, in time order) stay.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from typing import Any, cast
+
+from core.commands.checks import check
+from core.commands.values import (
+    ChangeSettings,
+    Command,
+    CreateLadder,
+    DeleteLadder,
+    Help,
+    MakeDefault,
+    Parsed,
+)
+from core.commands.words import Resolver
+from core.domain.budget import renewed
+from core.domain.errors import LadderError, NoLadder, NotAllowed, RuleViolation, UsageError
+from core.domain.model import Timestamp
+from core.domain.names import shielded
+from core.domain.records import Announcement, Context, Reply, refused
+from core.domain.settings import Policy
+from core.i18n import joined, language_of, render, t
+from core.ports.repository import Repo
+from core.service.handlers.sharing import elsewhere
+from core.service.helptext import help_text
+from core.service.jobs import catch_up
+from core.service.planning import schedule
+from core.service.queries.export import export_ladder
+from core.service.reading import parse
+from core.service.registry import ACTIONS, NOT_NEWS
+from core.service.session import Session
+
+DEFAULT_POLICY = Policy()
+
+
+def handle(repo: Repo, ctx: Context, text: str, resolve: Resolver,
+           policy: Policy = DEFAULT_POLICY) -> Reply | None:
+    """Answer one chat message, in words; None when it is not a command at all."""
+    # No chat shows a NUL character and PostgreSQL cannot store one: it stands as U+FFFD,
+    # the replacement character, whichever store keeps the ladder.
+    text = text.replace("\x00", "\ufffd")
+    # (parsed before the repeat is looked for, so that the reads it makes first can go
+    # with that look: parsing reads nothing, and the same text parses alike again)
+    try:
+        parsed: Parsed | LadderError | None = parse(text, ctx.user, resolve, ctx.reply_to)
+    except LadderError as error:
+        parsed = error
+    if isinstance(parsed, Parsed):
+        _expect(repo, ctx, parsed)
+    if ctx.message_id is not None:
+        earlier = repo.seen(ctx.chat, ctx.message_id)
+        if earlier is not None:
+            return Reply(earlier)
+    if isinstance(parsed, UsageError):
+        parsed = _ladder_named(repo, ctx.chat, text, parsed)
+    if isinstance(parsed, LadderError):
+        return spoken(refused(parsed), ctx, _chat_language(repo, ctx.chat, policy))
+    if parsed is None:
+        return None
+    reply = execute(repo, ctx, parsed, policy)
+    if ctx.message_id is not None and not reply.error:
+        repo.remember(ctx.chat, ctx.message_id, str(reply.text), ctx.at)
+    return reply
+
+
+def _expect(repo: Repo, ctx: Context, parsed: Parsed) -> None:
+    """Name the reads the command makes first, if its action knows them."""
+    cmd, expects = parsed.command, ACTIONS[type(parsed.command)].expects
+    if expects is not None:
+        repo.expect_ladder(ctx.chat, parsed.ladder, lambda ladder: expects(repo, ctx, cmd, ladder))
+
+
+def _chat_language(repo: Repo, chat: str, policy: Policy) -> str:
+    """The language of a chat's default ladder (a refusal before any ladder was named),
+    else the bot's."""
+    return _ladder_language(repo, chat, None, policy)
+
+
+def _ladder_language(repo: Repo, chat: str, name: str | None, policy: Policy) -> str:
+    """The language of the chat's ladder `name` (None, or one that does not exist: the
+    chat's default), else the bot's."""
+    ladder = (repo.ladder(chat, name) if name is not None else None) or repo.ladder(chat, None)
+    return ladder.settings.language if ladder is not None else policy.language
+
+
+def spoken(reply: Reply, ctx: Context, language: str) -> Reply:
+    """The reply in words: what only its asker sees (a private reply, or any in a private
+    chat) in their own language where we speak it, the rest in `language` (the ladder's)."""
+    reader = language_of(ctx.locale, language) if reply.private or ctx.alone else language
+    return dataclasses.replace(reply, text=render(reply.text, reader), language=reader)
+
+
+def _ladder_named(repo: Repo, chat: str, text: str, error: UsageError) -> UsageError:
+    """A word the command did not expect that names a ladder of this chat (`/join
+    league`): say the command as it was meant."""
+    if not error.stray or "ladder=" in text.lower() or repo.ladder(chat, error.stray) is None:
+        return error
+    words = text.split()
+    if error.stray not in words[1:]:
+        return error
+    words[words.index(error.stray, 1)] = f"ladder={error.stray}"
+    return UsageError(joined(error.reason, t("parse.did_you_mean_line", command=" ".join(words)),
+                             sep="\n"), error.stray)
+
+
+def storeless(cmd: Command, policy: Policy = DEFAULT_POLICY, locale: str | None = None,
+              fallback: str | None = None) -> Reply | None:
+    """The reply to a command that reads nothing stored (help), in words (the asker's
+    `locale` where we speak it, else `fallback`, else the bot's language), or None: an
+    adapter may answer it at once, never behind the database's queue."""
+    if isinstance(cmd, Help):
+        language = language_of(locale, fallback or policy.language)
+        return Reply(render(help_text(cmd.topic, policy), language), private=True,
+                     language=language)
+    return None
+
+
+def execute(repo: Repo, ctx: Context, parsed: Parsed, policy: Policy = DEFAULT_POLICY) -> Reply:
+    """Run a parsed command and answer in words (adapters with typed options, like
+    Discord, start here), within a time budget of its own (core.domain.budget)."""
+    with renewed():
+        reply, language = _execute(repo, ctx, parsed, policy)
+    return spoken(reply, ctx, language)
+
+
+def _execute(repo: Repo, ctx: Context, parsed: Parsed, policy: Policy) -> tuple[Reply, str]:
+    """The reply, and the language of the ladder it concerns (the bot's, if none)."""
+    cmd = parsed.command
+    bots = policy.language
+    action = ACTIONS[type(cmd)]
+    # The chat's ladders as a whole (create, default, delete, join a share) are for the
+    # chat's moderators; one ladder's moderators' role is asked once its ladder is known.
+    if action.moderator and action.chat is not None and not ctx.moderator:
+        return refused(NotAllowed(t("moderators.only"))), \
+            _ladder_language(repo, ctx.chat, parsed.ladder, policy)
+    try:
+        check(cmd, ctx.user)  # typed options (Discord's) come here without the parser's checks
+    except UsageError as error:
+        return refused(error), _ladder_language(repo, ctx.chat, parsed.ladder, policy)
+    cmd = _shielded(cmd)
+    if isinstance(cmd, Help):  # (no locale, as on the console: the chat's language)
+        known = storeless(cmd, policy, ctx.locale, _chat_language(repo, ctx.chat, policy))
+        assert known is not None
+        return known, known.language
+    chat = action.chat
+    if chat is not None:
+        reply = _guarded(repo, lambda: chat(repo, ctx, cmd, policy))
+        if isinstance(cmd, CreateLadder) and not reply.error:
+            schedule(repo, ctx.chat, cmd.name)
+        # The language of the ladder it names (as it is now: created, or made default),
+        # else of the chat's default ladder.
+        named = cmd.name if isinstance(cmd, CreateLadder | MakeDefault | DeleteLadder) else None
+        return reply, _ladder_language(repo, ctx.chat, named, policy)
+    ladder = repo.ladder(ctx.chat, parsed.ladder)
+    if ladder is None:
+        if parsed.ladder is not None:
+            return refused(NoLadder(t("ladder.unknown_list", ladder=parsed.ladder))), \
+                _chat_language(repo, ctx.chat, policy)
+        return refused(NoLadder(t("ladder.none_here"))), bots
+    if action.moderator and not ctx.moderates(ladder):
+        return refused(NotAllowed(t("moderators.only"))), ladder.settings.language
+    announcements = catch_up(repo, ladder, ctx.at)
+    if announcements:
+        ladder = repo.ladder(ctx.chat, ladder.name) or ladder
+    session = Session(repo, ctx, ladder, policy)
+    run = action.run
+    if run is None:  # (no such command comes here: each has a handler)
+        return refused(RuleViolation(t("command.not_ladder"))), ladder.settings.language
+    reply = _guarded(repo, lambda: run(session, cmd))
+    if not reply.error and isinstance(cmd, ChangeSettings):  # time zone, windows, decay...
+        schedule(repo, ladder.chat, ladder.name)
+        ladder = repo.ladder(ladder.chat, ladder.name) or ladder  # (its language, too)
+    if ladder.shared:  # what a command changed, and the jobs it ran, are news there too
+        news = not (reply.error or reply.private or reply.local) and type(cmd) not in NOT_NEWS
+        announcements += elsewhere(repo, ladder, reply if news else None, announcements)
+    if reply.ladder == ladder.name and not announcements:
+        return reply, ladder.settings.language
+    return dataclasses.replace(reply, ladder=ladder.name,
+                               announcements=(*announcements, *reply.announcements)
+                               ), ladder.settings.language
+
+
+def _shielded(cmd: Command) -> Command:
+    """The command with its reason, typed by someone, shown as typed (core.domain.names)."""
+    reason = getattr(cmd, "reason", None)
+    if not isinstance(reason, str) or reason == shielded(reason):
+        return cmd
+    changed: Command = dataclasses.replace(cast(Any, cmd), reason=shielded(reason))
+    return changed
+
+
+def _guarded(repo: Repo, run: Callable[[], Reply]) -> Reply:
+    """Run a command; a refusal rolls back whatever it wrote."""
+    try:
+        with repo.savepoint():
+            return run()
+    except LadderError as error:
+        return refused(error)
+
+
+def export(repo: Repo, chat: str, name: str | None, at: Timestamp) -> dict[str, Any]:
+    """The ladder's export (`core.service.queries.export`) at `at`, after the jobs that
+    fell due by then have run."""
+    ladder = repo.ladder(chat, name)
+    if ladder is not None and at >= ladder.clock:
+        catch_up(repo, ladder, at)
+    return export_ladder(repo, chat, name, at)
+
+
+def catch_up_chat(repo: Repo, chat: str | None, now: int) -> list[Announcement]:
+    """Run due jobs of every ladder (of one chat, if given) up to `now`."""
+    announcements: list[Announcement] = []
+    for ladder in repo.every_ladder():
+        if chat is None or ladder.chat == chat:
+            announcements += catch_up(repo, ladder, now)
+    return announcements

@@ -1,0 +1,1 @@
+"""What changes a ladder: one module per family of commands."""

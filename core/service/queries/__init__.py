@@ -1,0 +1,1 @@
+"""What reads a ladder: standings, history, profiles, charts, exports."""

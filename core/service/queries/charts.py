@@ -1,0 +1,73 @@
+"""What a player's rating (or rung) chart shows, from stored history: no drawing here.
+
+Adapters render `ChartData` (PNG in chat, SVG on the web). Decay days are not stored
+per player (a decay day is one formula of each player's own rating), so the line is
+rebuilt here by applying the ladder's decay days between stored changes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core.domain import elo
+from core.domain.model import PlayerId, Timestamp
+from core.domain.records import ChartData, LadderInfo
+from core.domain.settings import Settings
+from core.ports.repository import Repo
+
+CHART_CHANGES = 2000  # the newest changes a chart draws
+CHART_CORRECTIONS = 50  # the newest corrections it marks
+
+
+def chart_reads(ladder: LadderInfo, player: PlayerId, now: Timestamp) -> list[tuple[Any, ...]]:
+    """What `chart_for` reads, named for `Repo.expect`."""
+    return [("changes", ladder.id, player, CHART_CHANGES), ("player_state", ladder.id, player),
+            *([("rank", ladder.id, "rung", player, now)] if ladder.settings.is_position else []),
+            ("timeline", ladder.id), ("audit", ladder.id, player, CHART_CORRECTIONS)]
+
+
+def chart_for(repo: Repo, ladder: LadderInfo, player: PlayerId, name: str,
+              now: Timestamp) -> ChartData | None:
+    """The chart of one player, or None when there is nothing to draw yet."""
+    settings = ladder.settings
+    changes = [c for c in repo.changes(ladder.id, player, CHART_CHANGES)
+               if c.kind in ("match", "adjust", "leave", "period")]
+    state = repo.player_state(ladder.id, player)
+    if state is None:
+        return None
+    position = settings.is_position
+    current = float(repo.rank(ladder.id, "rung", player, now) or 0) if position \
+        else state.rating
+    timeline = repo.timeline(ladder.id)
+    decays = [at for at, kind, _ in timeline if kind == "decay"] \
+        if settings.decays else []
+    seasons = tuple((at, label) for at, kind, label in timeline if kind == "season")
+    points: list[tuple[Timestamp, float]] = []
+    matches: list[tuple[Timestamp, float]] = []
+    if changes:
+        value = changes[0].before
+        points.append((changes[0].at, value))
+        for change in changes:
+            value = _decayed(settings, decays, points, value, change.at)
+            value = change.after
+            points.append((change.at, value))
+            if change.kind == "match" and change.rated:
+                matches.append((change.at, value))
+        _decayed(settings, decays, points, value, now + 1)
+    points.append((max(now, points[-1][0]) if points else now, current))
+    audit = repo.audit(ladder.id, player=player, limit=CHART_CORRECTIONS)
+    corrections = tuple(sorted((a.at, f"{a.by}: {a.action}") for a in audit))
+    label = "rung" if position else "rating"
+    return ChartData(label, tuple(points), tuple(matches), seasons, corrections, position,
+                     f"{ladder.name}-{name}", settings.language)
+
+
+def _decayed(settings: Settings, decays: list[Timestamp],
+             points: list[tuple[Timestamp, float]], value: float, until: Timestamp) -> float:
+    """Apply the decay days between the last point and `until`, adding their points."""
+    since = points[-1][0] if points else until
+    for at in decays:
+        if since < at < until:
+            value -= elo.decay_amount(settings, value)
+            points.append((at, value))
+    return value
