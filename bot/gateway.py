@@ -29,12 +29,11 @@ from core.commands.values import (
 from core.commands.words import LADDER_CHARS, MAX_PAGE
 from core.domain.budget import Overtime
 from core.domain.errors import LadderError
-from core.domain.records import Context, Paging, Reply, RoleAccess, UserRef, refused
+from core.domain.records import NAMED, Context, Paging, Reply, RoleAccess, UserRef, refused
 from core.domain.settings import Policy
 from core.i18n import N_, Message, Text, encode, language_of, render, t
 from core.ports.repository import PlatformRepo, PlatformStore
 from core.service.dispatch import execute, handle, spoken
-from core.service.session import NAMED
 
 # The buttons under a pending report, and what pressing each one does.
 BUTTON_ACTIONS = ("confirm", "dispute", "withdraw")

@@ -3,7 +3,7 @@ command, as Telegram's menu lists it and Discord's describes it (catalog codes).
 
 from __future__ import annotations
 
-from core.service.registry import SPECS
+from core.commands.registry import SPECS
 
 # In the order the menus list them (the order of `/help`), from the registry.
 MENU = {spec.word: spec.menu for spec in SPECS}

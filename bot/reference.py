@@ -10,11 +10,11 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from core.commands.registry import SPECS
 from core.domain.setting_keys import PROPERTIES, SETTING_GROUPS, SETTING_SPECS
 from core.domain.settings import PRESETS, format_value, preset
 from core.i18n import LANGUAGES, render, t
 from core.service.handlers.roles import ROLE_KEYS
-from core.service.registry import SPECS
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "reference"
 MADE = "<!-- Made by `python -m bot.reference` from the registry and the catalogs: edit those. -->"

@@ -63,12 +63,12 @@ from bot.telegram_render import alert, keyboard, render, shown, split
 from bot.text import APOLOGY
 from core import i18n
 from core.commands.parsing import command_word
+from core.commands.registry import PERSONAL_WORDS, READ_ONLY_WORDS
 from core.domain.names import shown_name
 from core.domain.numerals import is_digits
 from core.domain.records import Announcement, LadderInfo, Reply, UserRef
 from core.i18n import language_of, t
 from core.ports.repository import PlatformRepo, PlatformStore
-from core.service.registry import PERSONAL_WORDS, READ_ONLY_WORDS
 
 log = logging.getLogger(__name__)
 

@@ -16,7 +16,7 @@ from typing import Any
 from aiohttp import web
 from telegram.request import BaseRequest, RequestData
 
-from core.service.registry import WORDS
+from core.commands.registry import WORDS
 from tests import platform_limits as limits
 
 BOT = {"id": 7000000001, "is_bot": True, "first_name": "Ladder", "username": "LadderBot",

@@ -4,6 +4,7 @@ import pytest
 
 from core.commands.checks import check
 from core.commands.parsing import command_word
+from core.commands.reading import parse
 from core.commands.values import (
     AcceptChallenge,
     AdjustRating,
@@ -30,7 +31,6 @@ from core.commands.values import (
 from core.domain.errors import UnknownPlayer, UsageError
 from core.domain.model import Margin
 from core.domain.records import UserRef
-from core.service.reading import parse
 
 ME = UserRef("console:me", "me")
 
@@ -227,9 +227,9 @@ def test_text_over_2000_characters_is_refused() -> None:
 
 
 def test_every_command_word_has_help_and_a_usage_line() -> None:
+    from core.commands.registry import SPECS, USAGE
     from core.i18n import render
     from core.service.helptext import help_text
-    from core.service.registry import SPECS, USAGE
 
     for spec in SPECS:
         text = render(help_text(spec.word), "en")

@@ -16,9 +16,9 @@ import yaml
 
 from bot import reference
 from bot.text import APOLOGY
+from core.commands.registry import SPECS
 from core.domain.setting_keys import PROPERTIES, SETTING_SPECS
 from core.i18n import render
-from core.service.registry import SPECS
 from tests.test_console import console
 
 ROOT = Path(__file__).resolve().parent.parent

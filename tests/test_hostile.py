@@ -10,10 +10,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from core.commands.parsing import MAX_TEXT
+from core.commands.reading import parse
 from core.domain.errors import LadderError
 from core.domain.records import Context, Reply, UserRef
 from core.service.dispatch import handle
-from core.service.reading import parse
 from storage.repo import SqliteRepo
 from storage.sqlite import SqliteStore
 from tests.chat import T0

@@ -1,31 +1,31 @@
-"""The command registry (core/service/registry.py) is the one table of commands: every command
-value has exactly one handler and permission, and what the parser, /help, Telegram's menu
-and Discord's command tree offer is what the registry lists."""
+"""The words' registry (core/commands/registry.py) is the one table of commands, and the
+bus (core/service/bus.py) runs each: every command type has exactly one handler and
+permission, and what the parser, /help, Telegram's menu and Discord's command tree offer
+is what the registry lists."""
 
 from __future__ import annotations
 
-import typing
-
-from core.commands.values import Command, Help
+from core.commands import values
+from core.commands.reading import parse
+from core.commands.registry import KINDS, SPECS, USAGE, WORDS
+from core.commands.values import Command
 from core.domain.records import UserRef
-from core.service.reading import parse
-from core.service.registry import ACTIONS, SPECS, USAGE, WORDS
+from core.service.bus import HANDLERS
 
 ME = UserRef("console:alice", "alice")
 
 
-def test_every_command_value_has_one_action_with_a_handler() -> None:
-    kinds = set(typing.get_args(Command))
-    listed = [action.kind for spec in SPECS for action in spec.actions]
-    assert set(listed) == kinds
-    for kind in kinds - {Help}:  # (help reads nothing stored: the service answers it)
-        action = ACTIONS[kind]
-        assert (action.run is None) != (action.chat is None), kind
-    # One command value made by two words (/available, /unavailable) runs one way.
-    twice = {k for k in listed if listed.count(k) > 1}
-    for kind in twice:
-        runs = {a.run for spec in SPECS for a in spec.actions if a.kind is kind}
-        assert len(runs) == 1, kind
+def test_every_command_type_has_one_handler() -> None:
+    kinds = {k for k in vars(values).values()
+             if isinstance(k, type) and issubclass(k, Command) and k is not Command}
+    assert set(KINDS) == kinds == set(HANDLERS)
+    for kind in kinds:
+        handler = HANDLERS[kind]
+        ways = [handler.run, handler.chat, handler.known]
+        assert sum(way is not None for way in ways) == 1, kind
+        # A command about the chat's ladders as a whole runs on the chat, the rest on a
+        # ladder (or from nothing stored).
+        assert (handler.chat is not None) == kind.chat_wide, kind
 
 
 def test_every_word_parses_and_a_bare_word_makes_its_command() -> None:
@@ -37,7 +37,7 @@ def test_every_word_parses_and_a_bare_word_makes_its_command() -> None:
 
 
 def test_moderators_commands_are_exactly_the_mod_word_and_the_ladder_admin() -> None:
-    moderated = {a.kind.__name__ for a in ACTIONS.values() if a.moderator}
+    moderated = {kind.__name__ for kind in KINDS if kind.moderator}
     assert moderated == {
         "CreateLadder", "ChangeSettings", "MakeDefault", "RenameLadder", "DeleteLadder",
         "VoidMatch", "SetResult", "AdjustRating", "RemovePlayer", "AddPlayer", "BanPlayer",

@@ -1,6 +1,6 @@
 """The arguments of each command word, read into a typed command (`read_report` makes
-`ReportResult` of `win @bob major`); `core.service.registry` names which word each reads, and
-`core.service.reading.parse` reads a whole message. Mentions are resolved by the adapter's
+`ReportResult` of `win @bob major`); `core.commands.registry` names which word each reads, and
+`core.commands.reading.parse` reads a whole message. Mentions are resolved by the adapter's
 `resolve` callback (a console name, a Telegram username, a Discord id); a mention nobody
 knows is refused with what to do. Malformed commands raise `UsageError` with the
 command's usage line.

@@ -21,30 +21,27 @@ LADDER_LENGTH = 32  # a ladder name's characters, at most
 LADDER_CHARS = rf"[A-Za-z0-9_-]{{1,{LADDER_LENGTH}}}"  # (inside buttons' data too)
 LADDER_NAME = re.compile(rf"^{LADDER_CHARS}$")
 MAX_PAGE = 100_000
+CODE_LENGTH = 8  # a /link or share code's letters: 32^8, about 10^12 codes, against a
+# few tries a minute
 
 Resolver = Callable[[str], UserRef | None]
-
-
-def usage_error(word: str, problem: Message, stray: str = "") -> UsageError:
-    """A malformed command: the problem, then the command's usage line."""
-    from core.service.helptext import usage  # (the registry reads the parsers, which read us)
-
-    return UsageError(joined(problem, usage(word), sep="\n"), stray)
 
 
 class Args:
     """Tokens of one command, consumed left to right."""
 
     def __init__(self, word: str, tokens: list[str], author: UserRef, resolve: Resolver,
-                 reply_to: UserRef | None) -> None:
+                 reply_to: UserRef | None, usage: Message = "") -> None:
         self.word = word
+        self.usage = usage  # the command's usage line, said after what was wrong
         self.tokens = tokens
         self.author = author
         self.resolve = resolve
         self.reply_to = reply_to
 
     def error(self, problem: Message, stray: str = "") -> UsageError:
-        return usage_error(self.word, problem, stray)
+        return UsageError(joined(problem, self.usage, sep="\n") if self.usage else problem,
+                          stray)
 
     def stray(self, token: str) -> UsageError:
         """A word the command does not take."""

@@ -26,6 +26,16 @@ class UserRef:
     name: str
 
 
+NAMED = "name:"  # a user key for a player named by their ladder name (one on no platform
+# of the asker's: a Telegram player, picked on Discord)
+
+
+def named(name: str) -> UserRef:
+    """A player named by their ladder name, as typed (`@bob` or `bob`)."""
+    bare = name.strip().lstrip("@")
+    return UserRef(f"{NAMED}{bare}", bare)
+
+
 @dataclass(frozen=True, slots=True)
 class Context:
     """Who sent a command, where, and when (the clock is passed in, never read)."""

@@ -12,13 +12,10 @@ from collections.abc import Callable
 from typing import Any, cast
 
 from core.commands.checks import check
+from core.commands.reading import parse
+from core.commands.registry import NOT_NEWS
 from core.commands.values import (
-    ChangeSettings,
     Command,
-    CreateLadder,
-    DeleteLadder,
-    Help,
-    MakeDefault,
     Parsed,
 )
 from core.commands.words import Resolver
@@ -30,13 +27,11 @@ from core.domain.records import Announcement, Context, Reply, refused
 from core.domain.settings import Policy
 from core.i18n import joined, language_of, render, t
 from core.ports.repository import Repo
+from core.service.bus import HANDLERS
 from core.service.handlers.sharing import elsewhere
-from core.service.helptext import help_text
 from core.service.jobs import catch_up
 from core.service.planning import schedule
 from core.service.queries.export import export_ladder
-from core.service.reading import parse
-from core.service.registry import ACTIONS, NOT_NEWS
 from core.service.session import Session
 
 DEFAULT_POLICY = Policy()
@@ -74,7 +69,7 @@ def handle(repo: Repo, ctx: Context, text: str, resolve: Resolver,
 
 def _expect(repo: Repo, ctx: Context, parsed: Parsed) -> None:
     """Name the reads the command makes first, if its action knows them."""
-    cmd, expects = parsed.command, ACTIONS[type(parsed.command)].expects
+    cmd, expects = parsed.command, HANDLERS[type(parsed.command)].expects
     if expects is not None:
         repo.expect_ladder(ctx.chat, parsed.ladder, lambda ladder: expects(repo, ctx, cmd, ladder))
 
@@ -117,11 +112,11 @@ def storeless(cmd: Command, policy: Policy = DEFAULT_POLICY, locale: str | None 
     """The reply to a command that reads nothing stored (help), in words (the asker's
     `locale` where we speak it, else `fallback`, else the bot's language), or None: an
     adapter may answer it at once, never behind the database's queue."""
-    if isinstance(cmd, Help):
-        language = language_of(locale, fallback or policy.language)
-        return Reply(render(help_text(cmd.topic, policy), language), private=True,
-                     language=language)
-    return None
+    known = HANDLERS[type(cmd)].known
+    if known is None:
+        return None
+    language = language_of(locale, fallback or policy.language)
+    return Reply(render(known(cmd, policy), language), private=True, language=language)
 
 
 def execute(repo: Repo, ctx: Context, parsed: Parsed, policy: Policy = DEFAULT_POLICY) -> Reply:
@@ -136,10 +131,10 @@ def _execute(repo: Repo, ctx: Context, parsed: Parsed, policy: Policy) -> tuple[
     """The reply, and the language of the ladder it concerns (the bot's, if none)."""
     cmd = parsed.command
     bots = policy.language
-    action = ACTIONS[type(cmd)]
+    handler = HANDLERS[type(cmd)]
     # The chat's ladders as a whole (create, default, delete, join a share) are for the
     # chat's moderators; one ladder's moderators' role is asked once its ladder is known.
-    if action.moderator and action.chat is not None and not ctx.moderator:
+    if cmd.moderator and cmd.chat_wide and not ctx.moderator:
         return refused(NotAllowed(t("moderators.only"))), \
             _ladder_language(repo, ctx.chat, parsed.ladder, policy)
     try:
@@ -147,18 +142,18 @@ def _execute(repo: Repo, ctx: Context, parsed: Parsed, policy: Policy) -> tuple[
     except UsageError as error:
         return refused(error), _ladder_language(repo, ctx.chat, parsed.ladder, policy)
     cmd = _shielded(cmd)
-    if isinstance(cmd, Help):  # (no locale, as on the console: the chat's language)
-        known = storeless(cmd, policy, ctx.locale, _chat_language(repo, ctx.chat, policy))
-        assert known is not None
+    # (no locale, as on the console: the chat's language)
+    known = storeless(cmd, policy, ctx.locale, _chat_language(repo, ctx.chat, policy))
+    if known is not None:
         return known, known.language
-    chat = action.chat
+    chat = handler.chat
     if chat is not None:
         reply = _guarded(repo, lambda: chat(repo, ctx, cmd, policy))
-        if isinstance(cmd, CreateLadder) and not reply.error:
-            schedule(repo, ctx.chat, cmd.name)
         # The language of the ladder it names (as it is now: created, or made default),
         # else of the chat's default ladder.
-        named = cmd.name if isinstance(cmd, CreateLadder | MakeDefault | DeleteLadder) else None
+        named: str | None = getattr(cmd, "name", None) if cmd.names_ladder else None
+        if named is not None and cmd.reschedules and not reply.error:
+            schedule(repo, ctx.chat, named)
         return reply, _ladder_language(repo, ctx.chat, named, policy)
     ladder = repo.ladder(ctx.chat, parsed.ladder)
     if ladder is None:
@@ -166,17 +161,17 @@ def _execute(repo: Repo, ctx: Context, parsed: Parsed, policy: Policy) -> tuple[
             return refused(NoLadder(t("ladder.unknown_list", ladder=parsed.ladder))), \
                 _chat_language(repo, ctx.chat, policy)
         return refused(NoLadder(t("ladder.none_here"))), bots
-    if action.moderator and not ctx.moderates(ladder):
+    if cmd.moderator and not ctx.moderates(ladder):
         return refused(NotAllowed(t("moderators.only"))), ladder.settings.language
     announcements = catch_up(repo, ladder, ctx.at)
     if announcements:
         ladder = repo.ladder(ctx.chat, ladder.name) or ladder
     session = Session(repo, ctx, ladder, policy)
-    run = action.run
+    run = handler.run
     if run is None:  # (no such command comes here: each has a handler)
         return refused(RuleViolation(t("command.not_ladder"))), ladder.settings.language
     reply = _guarded(repo, lambda: run(session, cmd))
-    if not reply.error and isinstance(cmd, ChangeSettings):  # time zone, windows, decay...
+    if not reply.error and cmd.reschedules:  # time zone, windows, decay...
         schedule(repo, ladder.chat, ladder.name)
         ladder = repo.ladder(ladder.chat, ladder.name) or ladder  # (its language, too)
     if ladder.shared:  # what a command changed, and the jobs it ran, are news there too

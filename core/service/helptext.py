@@ -1,19 +1,20 @@
-"""`/help`: the command list, one command (its help and usage line, from the registry),
-the settings and the presets."""
+"""`/help`: the command list, one command (its help and usage line, from the words'
+registry), the settings and the presets."""
 
 from __future__ import annotations
 
+from core.commands.registry import USAGE, WORDS, usage
+from core.commands.values import Help
 from core.domain.rulebooks import rulebook_summary
 from core.domain.setting_keys import PROPERTIES, SETTING_GROUPS, SETTING_SPECS
 from core.domain.settings import Policy
-from core.i18n import N_, Message, Text, joined, t
+from core.i18n import N_, Message, joined, t
 from core.service.handlers.roles import ROLE_KEYS
-from core.service.registry import USAGE, WORDS
 
 
-def usage(word: str) -> Text:
-    """The usage line of a command word (its words stay as they are in every language)."""
-    return t("usage.line", line=USAGE.get(word, USAGE["help"]))
+def answer(cmd: Help, policy: Policy) -> Message:
+    """/help, or /help TOPIC."""
+    return help_text(cmd.topic, policy)
 
 
 def help_text(topic: str | None, policy: Policy | None = None) -> Message:

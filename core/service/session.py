@@ -15,6 +15,7 @@ from core.domain.ledger import Rederived
 from core.domain.model import PlayerId, Result, Timestamp
 from core.domain.names import distinct, given, shown_name
 from core.domain.records import (
+    NAMED,
     AuditEntry,
     ChallengeRecord,
     Context,
@@ -32,8 +33,6 @@ PLATFORMS = {"discord": "Discord", "telegram": "Telegram"}
 DISCORD = "discord:"  # a chat key's prefix on Discord, where a command's options are named
 # The options a command's text takes as bare words, in order (`/standings season`).
 _BARE = {"/standings": ("table",), "/history": ("player",)}
-NAMED = "name:"  # a user key for a player named by their ladder name (one on no platform
-# of the asker's: a Telegram player, picked on Discord)
 
 
 def platform_of(key: str) -> str:

@@ -8,6 +8,7 @@ import json
 from core.commands.values import DeleteLadder, RenameLadder
 from core.domain.errors import NoLadder, RuleViolation, SettingError
 from core.domain.records import Context, Reply
+from core.domain.settings import Policy
 from core.i18n import Message, encode, joined, plural, t
 from core.ports.repository import Repo
 from core.service.handlers.sharing import told_ended
@@ -29,7 +30,7 @@ def rename(s: Session, cmd: RenameLadder) -> Reply:
                    mod=s.ctx.user.name, old=old, ladder=cmd.name), ladder=cmd.name)
 
 
-def delete(repo: Repo, ctx: Context, cmd: DeleteLadder) -> Reply:
+def delete(repo: Repo, ctx: Context, cmd: DeleteLadder, _policy: Policy) -> Reply:
     """Say what deleting a ladder removes; confirmed, keep its export and delete it."""
     ladder = repo.ladder(ctx.chat, cmd.name)
     if ladder is None:

@@ -11,7 +11,14 @@ import dataclasses
 import hashlib
 from collections.abc import Mapping
 
-from core.commands.values import ChangeSettings, CreateLadder, ShowStandings
+from core.commands.values import (
+    ChangeSettings,
+    CreateLadder,
+    PinStandings,
+    ShowLadder,
+    ShowStandings,
+    UnpinStandings,
+)
 from core.domain.errors import RuleViolation, SettingError
 from core.domain.records import Context, LadderInfo, PinRecord, Reply, UserRef
 from core.domain.settings import Policy
@@ -30,7 +37,7 @@ def _at_home(s: Session) -> None:
         raise RuleViolation(t("share.pin_home", ladder=s.ladder.name))
 
 
-def pin(s: Session) -> Reply:
+def pin(s: Session, _cmd: PinStandings) -> Reply:
     """Post the standings where this was asked, and keep that message up to date."""
     if not s.ctx.chat.startswith(("discord:", "telegram:")):
         raise RuleViolation(t("pin.no_platform"))
@@ -41,7 +48,7 @@ def pin(s: Session) -> Reply:
     return Reply(t("pin.moved" if moved else "pin.done", ladder=s.ladder.name))
 
 
-def unpin(s: Session) -> Reply:
+def unpin(s: Session, _cmd: UnpinStandings) -> Reply:
     """Stop keeping the live standings message up to date (the message stays)."""
     _at_home(s)
     if s.repo.pin(s.ladder.id) is None:
@@ -96,7 +103,7 @@ def set_roles(s: Session, changes: Mapping[str, object]) -> list[Text]:
     return texts
 
 
-def info(s: Session) -> Reply:
+def info(s: Session, _cmd: ShowLadder) -> Reply:
     """`/ladder info`, with the roles the ladder gives and its live message."""
     reply = ladder_info(s)
     pinned = s.repo.pin(s.ladder.id)

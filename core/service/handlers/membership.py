@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from core.commands.values import AddPlayer, BanPlayer, RemovePlayer, UnbanPlayer
+from core.commands.values import AddPlayer, BanPlayer, Join, Leave, RemovePlayer, UnbanPlayer
 from core.domain.errors import NotAllowed, RuleViolation
 from core.domain.events import PlayerJoined, PlayerLeft
 from core.domain.ledger import Rederived
@@ -22,7 +22,7 @@ _ENTERED = {"joined": (N_("member.joined_rung"), N_("member.joined_at")),
             "added": (N_("member.added_rung"), N_("member.added_at"))}
 
 
-def join(s: Session) -> Reply:
+def join(s: Session, _cmd: Join) -> Reply:
     """Join (or rejoin) the ladder."""
     user = s.ctx.user
     s.repo.lock_people((user.key, *s.repo.linked(user.key)))  # (against a /link at once)
@@ -61,7 +61,7 @@ def _enter(s: Session, user: UserRef, player: PlayerInfo | None, how: str,
     return text, player
 
 
-def leave(s: Session) -> Reply:
+def leave(s: Session, _cmd: Leave) -> Reply:
     """Leave the ladder (the record stays for a return)."""
     me = s.me()
     reports, challenges = s.waiting_on(me.id)

@@ -75,7 +75,7 @@ def create_ladder(repo: Repo, ctx: Context, cmd: CreateLadder, policy: Policy) -
     return Reply(joined(*lines, sep="\n"), ladder=ladder.name)
 
 
-def make_default(repo: Repo, ctx: Context, cmd: MakeDefault) -> Reply:
+def make_default(repo: Repo, ctx: Context, cmd: MakeDefault, _policy: Policy) -> Reply:
     """Make another ladder of the chat its default."""
     target = repo.ladder(ctx.chat, cmd.name)
     if target is None:

@@ -12,7 +12,8 @@ import dataclasses
 import secrets
 from collections.abc import Callable, Sequence
 
-from core.commands.values import JoinShare, LinkAccount, UnlinkAccount, Unshare
+from core.commands.values import JoinShare, LinkAccount, ShareLadder, UnlinkAccount, Unshare
+from core.commands.words import CODE_LENGTH
 from core.domain.errors import LadderError, NotAllowed, RuleViolation, SettingError
 from core.domain.records import Announcement, AuditEntry, Context, LadderInfo, Reply, refused
 from core.domain.settings import Policy
@@ -23,7 +24,6 @@ from core.service.session import Session, platform_of
 CODE_MINUTES = 10
 # No 0/O or 1/I: a code is read off one screen and typed on another.
 CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
-CODE_LENGTH = 8  # 32^8: about 10^12 codes, against a few tries a minute
 
 
 def new_code() -> str:
@@ -114,7 +114,7 @@ def unlink(repo: Repo, ctx: Context, cmd: UnlinkAccount, policy: Policy) -> Repl
 
 
 # ---- shared ladders
-def share(s: Session) -> Reply:
+def share(s: Session, _cmd: ShareLadder) -> Reply:
     """A code for a moderator of another chat to play this ladder there."""
     if s.ladder.home is not None:
         raise RuleViolation(t("share.not_home", ladder=s.ladder.name))

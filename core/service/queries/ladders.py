@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from core.commands.values import ShowHistory, ShowStandings
+from core.commands.values import ListLadders, ShowHallOfFame, ShowHistory, ShowStandings
 from core.domain.errors import RuleViolation
 from core.domain.model import PlayerId, Timestamp
 from core.domain.paging import more_hint, pages, past_the_end
@@ -22,7 +22,7 @@ from core.domain.records import (
 )
 from core.domain.rulebooks import choose, rulebook_summary
 from core.domain.setting_keys import describe
-from core.domain.settings import Settings
+from core.domain.settings import Policy, Settings
 from core.domain.tables import HallEntry, calibrating, league, league_name
 from core.i18n import N_, Message, decode, joined, plural, span, t
 from core.ports.repository import Repo
@@ -235,7 +235,7 @@ def history(s: Session, cmd: ShowHistory) -> Reply:
                  pages=Paging("history", cmd.page, more) if paged else None)
 
 
-def hall_of_fame(s: Session) -> Reply:
+def hall_of_fame(s: Session, _cmd: ShowHallOfFame) -> Reply:
     """Every closed season's top three."""
     if "season" not in s.settings.tables:
         raise RuleViolation(t("hall.no_seasons", ladder=s.ladder.name))
@@ -285,7 +285,7 @@ def _moderators(s: Session) -> Message:
     return t("info.moderators", role=role, recent=recent)
 
 
-def list_ladders(repo: Repo, ctx: Context) -> Reply:
+def list_ladders(repo: Repo, ctx: Context, _cmd: ListLadders, _policy: Policy) -> Reply:
     """The chat's ladders."""
     ladders = repo.ladders(ctx.chat)
     if not ladders:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from core.commands.values import Suggest
 from core.domain import elo
 from core.domain.errors import RatingGapTooLarge
 from core.domain.model import PlayerId, Result, pair_key
@@ -14,7 +15,7 @@ from core.service.session import Session
 SUGGESTED = 5  # opponents a reply names
 
 
-def suggest(s: Session) -> Reply:
+def suggest(s: Session, _cmd: Suggest) -> Reply:
     """The asker's fairest opponents now: nearest in rating (in rungs on a position
     ladder), leaving out whom they cannot fairly play now (see `_playable`)."""
     me = s.me()

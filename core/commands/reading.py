@@ -7,13 +7,13 @@ from __future__ import annotations
 import difflib
 
 from core.commands.parsing import MAX_TEXT, command_word
+from core.commands.registry import SPECS, WORDS, usage
 from core.commands.values import Parsed
 from core.commands.words import LADDER_NAME, Args, Resolver
 from core.domain.errors import UsageError
 from core.domain.names import shielded
 from core.domain.records import UserRef
 from core.i18n import Number, joined, t
-from core.service.registry import ACTIONS, SPECS, WORDS
 
 
 def parse(text: str, author: UserRef, resolve: Resolver,
@@ -44,9 +44,9 @@ def parse(text: str, author: UserRef, resolve: Resolver,
                       t("parse.lists_open") if word in ("challenges", "pending") else "", sep="")
         # (what was typed, shown as typed: no command to tap, core.domain.names)
         raise UsageError(t("parse.unknown_command", word=shielded(f"/{shown}"), hint=hint))
-    args = Args(spec.word, kept, author, resolve, reply_to)
+    args = Args(spec.word, kept, author, resolve, reply_to, usage(spec.word))
     command = spec.parser(args)
-    if ladder is not None and ACTIONS[type(command)].chat is not None:
+    if ladder is not None and command.chat_wide:
         # These name their ladder themselves (or none); ladder= would be silently ignored.
         raise args.error(t("parse.ladder_chat_level"))
     return Parsed(command, ladder)
