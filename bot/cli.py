@@ -251,18 +251,18 @@ def platforms(config: configuration.Config, store: SqlStore,
     """The platforms whose tokens are configured."""
     found: list[Platform] = []
     if config.telegram.token:
-        from bot.telegram import TelegramPlatform
+        from bot.telegram.platform import TelegramPlatform
 
         found.append(TelegramPlatform(config, store))
     if config.discord.token:
-        from bot.discord import DiscordPlatform
+        from bot.discord.platform import DiscordPlatform
 
         found.append(DiscordPlatform(config, store, shard_ids=shards, shard_count=shard_count))
     return found
 
 
 async def _web(args: argparse.Namespace) -> int:
-    from bot.web import Web
+    from bot.web.pages import Web
 
     config, path = _database(args)
     listen = args.listen or config.web_listen or "127.0.0.1:8080"
@@ -286,8 +286,8 @@ async def _web(args: argparse.Namespace) -> int:
 async def _discord(args: argparse.Namespace) -> int:
     import discord
 
-    from bot.discord import DiscordPlatform
-    from bot.discord_words import Words
+    from bot.discord.platform import DiscordPlatform
+    from bot.discord.words import Words
 
     config = configuration.load(args.config)
     platform = DiscordPlatform(config, None)

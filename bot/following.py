@@ -1,6 +1,6 @@
 """What follows the standings on the platforms, kept in step: the live standings message
 of `/ladder pin` (Discord and Telegram alike, through each platform's `Board`), and the
-driver that wakes it and the Discord roles (bot/discord_roles.py).
+driver that wakes it and the Discord roles (bot/discord/roles.py).
 
 Nothing here is a flag that could be lost: each step compares what the standings say
 now with what was last shown or given (stored beside the ladder) and does the

@@ -15,7 +15,7 @@ from apscheduler.triggers.interval import IntervalTrigger
 
 from bot.backup import daily
 from bot.config import Config
-from bot.discord_roles import RoleSync
+from bot.discord.roles import RoleSync
 from bot.following import Follower, LiveStandings, Step
 from bot.scheduler import Scheduler
 from core.domain.records import Announcement
@@ -146,7 +146,7 @@ class Runtime:
         try:
             await self.scheduler.start()
             if self.config.web_listen:
-                from bot.web import Web
+                from bot.web.pages import Web
 
                 site = Web(self.store, language=self.config.policy.language)
                 await site.start(self.config.web_listen)

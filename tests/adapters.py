@@ -16,10 +16,10 @@ from telegram import Update
 from telegram.ext import ContextTypes
 
 from bot.config import Config, DiscordConfig, TelegramConfig
-from bot.discord import DiscordPlatform
+from bot.discord.platform import DiscordPlatform
 from bot.limits import Limiter
-from bot.telegram import TelegramPlatform
-from bot.telegram_outgoing import Outgoing
+from bot.telegram.outgoing import Outgoing
+from bot.telegram.platform import TelegramPlatform
 from core.service.queries.export import export_ladder
 from storage.sqlite import SqliteStore
 from tests.discord_fake import GUILD, FakeDiscord

@@ -11,7 +11,7 @@ from typing import Any
 
 from aiohttp.test_utils import TestClient, TestServer
 
-from bot.web import Web
+from bot.web.pages import Web
 from storage.sqlite import SqliteStore
 from tests.chat import Chat
 

@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from bot import discord_render, telegram_render
+from bot.discord import render as discord_render
+from bot.telegram import render as telegram_render
 from bot.text import APOLOGY
 from core.commands.words import MAX_REASON
 from core.domain.names import shown_name
@@ -190,7 +191,7 @@ async def test_every_discord_command_and_button_on_a_big_hostile_ladder(
         made.append((reply, render(reply, *args)))
         return made[-1][1]
 
-    monkeypatch.setattr("bot.discord.render", spy)
+    monkeypatch.setattr("bot.discord.platform.render", spy)
     for payload in discord_script():
         answers = await dc.deliver(payload)
         assert answers and str(APOLOGY) not in str(answers), (payload["data"], answers)
@@ -308,7 +309,7 @@ async def test_every_telegram_command_and_button_on_a_big_hostile_ladder(
         made.append((reply, [p for p, _ in parts]))
         return parts
 
-    monkeypatch.setattr("bot.telegram.render", spy)
+    monkeypatch.setattr("bot.telegram.platform.render", spy)
     for who, (text, entities) in telegram_script():
         user = MODERATOR if who < 0 else telegram_user(who)
         sent, alerts = len(tg.api.sent()), len(tg.alerts())

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from playwright.async_api import Dialog, async_playwright
 
-from bot.web import Web
+from bot.web.pages import Web
 from core.domain.calendar import parse_instant
 from storage.sqlite import SqliteStore
 from tests.browser import ARGS, chromium

@@ -16,9 +16,9 @@ import looptime
 from telegram.ext import ExtBot
 
 from bot.following import LiveStandings
-from bot.telegram_board import TelegramBoard
-from bot.telegram_outgoing import Outgoing
-from bot.telegram_render import render
+from bot.telegram.board import TelegramBoard
+from bot.telegram.outgoing import Outgoing
+from bot.telegram.render import render
 from storage.memory import MemoryStore
 from tests.chat import T0, Chat
 from tests.telegram_fake import GROUP, FakeRequest, FakeTelegram
@@ -82,7 +82,7 @@ async def test_a_busy_discord_channel_is_answered_in_time_beside_its_live_messag
         tmp_path: Path) -> None:
     # Discord answers each command within its 3 seconds (the stand-in refuses a later
     # answer, on its clock) while the live message is edited at most once in 5 s there.
-    from bot.discord_board import EVERY as DISCORD_EVERY
+    from bot.discord.board import EVERY as DISCORD_EVERY
     from tests.adapters import discord_harness
     from tests.discord_fake import command, option
     from tests.test_live_standings import MOD, pinned, player, report

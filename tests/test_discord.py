@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from bot.discord import APOLOGY
+from bot.discord.platform import APOLOGY
 from bot.limits import Limiter
 from tests import platform_limits
 from tests.adapters import DiscordHarness as Harness
@@ -466,7 +466,7 @@ async def test_a_mention_typed_into_a_reason_pings_nobody(dc: Harness) -> None:
 
 
 def test_only_the_users_the_bot_addresses_are_pinged() -> None:
-    from bot.discord_render import pinged
+    from bot.discord.render import pinged
     uid, other = 1300000000000000105, 1300000000000000106
     named = frozenset({uid})
     addressed = pinged(f"@<@{uid}>: your match #1 waits for you.", named).to_dict()

@@ -12,9 +12,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from bot.discord_board import EVERY as DISCORD_EVERY
+from bot.discord.board import EVERY as DISCORD_EVERY
 from bot.following import LiveStandings
-from bot.telegram_board import EVERY as TELEGRAM_EVERY
+from bot.telegram.board import EVERY as TELEGRAM_EVERY
 from core.domain.records import Announcement
 from tests.adapters import T0, DiscordHarness, discord_harness, telegram_harness
 from tests.discord_fake import (
@@ -341,8 +341,8 @@ async def test_an_edit_waits_while_a_group_has_no_budget_to_spare(tmp_path: Path
     # edits took the replies' budget and the replies fell behind by up to 41 s.
     from types import SimpleNamespace
 
-    from bot.telegram_board import SPARE, TelegramBoard
-    from bot.telegram_outgoing import Outgoing, spare
+    from bot.telegram.board import SPARE, TelegramBoard
+    from bot.telegram.outgoing import Outgoing, spare
 
     limiter = Outgoing(overall_max_rate=0, group_max_rate=20, group_time_period=60)
     bot = SimpleNamespace(rate_limiter=limiter)

@@ -17,10 +17,10 @@ import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
 from bot import console as console_module
-from bot import web_words
-from bot.discord_roles import RoleSync
+from bot.discord.roles import RoleSync
 from bot.following import LiveStandings
-from bot.web import Web
+from bot.web import words as web_words
+from bot.web.pages import Web
 from core import i18n
 from core.service.helptext import USAGE
 from storage.sqlite import SqliteStore
@@ -310,8 +310,8 @@ async def test_telegram_payloads_leave_no_english(tmp_path: Path) -> None:
 
 async def test_discords_command_menu_has_no_english_in_russian() -> None:
     from bot.config import Config
-    from bot.discord import DiscordPlatform
-    from bot.discord_words import Words
+    from bot.discord.platform import DiscordPlatform
+    from bot.discord.words import Words
 
     platform = DiscordPlatform(Config(), None)
     payloads = [await c.get_translated_payload(platform.tree, Words())

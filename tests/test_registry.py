@@ -47,7 +47,7 @@ def test_moderators_commands_are_exactly_the_mod_word_and_the_ladder_admin() -> 
 
 def test_discords_tree_registers_every_word_of_the_registry() -> None:
     from bot.config import Config
-    from bot.discord import DiscordPlatform
+    from bot.discord.platform import DiscordPlatform
 
     platform = DiscordPlatform(Config(), None)
     names = {c.name for c in platform.tree.get_commands()}

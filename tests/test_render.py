@@ -8,7 +8,8 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot import discord_render, telegram_render
+from bot.discord import render as discord_render
+from bot.telegram import render as telegram_render
 from core.domain.records import Reply
 from tests import platform_limits as limits
 

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from bot.discord_roles import RoleSync
+from bot.discord.roles import RoleSync
 from bot.scheduler import Scheduler
 from storage.sqlite import SqliteStore
 from tests.adapters import T0, DiscordHarness, discord_harness

@@ -20,9 +20,9 @@ from bot.config import Config, TelegramConfig
 from bot.gateway import Gateway
 from bot.limits import Limiter
 from bot.scheduler import Scheduler
-from bot.telegram import APOLOGY, TelegramPlatform
-from bot.telegram_outgoing import Outgoing
-from bot.telegram_render import split as split_text
+from bot.telegram.outgoing import Outgoing
+from bot.telegram.platform import APOLOGY, TelegramPlatform
+from bot.telegram.render import split as split_text
 from core.domain.records import Reply
 from core.service.dispatch import export
 from storage.sqlite import SqliteStore

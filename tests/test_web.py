@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
-from bot.web import Web
+from bot.web.pages import Web
 from storage.sqlite import SqliteStore
 from tests.chat import Chat
 
@@ -153,12 +153,12 @@ async def test_an_id_is_written_one_way_only(site: Any, path: str) -> None:
 
 async def test_an_api_failure_is_answered_in_json(site: Any,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    import bot.web
+    import bot.web.pages
 
     def broken(*args: Any) -> Any:
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(bot.web, "hall_view", broken)
+    monkeypatch.setattr(bot.web.pages, "hall_view", broken)
     client, _ = site
     response = await client.get("/api/ladders/1/hall")
     assert response.status == 500 and await response.json() == {"error": "internal error"}
@@ -280,7 +280,7 @@ async def test_slow_or_idle_connections_are_closed_and_capped(tmp_path: Path) ->
 def test_a_flood_of_one_log_message_is_throttled() -> None:
     import logging
 
-    from bot.webserver import Throttle
+    from bot.web.server import Throttle
 
     throttle = Throttle(interval=60)
 
@@ -299,7 +299,7 @@ async def test_a_dead_drawing_process_is_replaced(site: Any,
     from concurrent.futures import ThreadPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
-    import bot.web
+    import bot.web.pages
 
     started: list[Any] = []
 
@@ -313,7 +313,7 @@ async def test_a_dead_drawing_process_is_replaced(site: Any,
                 raise BrokenProcessPool("a worker died")
             return super().submit(*args, **kwargs)
 
-    monkeypatch.setattr(bot.web, "ProcessPoolExecutor", Worker)
+    monkeypatch.setattr(bot.web.pages, "ProcessPoolExecutor", Worker)
     _, chat = site
     web = Web(chat.store, clock=lambda: chat.at)
     async with TestClient(TestServer(web.app)) as client:
@@ -329,7 +329,7 @@ def test_the_connection_cap_leaves_room_below_the_open_file_limit(
     # 300 half-open connections under `ulimit -n 256` stopped every request.
     import resource
 
-    from bot.webserver import MOST_CONNECTIONS, connection_cap
+    from bot.web.server import MOST_CONNECTIONS, connection_cap
 
     for soft, cap in [(256, 64), (1024, MOST_CONNECTIONS), (8, 4),
                       (resource.RLIM_INFINITY, MOST_CONNECTIONS)]:
@@ -373,7 +373,7 @@ async def test_one_address_cannot_hold_the_others_connections(tmp_path: Path) ->
     # refused: each address has its share of the cap.
     import asyncio
 
-    from bot import webserver
+    from bot.web import server as webserver
 
     async with SqliteStore(tmp_path / "l.db") as store:
         site = Web(store, header_timeout=5, connections=10)
@@ -407,7 +407,7 @@ async def test_a_request_aiohttp_cannot_read_is_answered_as_our_pages_are(
     # request's words.
     import asyncio
 
-    from bot.webserver import SECURITY_HEADERS
+    from bot.web.server import SECURITY_HEADERS
 
     async with SqliteStore(tmp_path / "l.db") as store:
         site = Web(store)

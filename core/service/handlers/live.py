@@ -1,7 +1,7 @@
 """What follows a ladder's standings on the platforms, as commands: `/ladder pin` and
 `/ladder unpin` (a live standings message), the role keys of `/ladder set`, and what
 `/ladder info` says of both. The adapters post, edit and give the roles
-(bot/following.py, bot/discord_roles.py); this decides what they show and whether a
+(bot/following.py, bot/discord/roles.py); this decides what they show and whether a
 change is allowed.
 """
 

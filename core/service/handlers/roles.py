@@ -2,7 +2,7 @@
 hold each one now, and the checks of `/ladder set roles=... champion_role=...`.
 
 Pure, like the rest of core: the Discord adapter reads the server, applies the
-difference (bot/discord_roles.py) and records what it gave. A role is known by its key:
+difference (bot/discord/roles.py) and records what it gave. A role is known by its key:
 `league:NAME` (the league as the settings name it), `top:N`, `champion`.
 """
 

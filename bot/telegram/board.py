@@ -13,8 +13,8 @@ from telegram import Bot
 from telegram.error import BadRequest, Forbidden
 
 from bot.following import Gone, Unreachable
-from bot.telegram_outgoing import ONCE, spare
-from bot.telegram_render import MAX_MESSAGE, shown
+from bot.telegram.outgoing import ONCE, spare
+from bot.telegram.render import MAX_MESSAGE, shown
 from bot.text import fitted
 from core.i18n import N_
 

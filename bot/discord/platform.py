@@ -1,8 +1,8 @@
 """Discord, through discord.py: interactions, persistent buttons, announcements.
 
 Servers own ladders (`discord:GUILD_ID`). The slash commands are declared in
-`bot.discord_commands`; they come here, go into the core through the shared gateway,
-and their replies go out as `bot.discord_render` makes them. The bot asks for no
+`bot.discord.commands`; they come here, go into the core through the shared gateway,
+and their replies go out as `bot.discord.render` makes them. The bot asks for no
 gateway intents: slash commands and buttons need none.
 """
 
@@ -22,9 +22,11 @@ import yarl
 from discord import app_commands
 
 from bot.config import Config
-from bot.discord_board import DiscordBoard
-from bot.discord_render import MENTION, called_ids, calling, chunks, pinged, render, shown
-from bot.discord_roles import DiscordRoles
+from bot.discord.board import DiscordBoard
+from bot.discord.commands import register
+from bot.discord.keys import PLATFORM, chat_key, user_ref
+from bot.discord.render import MENTION, called_ids, calling, chunks, pinged, render, shown
+from bot.discord.roles import DiscordRoles
 from bot.gateway import (
     PAGE_DATA,
     PRESSABLE,
@@ -58,22 +60,11 @@ from core.service.dispatch import storeless
 
 log = logging.getLogger(__name__)
 
-PLATFORM = "discord"
 CHOICE_NAME = 100  # characters of an autocomplete choice (discord-api-docs)
 AUTOCOMPLETE_WAIT = 2.0  # seconds an autocomplete may wait for the database
 EMBEDDED = (ShowStandings, ShowProfile, ShowHistory, ShowHallOfFame, ShowLadder)
 # A command that sets the roles a ladder gives: the server's roles are read first.
 SETS_ROLES = re.compile(r"^/ladder\s+(set|create)\b.*\b(roles|champion_role)\s*=", re.I | re.S)
-
-
-def chat_key(guild_id: int) -> str:
-    """The chat key of a Discord server."""
-    return f"{PLATFORM}:{guild_id}"
-
-
-def user_ref(user: discord.abc.User) -> UserRef:
-    """A Discord user, named as the server shows them."""
-    return UserRef(f"{PLATFORM}:{user.id}", shown_name(user.display_name))
 
 
 def role_ids(member: discord.Member) -> set[int]:
@@ -198,8 +189,6 @@ class DiscordPlatform:
         self.board = DiscordBoard(self.client, config.policy.web_url)
         self.changed: Callable[[str, str | None], None] | None = None  # (the Follower's poke)
         self.outbox: Callable[[], None] | None = None  # (the runtime's: post what waits)
-        from bot.discord_commands import register  # it builds on this module's names
-
         register(self)
 
     @property

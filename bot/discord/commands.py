@@ -7,18 +7,21 @@ line the text parser reads) in the core, which checks it as it checks a typed li
 from __future__ import annotations
 
 import inspect
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 
-from bot.discord import DiscordPlatform, user_ref
-from bot.discord_words import said
+from bot.discord.keys import user_ref
+from bot.discord.words import said
 from core.commands.forms import FORMS, Form, Kind, Param
 from core.commands.registry import USAGE, WORDS
 from core.domain.errors import LadderError
 from core.domain.records import Reply
 from core.i18n import language_of, render
+
+if TYPE_CHECKING:
+    from bot.discord.platform import DiscordPlatform
 
 HELP_TOPICS = [*USAGE, "settings", "presets"]  # offered as typed: more than 25 choices
 

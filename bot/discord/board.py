@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import discord
 
-from bot.discord_render import MAX_CONTENT, shown
+from bot.discord.render import MAX_CONTENT, shown
 from bot.following import Gone, Unreachable
 from bot.text import fitted
 from core.i18n import N_

@@ -24,8 +24,8 @@ from aiohttp import web
 from jinja2 import Environment, PackageLoader, select_autoescape
 
 from bot.config import host_port
-from bot.web_words import accepted, speaker, when
-from bot.webserver import HEADER_TIMEOUT, Listener, throttle_logs, with_headers
+from bot.web.server import HEADER_TIMEOUT, Listener, throttle_logs, with_headers
+from bot.web.words import accepted, speaker, when
 from core.domain.records import ChartData
 from core.i18n import render, t
 from core.service.queries.views import (

@@ -57,9 +57,9 @@ from bot.gateway import (
 from bot.limits import Limiter
 from bot.menu import MENU
 from bot.scheduler import Undeliverable
-from bot.telegram_board import TelegramBoard
-from bot.telegram_outgoing import Outgoing
-from bot.telegram_render import alert, keyboard, render, shown, split
+from bot.telegram.board import TelegramBoard
+from bot.telegram.outgoing import Outgoing
+from bot.telegram.render import alert, keyboard, render, shown, split
 from bot.text import APOLOGY
 from core import i18n
 from core.commands.parsing import command_word

@@ -1,0 +1,1 @@
+"""Telegram: the platform (python-telegram-bot), its replies, live boards and pacing."""

@@ -1,0 +1,1 @@
+"""The web: public ladder pages and the server that carries them (aiohttp)."""
