@@ -23,7 +23,7 @@ from pathlib import Path
 from core.domain.calendar import DAY
 from storage import files
 from storage.schema import configure, migrations
-from storage.units import SqlStore
+from storage.sqlite import SqliteStore
 
 STAMP = "%Y%m%d-%H%M%S"  # in names of backups, UTC
 
@@ -135,7 +135,7 @@ def _taken(path: Path, stem: str) -> float | None:
         return None
 
 
-async def daily(store: SqlStore, folder: Path, keep: int, now: float) -> Path | None:
+async def daily(store: SqliteStore, folder: Path, keep: int, now: float) -> Path | None:
     """The scheduled backup: a new copy in `folder` unless one was taken in the last day,
     then only the newest `keep` kept. Asking often is cheap, so restarts never skip a day
     (an interval trigger would start counting again at every restart)."""

@@ -17,6 +17,7 @@ matplotlib.use("Agg")  # no display here, ever; must precede pyplot
 
 import matplotlib.dates as mdates
 import matplotlib.pyplot as plt
+from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
@@ -47,17 +48,17 @@ def draw(data: ChartData) -> Figure:
     language = data.language
     line = said(t("chart.rung") if data.inverted else t("chart.rating"), language)
     xs = [_when(at) for at, _ in data.points]
-    axes.plot(xs, [v for _, v in data.points], color="#3366cc", linewidth=1.6,
+    axes.plot(_days(xs), [v for _, v in data.points], color="#3366cc", linewidth=1.6,
               drawstyle="steps-post", label=line)
     if data.matches:
-        axes.plot([_when(at) for at, _ in data.matches], [v for _, v in data.matches],
+        axes.plot(_days([_when(at) for at, _ in data.matches]), [v for _, v in data.matches],
                   linestyle="none", marker="o", markersize=4, color="#3366cc",
                   label=said(t("chart.match"), language))
     for n, (at, _season) in enumerate(data.seasons):
-        axes.axvline(_when(at), color="#999999", linestyle="--", linewidth=0.8,
+        axes.axvline(_days([_when(at)])[0], color="#999999", linestyle="--", linewidth=0.8,
                      label=said(t("chart.season"), language) if n == 0 else None)
     if data.corrections:  # each where the line stands once it was made
-        axes.plot([_when(at) for at, _ in data.corrections],
+        axes.plot(_days([_when(at) for at, _ in data.corrections]),
                   [_value_at(data, at) for at, _ in data.corrections],
                   linestyle="none", marker="^", markersize=7, color="#cc3333",
                   label=said(t("chart.correction"), language))
@@ -72,7 +73,12 @@ def draw(data: ChartData) -> Figure:
     return figure
 
 
-def _date_axis(axes: plt.Axes, xs: list[datetime]) -> None:
+def _days(times: list[datetime]) -> list[float]:
+    """Instants as matplotlib's dates (days), which its date axis reads."""
+    return [float(day) for day in mdates.date2num(times)]
+
+
+def _date_axis(axes: Axes, xs: list[datetime]) -> None:
     """Dates on the time axis, over at least LEAST_SPAN."""
     low, high = min(xs), max(xs)
     if high - low < LEAST_SPAN:
@@ -81,7 +87,7 @@ def _date_axis(axes: plt.Axes, xs: list[datetime]) -> None:
     else:
         pad = (high - low) / 40
         low, high = low - pad, high + pad
-    axes.set_xlim(low, high)
+    axes.set_xlim(*_days([low, high]))
     locator = mdates.AutoDateLocator(minticks=3, maxticks=8)
     locator.intervald[mdates.HOURLY] = []  # never hours or less: days at the least
     locator.intervald[mdates.MINUTELY] = []

@@ -237,7 +237,8 @@ async def _ladders(args: argparse.Namespace) -> int:
 
 def _ladder_rows(repo: Any) -> list[tuple[str, ...]]:
     """A header and one row a ladder: chat, name, rulebook, default, public, members."""
-    rows = [("CHAT", "LADDER", "RULEBOOK", "DEFAULT", "PUBLIC", "MEMBERS")]
+    rows: list[tuple[str, ...]] = [("CHAT", "LADDER", "RULEBOOK", "DEFAULT", "PUBLIC",
+                                    "MEMBERS")]
     for ladder in sorted(repo.every_ladder(), key=lambda lad: (lad.chat, lad.id)):
         rows.append((ladder.chat, ladder.name, ladder.settings.preset,
                      "yes" if ladder.is_default else "", "yes" if ladder.public else "",

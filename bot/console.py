@@ -17,8 +17,8 @@ import sys
 import time
 import traceback
 import unicodedata
-from collections.abc import Awaitable, Callable, Iterable
-from typing import TextIO
+from collections.abc import Callable, Coroutine, Iterable
+from typing import Any, TextIO
 
 from bot.text import APOLOGY, overtime
 from core.domain.budget import Overtime
@@ -106,7 +106,7 @@ class Console:
             lambda repo: handle(repo, ctx, said, user, self.policy))
         if reply is not None:
             self.announce(reply.announcements)
-            self.say(reply.text)
+            self.say(reply.said)
             if reply.chart is not None:
                 path = await self.save_chart(reply.chart)
                 self.say(f"[{render(t('console.chart', path=path), reply.language)}]")
@@ -198,8 +198,8 @@ def input_lines(stream: TextIO) -> Iterable[str]:
     return (line.decode("utf-8", "surrogateescape") for line in stream.buffer)
 
 
-def interactive(start: Callable[[], Awaitable[Console]], stop: Callable[[], Awaitable[None]]
-                ) -> None:
+def interactive(start: Callable[[], Coroutine[Any, Any, Console]],
+                stop: Callable[[], Coroutine[Any, Any, None]]) -> None:
     """The console on a terminal, until Ctrl-D or Ctrl-C. Each line runs in an event loop
     of its own turn, and the prompt waits outside it: under asyncio.run the first Ctrl-C
     only cancels the main task, which a prompt blocked in input() never notices."""

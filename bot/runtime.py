@@ -20,6 +20,7 @@ from bot.following import Follower, LiveStandings, Step
 from bot.scheduler import Scheduler
 from core.domain.records import Announcement
 from storage.dialect import SQLITE
+from storage.sqlite import SqliteStore
 from storage.units import SqlStore
 
 log = logging.getLogger(__name__)
@@ -118,6 +119,8 @@ class Runtime:
 
     async def backup(self) -> None:
         """Take the daily backup if the newest is a day old (checked hourly)."""
+        if not isinstance(self.store, SqliteStore):  # (a server's database: pg_dump's)
+            return
         try:
             made = await daily(self.store, Path(self.config.backup_dir),
                                self.config.backup_keep, self.clock())

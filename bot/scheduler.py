@@ -15,6 +15,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
+from functools import partial
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.interval import IntervalTrigger
@@ -131,16 +132,15 @@ class Scheduler:
                 await self.post(announcement)
             except Undeliverable as error:
                 log.error("dropping an announcement to %s: %s", announcement.chat, error)
-                await self.store.run(lambda repo, i=item: repo.outbox_done(i))
+                await self.store.run(partial(_done, item=item))
                 continue
             except Exception as error:
                 wait = min(MAX_BACKOFF, 30 * 2 ** attempts)
                 log.warning("posting to %s failed (attempt %d, next in %ds): %s",
                             announcement.chat, attempts + 1, wait, error)
-                await self.store.run(
-                    lambda repo, i=item, w=wait, e=error: repo.outbox_retry(i, now + w, repr(e)))
+                await self.store.run(partial(_retry, item=item, at=now + wait, why=repr(error)))
                 continue
-            await self.store.run(lambda repo, i=item: repo.outbox_done(i))
+            await self.store.run(partial(_done, item=item))
             posted.append(announcement)
         return posted
 
@@ -148,3 +148,13 @@ class Scheduler:
         """Stop ticking (jobs in flight finish; nothing is lost: due work stays due)."""
         if self.apscheduler.running:
             self.apscheduler.shutdown(wait=False)
+
+
+def _done(repo: PlatformRepo, item: int) -> None:
+    """An announcement of the outbox posted, or given up."""
+    repo.outbox_done(item)
+
+
+def _retry(repo: PlatformRepo, item: int, at: int, why: str) -> None:
+    """An announcement of the outbox tried again at `at`."""
+    repo.outbox_retry(item, at, why)

@@ -107,12 +107,12 @@ class ReportButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any],
-                             item: discord.ui.Button[discord.ui.View],
+                             item: discord.ui.Item[Any],
                              match: re.Match[str]) -> ReportButton:
         return cls(match["action"], match["ladder"], int(match["match"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        platform: DiscordPlatform = interaction.client.ladderbot  # type: ignore[attr-defined]
+        platform: DiscordPlatform = interaction.client.ladderbot
         try:
             await platform.press(interaction, self.action, self.ladder, self.match)
         except Exception as error:  # buttons are not the command tree's: apologize here
@@ -131,12 +131,12 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any],
-                             item: discord.ui.Button[discord.ui.View],
+                             item: discord.ui.Item[Any],
                              match: re.Match[str]) -> PageButton:
         return cls(match.string)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        platform: DiscordPlatform = interaction.client.ladderbot  # type: ignore[attr-defined]
+        platform: DiscordPlatform = interaction.client.ladderbot
         try:
             await platform.turn_page(interaction, self.data)
         except Exception as error:  # buttons are not the command tree's: apologize here
@@ -177,9 +177,10 @@ class DiscordPlatform:
         # Names and reasons are the players' own text: "@everyone" or a "<@123>" typed into
         # a reason must ping nobody. A reply names the users it may ping (`pinged`);
         # announcements, which no asker named anyone in, ping nobody.
+        shards: dict[str, Any] = {} if shard_ids is None else {"shard_ids": shard_ids}
         self.client = discord.AutoShardedClient(
-            intents=discord.Intents.none(), shard_ids=shard_ids, shard_count=shard_count,
-            allowed_mentions=discord.AllowedMentions.none())
+            intents=discord.Intents.none(), shard_count=shard_count,
+            allowed_mentions=discord.AllowedMentions.none(), **shards)
         self.client.ladderbot = self  # type: ignore[attr-defined]
         self.tree: app_commands.CommandTree[discord.AutoShardedClient] = \
             app_commands.CommandTree(self.client)
@@ -350,7 +351,7 @@ class DiscordPlatform:
             info = await self.store.run(
                 lambda repo: repo.ladder(chat_key(interaction.guild_id or 0), reply.ladder))
             if info is not None and info.channel and info.channel != str(interaction.channel_id):
-                await self._announce(Announcement(info.chat, info.name, reply.text, info.channel))
+                await self._announce(Announcement(info.chat, info.name, reply.said, info.channel))
 
     async def _announce(self, announcement: Announcement) -> None:
         try:
@@ -387,6 +388,7 @@ class DiscordPlatform:
         if reply is None and found is not None:
             await interaction.response.defer()
             reply = await self.run(interaction, *found)
+        assert reply is not None  # (admitted, and found or not)
         await self.respond(interaction, dataclasses.replace(reply, private=True), embed=True)
 
     async def on_error(self, interaction: discord.Interaction[Any],
@@ -441,7 +443,8 @@ def named_players(interaction: discord.Interaction[Any]) -> frozenset[int]:
     """The users an interaction names as players: its user options, and the mentions in
     the options that list players."""
     ids = {u.id for u in _resolved_users(interaction)}
-    stack = list((interaction.data or {}).get("options", []))  # type: ignore[union-attr]
+    data: dict[str, Any] = dict(interaction.data or {})
+    stack: list[dict[str, Any]] = list(data.get("options", []))
     while stack:
         found = stack.pop()
         stack += found.get("options", [])
@@ -452,9 +455,9 @@ def named_players(interaction: discord.Interaction[Any]) -> frozenset[int]:
 
 def _resolved_users(interaction: discord.Interaction[Any]) -> list[discord.abc.User]:
     """Users the interaction named in user options (text options resolve nothing)."""
-    data = interaction.data or {}
-    resolved = data.get("resolved", {}) if isinstance(data, dict) else {}
-    users = []
+    data: dict[str, Any] = dict(interaction.data or {})
+    resolved: dict[str, Any] = data.get("resolved", {})
+    users: list[discord.abc.User] = []
     for raw in resolved.get("users", {}).values():
         users.append(discord.User(state=interaction.client._connection, data=raw))
     return users

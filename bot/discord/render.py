@@ -94,8 +94,8 @@ def render(reply: Reply, embed: bool = False, own: str | None = None,
     private = reply.error or reply.private
     called = frozenset() if private else called_ids(reply.notify)
     common: dict[str, Any] = {"ephemeral": private,
-                              "allowed_mentions": pinged(reply.text, named, called)}
-    text = calling(shown(reply.text, own), called)
+                              "allowed_mentions": pinged(reply.said, named, called)}
+    text = calling(shown(reply.said, own), called)
     messages: list[dict[str, Any]]
     if embed and not reply.error:
         title, _, body = text.partition("\n")

@@ -9,8 +9,10 @@ the group has budget to spare beside the replies, and never retried by the rate 
 
 from __future__ import annotations
 
-from telegram import Bot
+from typing import Any
+
 from telegram.error import BadRequest, Forbidden
+from telegram.ext import ExtBot
 
 from bot.following import Gone, Unreachable
 from bot.telegram.outgoing import ONCE, spare
@@ -32,7 +34,7 @@ class TelegramBoard:
 
     every = EVERY
 
-    def __init__(self, bot: Bot, own: str | None) -> None:
+    def __init__(self, bot: ExtBot[Any], own: str | None) -> None:
         self.bot, self.own = bot, own
 
     def owns(self, chat: str) -> bool:

@@ -355,7 +355,7 @@ class TelegramPlatform:
         if not allowed:
             if note is not None:
                 await message.reply_text(own_words(note, message.from_user.language_code,
-                                                   self.config.policy).text)
+                                                   self.config.policy).said)
             return
         text, known = with_mentions(message)
         replied = message.reply_to_message
@@ -461,7 +461,7 @@ class TelegramPlatform:
         if reply.private:  # a ready noted: said to the presser; the others need the button
             await query.answer(alert(reply, self.own))
             return
-        await query.answer(own_words(t("adapter.done"), locale, policy).text)
+        await query.answer(own_words(t("adapter.done"), locale, policy).said)
         with contextlib.suppress(BadRequest):  # the buttons were removed already
             await query.edit_message_reply_markup(reply_markup=None)
         if isinstance(query.message, Message):

@@ -55,7 +55,7 @@ def keyboard(found: tuple[tuple[str, ...], int] | None, ladder: str | None,
 def render(reply: Reply, own: str | None = None
            ) -> list[tuple[str, InlineKeyboardMarkup | None]]:
     """The messages a reply becomes, each with the buttons it carries."""
-    parts = split(shown(reply.text, own))
+    parts = split(shown(reply.said, own))
     last = len(parts) - 1
     return [(part, buttons(reply) if n == last else None) for n, part in enumerate(parts)]
 
@@ -63,4 +63,4 @@ def render(reply: Reply, own: str | None = None
 def alert(reply: Reply, own: str | None = None) -> str:
     """A refusal as a button's alert, cut at a space to Telegram's 200 characters (a
     longer one was refused, and the presser saw nothing)."""
-    return cut(shown(reply.text, own), ALERT)
+    return cut(shown(reply.said, own), ALERT)

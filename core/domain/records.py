@@ -367,6 +367,13 @@ class Reply:
     local: bool = False  # no news for the other chats of a shared ladder (its own settings)
     pages: Paging | None = None  # one page of more: Previous and Next buttons
 
+    @property
+    def said(self) -> str:
+        """Its words as rendered, which the adapters show: every reply that leaves the
+        service is rendered (core.service.dispatch.spoken); one that is not is a bug."""
+        assert isinstance(self.text, str), "a reply shown before it was rendered"
+        return self.text
+
 
 def refused(error: LadderError) -> Reply:
     """The reply to a refused command: for its asker (a private reply where the chat has
