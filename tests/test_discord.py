@@ -302,7 +302,8 @@ def test_sync_dry_run_lists_every_command_without_a_token(tmp_path: Path) -> Non
                           "available", "unavailable", "report", "report-ffa", "report-teams",
                           "confirm", "dispute", "withdraw", "standings", "profile",
                           "history", "halloffame", "mod", "help", "players", "suggest",
-                          "challenge-cancel", "queue", "queue-leave", "ready", "link", "unlink"}
+                          "challenge-cancel", "queue", "queue-leave", "ready", "link", "unlink",
+                          "h2h"}
     assert [o["name"] for o in names["ladder"]["options"]] == [
         "create", "set", "info", "pin", "unpin", "list", "default", "rename", "delete", "share",
         "join-share", "unshare"]

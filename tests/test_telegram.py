@@ -64,7 +64,7 @@ async def test_commands_are_registered_for_groups_and_private_chats(tg: Harness)
     assert private["scope"]["type"] == "all_private_chats"
     assert {c["command"] for c in private["commands"]} == {
         "help", "standings", "profile", "history", "halloffame", "ladder", "players",
-        "suggest", "link", "unlink"}
+        "suggest", "link", "unlink", "h2h"}
     # The menu in the user's own language; the command words stay as they are.
     russian = {c["command"]: c["description"] for c in registered[2]["commands"]}
     dutch = {c["command"]: c["description"] for c in registered[4]["commands"]}

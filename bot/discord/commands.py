@@ -14,7 +14,8 @@ from discord import app_commands
 
 from bot.discord.keys import user_ref
 from bot.discord.words import said
-from core.commands.forms import FORMS, Form, Kind, Param
+from core.commands.forms import FORMS
+from core.commands.params import Form, Kind, Param
 from core.commands.registry import USAGE, WORDS
 from core.domain.errors import LadderError
 from core.domain.records import Reply

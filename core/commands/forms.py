@@ -1,16 +1,32 @@
 """Every command as a form of typed options (Discord's slash commands): its path, its
-parameters (name, kind, range, choices, help code) and what the values make, a command
-or the chat line the text parser reads. The adapters derive their menus from these and
-restate none; the checks run in the command, whichever way it came (core.commands.checks).
+parameters (core.commands.params) and what the values make, a command or the chat line
+the text parser reads. The adapters derive their menus from these and restate none; the
+checks run in the command, whichever way it came (core.commands.checks).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from enum import Enum
-from typing import Any
-
+from core.commands import h2h
+from core.commands.params import (
+    CHOICE,
+    CODE,
+    LADDER_NAME,
+    LAST_ID,
+    MOVES,
+    NAME_LENGTH,
+    OPTIONAL_MATCH,
+    OPTIONAL_REASON,
+    PAGE,
+    PLAYER,
+    REASON,
+    UNRATED,
+    Form,
+    Kind,
+    Param,
+    Values,
+    const,
+    user,
+)
 from core.commands.parsing import MAX_TEXT
 from core.commands.registry import SPECS
 from core.commands.values import (
@@ -49,11 +65,8 @@ from core.commands.values import (
     WithdrawReport,
 )
 from core.commands.words import (
-    CODE_LENGTH,
     LADDER_LENGTH,
     MAX_ADJUST,
-    MAX_PAGE,
-    MAX_REASON,
     read_score,
 )
 from core.domain.errors import UsageError
@@ -63,106 +76,9 @@ from core.domain.settings import MAX_BESTOF, PRESETS
 from core.i18n import N_, t
 
 
-class Kind(Enum):
-    """What an option holds, as the platform asks for it."""
-
-    TEXT = "text"  # at most `high` characters
-    INT = "int"  # from `low` to `high`
-    BOOL = "bool"
-    USER = "user"  # a member, picked on the platform (the adapter makes it a UserRef)
-
-
-# A match's or challenge's number: Discord's integers end at 2^53 - 1 (discord-api-spec's
-# Int53Type; 2^53 failed the whole bulk registration of every command).
-LAST_ID = 2**53 - 1
-NAME_LENGTH = 32  # a player's ladder name as typed
-MAX_MOVES_TYPED = 100_000
-
-
-@dataclass(frozen=True, slots=True)
-class Param:
-    """One option of a form. Every text has a length the platform checks (one without
-    any took 6,000 characters that came back in four messages)."""
-
-    name: str
-    kind: Kind = Kind.TEXT
-    high: int | None = None  # the longest text, or the highest number
-    low: int = 1
-    required: bool = False
-    default: Any = None
-    choices: tuple[tuple[str, str | None], ...] = ()  # (value, catalog code of its label)
-    help: str | None = None  # its description's catalog code (None: OPTIONS by its name)
-    complete: str | None = None  # what its autocomplete offers: "matches", "topics"
-
-
-# Every option by its name, the same wherever it appears (a form may say its own).
-OPTIONS = {"ladder": N_("menu.opt_ladder"), "reason": N_("menu.opt_reason"),
-           "player": N_("menu.opt_player"), "match": N_("menu.opt_match"),
-           "name": N_("menu.opt_name"), "page": N_("menu.opt_page"),
-           "opponent": N_("menu.opt_opponent"), "unrated": N_("menu.opt_unrated"),
-           "challenger": N_("menu.opt_challenger"), "moves": N_("menu.opt_moves"),
-           "table": N_("menu.opt_table"), "command": N_("menu.opt_command"),
-           "amount": N_("menu.opt_amount"), "challenge": N_("menu.opt_challenge"),
-           "options": N_("menu.opt_options"), "preset": N_("menu.opt_preset"),
-           "result": N_("menu.opt_result"), "margin": N_("menu.opt_margin"),
-           "again": N_("menu.opt_again"), "score": N_("menu.opt_score"),
-           "opponent_name": N_("menu.opt_opponent_name")}
-
-Values = Mapping[str, Any]
-# What the values make: a command, or the chat line the text parser reads (forms of
-# several players or settings in one option); refusals are UsageErrors.
-Build = Callable[[Values, UserRef], Command | str]
-
-
-@dataclass(frozen=True, slots=True)
-class Form:
-    """One typed command: `("ladder", "create")` is /ladder create."""
-
-    path: tuple[str, ...]
-    menu: str  # catalog code of its description
-    params: tuple[Param, ...]
-    build: Build
-    ladder: bool = True  # it takes `ladder=NAME` (its last option)
-    guild_only: bool = True
-
-    @property
-    def options(self) -> tuple[Param, ...]:
-        """Its parameters, and `ladder` where it takes one."""
-        return (*self.params, LADDER) if self.ladder else self.params
-
-    @staticmethod
-    def described(param: Param) -> str | None:
-        """The catalog code that describes an option."""
-        return param.help or OPTIONS.get(param.name)
-
-
-def _const(command: Command) -> Build:
-    return lambda _, __: command
-
-
-def _user(values: Values, name: str) -> UserRef | None:
-    found: UserRef | None = values.get(name)
-    return found
-
-
-# The options several forms share.
-LADDER = Param("ladder", high=LADDER_LENGTH)  # (`Form.ladder`: the last option)
-LADDER_NAME = Param("name", high=LADDER_LENGTH, required=True)
-REASON = Param("reason", high=MAX_REASON, required=True)
-OPTIONAL_REASON = Param("reason", high=MAX_REASON, default="")
-MATCH = Param("match", Kind.INT, high=LAST_ID, required=True)
-OPTIONAL_MATCH = Param("match", Kind.INT, high=LAST_ID)
-PAGE = Param("page", Kind.INT, high=MAX_PAGE, default=1)
-PLAYER = Param("player", Kind.USER, required=True)
-CHOICE = 32  # the longest choice's value as typed
-MOVES = Param("moves", Kind.INT, low=0, high=MAX_MOVES_TYPED)
-UNRATED = Param("unrated", Kind.BOOL, default=False)
-CODE = CODE_LENGTH + 4  # a code as typed: its letters, perhaps a dash and spaces
-
-
 def _report(values: Values, asker: UserRef) -> Command:
     """`/report result opponent ...` from its options."""
-    opponent, name = _user(values, "opponent"), values.get("opponent_name")
+    opponent, name = user(values, "opponent"), values.get("opponent_name")
     if (opponent is None) == (name is None):  # one of the two names them
         raise UsageError(t("report.one_opponent"))
     result, score = values["result"], values.get("score")
@@ -206,10 +122,10 @@ LADDER_FORMS: tuple[Form, ...] = (
     Form(("ladder", "set"), N_("menu.ladder_set"), (Param("options", high=MAX_TEXT,
                                                           required=True),),
          lambda v, _: f"/ladder set {v['options']}"),
-    Form(("ladder", "info"), N_("menu.ladder_info"), (), _const(ShowLadder())),
-    Form(("ladder", "pin"), N_("menu.ladder_pin"), (), _const(PinStandings())),
-    Form(("ladder", "unpin"), N_("menu.ladder_unpin"), (), _const(UnpinStandings())),
-    Form(("ladder", "list"), N_("menu.ladder_list"), (), _const(ListLadders()), ladder=False),
+    Form(("ladder", "info"), N_("menu.ladder_info"), (), const(ShowLadder())),
+    Form(("ladder", "pin"), N_("menu.ladder_pin"), (), const(PinStandings())),
+    Form(("ladder", "unpin"), N_("menu.ladder_unpin"), (), const(UnpinStandings())),
+    Form(("ladder", "list"), N_("menu.ladder_list"), (), const(ListLadders()), ladder=False),
     Form(("ladder", "default"), N_("menu.ladder_default"), (LADDER_NAME,),
          lambda v, _: MakeDefault(v["name"]), ladder=False),
     Form(("ladder", "rename"), N_("menu.ladder_rename"),
@@ -220,32 +136,32 @@ LADDER_FORMS: tuple[Form, ...] = (
                            help=N_("menu.opt_confirm_delete"))),
          lambda v, _: f"/ladder delete {v['name']}" + (" confirm" if v["confirm"] else ""),
          ladder=False),
-    Form(("ladder", "share"), N_("menu.ladder_share"), (), _const(ShareLadder())),
+    Form(("ladder", "share"), N_("menu.ladder_share"), (), const(ShareLadder())),
     Form(("ladder", "join-share"), N_("menu.ladder_join_share"), (
         Param("code", high=CODE, required=True, help=N_("menu.opt_share_code")),
         Param("name", high=LADDER_LENGTH, required=True, help=N_("menu.opt_share_name"))),
          lambda v, _: f"/ladder join-share {v['code'].strip()} {v['name'].strip()}",
          ladder=False),
-    Form(("ladder", "unshare"), N_("menu.ladder_unshare"), (), _const(Unshare())),
+    Form(("ladder", "unshare"), N_("menu.ladder_unshare"), (), const(Unshare())),
 )
 
 ACCOUNT_FORMS: tuple[Form, ...] = (
     Form(("link",), N_("menu.link"), (Param("code", high=CODE,
                                             help=N_("menu.opt_link_code")),),
          lambda v, _: LinkAccount(v["code"].strip() if v["code"] else None), ladder=False),
-    Form(("unlink",), N_("menu.unlink"), (), _const(UnlinkAccount()), ladder=False),
+    Form(("unlink",), N_("menu.unlink"), (), const(UnlinkAccount()), ladder=False),
 )
 
 PLAY_FORMS: tuple[Form, ...] = (
     Form(("accept",), N_("menu.accept"), (Param("challenger", Kind.USER),),
          # (a challenger named: their challenge to you, or their open challenge to anyone)
-         lambda v, _: AcceptChallenge(_user(v, "challenger"))),
+         lambda v, _: AcceptChallenge(user(v, "challenger"))),
     Form(("players",), N_("menu.players"), (PAGE,), lambda v, _: ShowPlayers(v["page"])),
     Form(("challenge-cancel",), N_("menu.challenge_cancel"),
          (Param("opponent", Kind.USER, help=N_("menu.opt_challenged")),),
-         lambda v, _: WithdrawChallenge(_user(v, "opponent"))),
-    Form(("queue",), N_("menu.queue"), (), _const(JoinQueue())),
-    Form(("queue-leave",), N_("menu.queue_leave"), (), _const(LeaveQueue())),
+         lambda v, _: WithdrawChallenge(user(v, "opponent"))),
+    Form(("queue",), N_("menu.queue"), (), const(JoinQueue())),
+    Form(("queue-leave",), N_("menu.queue_leave"), (), const(LeaveQueue())),
     Form(("ready",), N_("menu.ready"), (
         Param("match", Kind.INT, high=LAST_ID, help=N_("menu.opt_queue_match")),),
          lambda v, _: Ready(v["match"])),
@@ -253,10 +169,10 @@ PLAY_FORMS: tuple[Form, ...] = (
         Param("opponent", Kind.USER, help=N_("menu.opt_challenged")),
         Param("opponent_name", high=NAME_LENGTH)),
          # (no opponent: an open challenge, taken by the first /accept naming the challenger)
-         lambda v, _: IssueChallenge(_user(v, "opponent") or (
+         lambda v, _: IssueChallenge(user(v, "opponent") or (
              named(v["opponent_name"]) if v["opponent_name"] else None))),
     Form(("decline",), N_("menu.decline"), (OPTIONAL_REASON, Param("challenger", Kind.USER)),
-         lambda v, _: DeclineChallenge(v["reason"], _user(v, "challenger"))),
+         lambda v, _: DeclineChallenge(v["reason"], user(v, "challenger"))),
     Form(("report",), N_("menu.report"), (
         Param("result", high=CHOICE, required=True,
               choices=(("win", None), ("loss", None), ("draw", None))),
@@ -285,9 +201,10 @@ PLAY_FORMS: tuple[Form, ...] = (
             (t, None) for t in ("season", "week", "ladder", "rating"))), PAGE),
          lambda v, _: ShowStandings(v["table"], v["page"])),
     Form(("profile",), N_("menu.profile"), (Param("player", Kind.USER),),
-         lambda v, _: ShowProfile(_user(v, "player"))),
+         lambda v, _: ShowProfile(user(v, "player"))),
     Form(("history",), N_("menu.history"), (Param("player", Kind.USER), PAGE),
-         lambda v, _: ShowHistory(_user(v, "player"), v["page"])),
+         lambda v, _: ShowHistory(user(v, "player"), v["page"])),
+    h2h.FORM,
     Form(("help",), N_("menu.help"), (Param("command", high=32, complete="topics"),), _help,
          ladder=False, guild_only=False),
 )
@@ -320,7 +237,7 @@ MOD_FORMS: tuple[Form, ...] = (
 
 def _bare_forms() -> tuple[Form, ...]:
     """Every word that takes no arguments, as the registry has it."""
-    return tuple(Form((spec.word,), spec.menu, (), _const(spec.bare))
+    return tuple(Form((spec.word,), spec.menu, (), const(spec.bare))
                  for spec in SPECS if spec.bare is not None)
 
 

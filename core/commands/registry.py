@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from core.commands import h2h
 from core.commands.parse_mod import parse_ladder, parse_mod
 from core.commands.parsing import (
     no_args,
@@ -148,6 +149,8 @@ SPECS: tuple[Spec, ...] = (
          (JoinQueue, LeaveQueue)),
     Spec("ready", ("/ready [QUEUE_MATCH]",), N_("help.ready"), N_("menu.ready"), read_ready,
          (Ready,)),
+    Spec("h2h", h2h.USAGE, h2h.HELP, h2h.MENU, h2h.read_h2h, (h2h.ShowHeadToHead,),
+         reads=True),
     _bare("halloffame", N_("help.halloffame"), N_("menu.halloffame"), ShowHallOfFame(), reads=True),
     Spec("mod", ("/mod void MATCH_ID reason...", "/mod set MATCH_ID RESULT reason...",
                  "/mod adjust @user +N|-N reason...", "/mod remove @user reason...",

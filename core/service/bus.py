@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from core.commands.h2h import ShowHeadToHead
 from core.commands.values import (
     AcceptChallenge,
     AddPlayer,
@@ -71,7 +72,7 @@ from core.service.handlers import (
     reporting,
     sharing,
 )
-from core.service.queries import ladders, profile, roster, suggest
+from core.service.queries import h2h, ladders, profile, roster, suggest
 from core.service.session import Session
 
 C = TypeVar("C", bound=Command)
@@ -143,6 +144,7 @@ on(JoinQueue, queue.join)
 on(LeaveQueue, queue.leave)
 on(Ready, queue.ready)
 on(ShowHallOfFame, ladders.hall_of_fame)
+on(ShowHeadToHead, h2h.h2h)
 on(VoidMatch, moderation.void)
 on(SetResult, moderation.set_result)
 on(AdjustRating, moderation.adjust)

@@ -32,7 +32,7 @@ from core.ports.repository import Repo
 PLATFORMS = {"discord": "Discord", "telegram": "Telegram"}
 DISCORD = "discord:"  # a chat key's prefix on Discord, where a command's options are named
 # The options a command's text takes as bare words, in order (`/standings season`).
-_BARE = {"/standings": ("table",), "/history": ("player",)}
+_BARE = {"/standings": ("table",), "/history": ("player",), "/h2h": ("player", "other")}
 
 
 def platform_of(key: str) -> str:

@@ -165,7 +165,8 @@ def audit_text(s: Session, entry: AuditEntry) -> Message:
     return entry.message(s.when(entry.at), s.name(entry.player) if entry.player is not None else "")
 
 
-def _match_text(s: Session, record: MatchRecord) -> Message:
+def match_text(s: Session, record: MatchRecord) -> Message:
+    """One match as a history lists it: number, day, result, and what it moved."""
     line = t("history.match", id=record.id, at=s.when(record.reported_at),
              result=s.describe_result(record.result))
     note = decode(record.note) if record.note else ""
@@ -221,7 +222,7 @@ def history(s: Session, cmd: ShowHistory) -> Reply:
         t("history.of_player", name=s.name(who), ladder=s.ladder.name)
     lines: list[Message] = [t("history.title_page", title=title, page=cmd.page)
                             if cmd.page > 1 else t("history.title", title=title)]
-    lines += [_match_text(s, m) for m in matches] or [t("history.none")]
+    lines += [match_text(s, m) for m in matches] or [t("history.none")]
     if more:
         mention = f"@{s.name(who)}" if who is not None else None
         lines.append(t("history.older", command=s.said("/history", player=mention,
