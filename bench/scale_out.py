@@ -5,7 +5,7 @@ Each ladder (a chat of its own, 12 players, duel without confirmation) gets a se
 stream of chat messages: reports, standings and profiles, 15 simulated minutes apart.
 Every configuration plays the same streams on a database of its own. A process is
 `bench/scale_worker.py`; two processes split the ladders between them, as Discord's
-shards split servers. PostgreSQL is a throwaway server like the tests' (tests/postgres.py)
+shards split servers. PostgreSQL is a throwaway server like the tests' (tests/support/postgres.py)
 but with PostgreSQL's default durable settings (fsync on), reached through its Unix
 socket. Each number is the median of `runs` timed runs, each of fresh commands on the
 same databases, the configurations taking turns run by run.
@@ -111,7 +111,7 @@ def timed_run(db: str, processes: int, count: int, run: int,
 def _postgres(stack: ExitStack) -> Iterator[str]:
     """Fresh databases on one durable throwaway server, reached through its Unix socket
     (as a bot on the server's machine reaches it by default)."""
-    from tests import postgres
+    from tests.support import postgres
 
     server = stack.enter_context(postgres.cluster(durable=True, local=True))
     while True:

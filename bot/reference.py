@@ -72,7 +72,7 @@ PAGES = {"commands.md": commands, "settings.md": settings}
 
 
 def main() -> int:
-    """Write the reference pages (tests/test_docs.py says when they are stale)."""
+    """Write the reference pages (tests/e2e/test_docs.py says when they are stale)."""
     DOCS.mkdir(parents=True, exist_ok=True)
     for name, make in PAGES.items():
         (DOCS / name).write_text(make())

@@ -1,5 +1,5 @@
 """Shared fixtures: every service test runs on the SQLite store, on PostgreSQL (a
-throwaway server, tests/postgres.py) and on the in-memory twin."""
+throwaway server, tests/support/postgres.py) and on the in-memory twin."""
 
 from __future__ import annotations
 
@@ -12,15 +12,15 @@ import pytest
 from storage.memory import MemoryStore
 from storage.postgres import PgStore
 from storage.sqlite import SqliteStore
-from tests import postgres
-from tests.chat import Chat
+from tests.support import postgres
+from tests.support.chat import Chat
 
 
 @pytest.fixture(scope="session")
 def postgres_server() -> Iterator[str]:
     """One PostgreSQL server for the whole run, started when a test first needs it."""
     if postgres.binaries() is None:
-        pytest.fail("PostgreSQL is not installed: run `python -m tests.postgres --install` "
+        pytest.fail("PostgreSQL is not installed: run `python -m tests.support.postgres --install` "
                     "(README's test command does)")
     with postgres.cluster() as url:
         yield url

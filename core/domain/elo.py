@@ -208,7 +208,7 @@ def decay_amounts(settings: Settings, ratings: npt.NDArray[np.float64]
 
     The one copy of the rule: the fold decays every member through it at once, a reply
     or a chart one rating (`decay_amount`), and the stores' one-statement forms (their
-    `DECAY`) are pinned to it by tests/test_decay_forms.py.
+    `DECAY`) are pinned to it by tests/integration/test_decay_forms.py.
     """
     bottom = settings.floor if settings.floor is not None else 0.0
     if not settings.decay:

@@ -6,7 +6,7 @@ AVX-512 they differ in the last bit for a few values in a hundred), but they com
 each element alike whatever the array's length, so a game folded in a batch of
 thousands and the same game rated alone come out the same to the bit. One game alone
 is rated by `one_game`, the same steps on plain floats (numpy costs some 200 µs a call
-on arrays of two, ten times the arithmetic): tests/test_rulebook_folds.py pins the two
+on arrays of two, ten times the arithmetic): tests/integration/test_rulebook_folds.py pins the two
 forms to each other, bit for bit.
 """
 

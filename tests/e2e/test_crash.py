@@ -1,0 +1,73 @@
+"""A process killed in the middle of a command leaves the database as before it."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+from core.domain.calendar import parse_instant
+from core.domain.state import replay
+from storage.sqlite import SqliteStore
+from tests.support.audit import integrity
+from tests.support.bot_process import kill_at
+from tests.support.chat import Chat
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# The worker runs a real `/report` through the command layer and stops dead half-way
+# through writing it: after the event and the match's changes are written, before the
+# transaction commits. It says so on stdout, then waits to be killed.
+WORKER = textwrap.dedent("""
+    import asyncio, sys, time
+    from core.domain.records import Context, UserRef
+    from core.service.dispatch import handle
+    from storage import sqlite
+
+    original = sqlite.SqliteRepo._project
+
+    def project_then_hang(self, *args):
+        original(self, *args)
+        print("HALF-WRITTEN", flush=True)
+        time.sleep(600)
+
+    sqlite.SqliteRepo._project = project_then_hang
+
+    async def main():
+        async with sqlite.SqliteStore(sys.argv[1]) as store:
+            who = UserRef("console:alice", "alice")
+            ctx = Context("console", who, int(sys.argv[2]))
+            resolve = lambda name: UserRef(f"console:{name}", name)
+            await store.run(lambda repo: handle(repo, ctx, "/report win @bob", resolve))
+
+    asyncio.run(main())
+""")
+
+
+async def test_sigkill_mid_command_leaves_the_database_as_before(tmp_path: Path) -> None:
+    db = tmp_path / "l.db"
+    at = parse_instant("2026-01-05T10:00:00+00:00")
+    async with SqliteStore(db) as store:
+        chat = Chat(store, at=at)
+        await chat.ladder("duel", "confirm=false")
+        await chat.join("alice", "bob")
+        await chat.ok("alice", "/report win @bob")
+        before = await chat.export()
+    worker = subprocess.Popen(  # noqa: ASYNC220 (started, then only read from a thread)
+        [sys.executable, "-c", WORKER, str(db), str(at + 60)],
+        cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    await kill_at(worker, "HALF-WRITTEN")
+    assert worker.returncode == -signal.SIGKILL
+    assert integrity(db) == "ok"
+    async with SqliteStore(db) as store:
+        chat = Chat(store, at=at)
+        assert await chat.export() == before
+        state = await store.run(lambda repo: repo.state(1))
+        events = await store.run(lambda repo: repo.events(1))
+        base = await store.run(lambda repo: repo.base_settings(1))
+        assert replay(base, events).fingerprint() == state.fingerprint()
+        # and the bot goes on from there
+        chat.at = at + 120
+        assert "Match #2" in await chat.ok("alice", "/report win @bob")

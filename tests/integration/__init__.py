@@ -1,0 +1,2 @@
+"""Integration tests: the core over a store (features on the in-memory twin; the
+storage contract on SQLite, PostgreSQL and the twin)."""

@@ -1,0 +1,17 @@
+"""The house's floors (pyproject.toml, [tool.importlinter]): each layer imports only the
+layers below it, core imports nothing impure, and no modules import each other in a loop,
+checked by import-linter over core/, bot/ and storage/."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_import_contracts_are_kept() -> None:
+    linter = Path(sys.executable).parent / "lint-imports"
+    done = subprocess.run([str(linter), "--no-cache"], cwd=ROOT, capture_output=True,
+                          text=True, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.count(" KEPT") == 3, done.stdout  # (every contract was read)
