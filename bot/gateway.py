@@ -15,17 +15,10 @@ from dataclasses import dataclass, field
 
 from bot.limits import Limiter
 from bot.text import overtime
-from core.commands.values import (
-    Command,
-    ConfirmResult,
-    DisputeResult,
-    Parsed,
-    Ready,
-    ShowHistory,
-    ShowPlayers,
-    ShowStandings,
-    WithdrawReport,
-)
+from core.commands.base import Command, Parsed
+from core.commands.queue import Ready
+from core.commands.reports import ConfirmResult, DisputeResult, WithdrawReport
+from core.commands.views import ShowHistory, ShowPlayers, ShowStandings
 from core.commands.words import LADDER_CHARS, MAX_PAGE
 from core.domain.budget import Overtime
 from core.domain.errors import LadderError

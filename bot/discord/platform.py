@@ -42,14 +42,9 @@ from bot.gateway import (
 from bot.limits import Limiter
 from bot.scheduler import Undeliverable
 from bot.text import APOLOGY, cut
-from core.commands.values import (
-    Command,
-    ShowHallOfFame,
-    ShowHistory,
-    ShowLadder,
-    ShowProfile,
-    ShowStandings,
-)
+from core.commands.base import Command
+from core.commands.ladders import ShowLadder
+from core.commands.views import ShowHallOfFame, ShowHistory, ShowProfile, ShowStandings
 from core.commands.words import LADDER_CHARS
 from core.domain.names import shown_name
 from core.domain.records import Announcement, Reply, UserRef

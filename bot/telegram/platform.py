@@ -62,8 +62,8 @@ from bot.telegram.outgoing import Outgoing
 from bot.telegram.render import alert, keyboard, render, shown, split
 from bot.text import APOLOGY
 from core import i18n
-from core.commands.parsing import command_word
 from core.commands.registry import PERSONAL_WORDS, READ_ONLY_WORDS
+from core.commands.words import command_word
 from core.domain.names import shown_name
 from core.domain.numerals import is_digits
 from core.domain.records import Announcement, LadderInfo, Reply, UserRef

@@ -4,7 +4,9 @@ parser reads words into a command, these decide whether the command makes sense.
 
 from __future__ import annotations
 
-from core.commands.values import AdjustRating, Command, ReportResult, SetResult
+from core.commands.base import Command
+from core.commands.moderation import AdjustRating, SetResult
+from core.commands.reports import ReportResult
 from core.commands.words import MAX_ADJUST, MAX_REASON
 from core.domain.errors import UsageError
 from core.domain.records import UserRef

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from core.commands.base import Command
 from core.commands.params import PAGE, Form, Kind, Param, Values, user
-from core.commands.values import Command
 from core.commands.words import Args, read_page
 from core.domain.errors import UsageError
 from core.domain.records import UserRef

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from core.commands.values import Command
+from core.commands.base import Command
 from core.commands.words import CODE_LENGTH, LADDER_LENGTH, MAX_PAGE, MAX_REASON
 from core.domain.records import UserRef
 from core.i18n import N_
@@ -102,7 +102,7 @@ def user(values: Values, name: str) -> UserRef | None:
 
 # The options several forms share.
 LADDER = Param("ladder", high=LADDER_LENGTH)  # (`Form.ladder`: the last option)
-LADDER_NAME = Param("name", high=LADDER_LENGTH, required=True)
+NAME_OPTION = Param("name", high=LADDER_LENGTH, required=True)
 REASON = Param("reason", high=MAX_REASON, required=True)
 OPTIONAL_REASON = Param("reason", high=MAX_REASON, default="")
 OPTIONAL_MATCH = Param("match", Kind.INT, high=LAST_ID)

@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import difflib
 
-from core.commands.parsing import MAX_TEXT, command_word
+from core.commands.base import Parsed
 from core.commands.registry import SPECS, WORDS, usage
-from core.commands.values import Parsed
-from core.commands.words import LADDER_NAME, Args, Resolver
+from core.commands.words import LADDER_NAME, MAX_TEXT, Args, Resolver, command_word
 from core.domain.errors import UsageError
 from core.domain.names import shielded
 from core.domain.records import UserRef

@@ -21,6 +21,8 @@ LADDER_LENGTH = 32  # a ladder name's characters, at most
 LADDER_CHARS = rf"[A-Za-z0-9_-]{{1,{LADDER_LENGTH}}}"  # (inside buttons' data too)
 LADDER_NAME = re.compile(rf"^{LADDER_CHARS}$")
 MAX_PAGE = 100_000
+MAX_TEXT = 2000  # a command's characters, at most
+TABLES = ("season", "week", "ladder", "rating")
 CODE_LENGTH = 8  # a /link or share code's letters: 32^8, about 10^12 codes, against a
 # few tries a minute
 
@@ -176,3 +178,12 @@ def read_reason(args: Args) -> str:
     if not reason:
         raise args.error(t("parse.reason_needed"))
     return reason
+
+
+def command_word(text: str) -> str | None:
+    """The command word of a message (`report` for `/report@MyBot win`), or None."""
+    stripped = text.lstrip()
+    if not stripped.startswith("/"):
+        return None
+    first = stripped.split(maxsplit=1)[0][1:]
+    return first.split("@", 1)[0].lower()

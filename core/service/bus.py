@@ -9,53 +9,51 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from core.commands.h2h import ShowHeadToHead
-from core.commands.values import (
+from core.commands.accounts import LinkAccount, UnlinkAccount
+from core.commands.base import Command
+from core.commands.challenges import (
     AcceptChallenge,
+    DeclineChallenge,
+    IssueChallenge,
+    WithdrawChallenge,
+)
+from core.commands.h2h import ShowHeadToHead
+from core.commands.help import Help
+from core.commands.ladders import (
+    ChangeSettings,
+    CreateLadder,
+    DeleteLadder,
+    JoinShare,
+    ListLadders,
+    MakeDefault,
+    PinStandings,
+    RenameLadder,
+    ShareLadder,
+    ShowLadder,
+    UnpinStandings,
+    Unshare,
+)
+from core.commands.membership import Join, Leave, SetAvailability
+from core.commands.moderation import (
     AddPlayer,
     AdjustRating,
     BanPlayer,
     CancelChallenge,
-    ChangeSettings,
     CloseSeason,
-    Command,
-    ConfirmResult,
-    CreateLadder,
-    DeclineChallenge,
-    DeleteLadder,
-    DisputeResult,
-    Help,
-    IssueChallenge,
-    Join,
-    JoinQueue,
-    JoinShare,
-    Leave,
-    LeaveQueue,
-    LinkAccount,
-    ListLadders,
-    MakeDefault,
-    PinStandings,
-    Ready,
     RemovePlayer,
-    RenameLadder,
-    ReportResult,
-    SetAvailability,
     SetResult,
-    ShareLadder,
+    UnbanPlayer,
+    VoidMatch,
+)
+from core.commands.queue import JoinQueue, LeaveQueue, Ready
+from core.commands.reports import ConfirmResult, DisputeResult, ReportResult, WithdrawReport
+from core.commands.views import (
     ShowHallOfFame,
     ShowHistory,
-    ShowLadder,
     ShowPlayers,
     ShowProfile,
     ShowStandings,
     Suggest,
-    UnbanPlayer,
-    UnlinkAccount,
-    UnpinStandings,
-    Unshare,
-    VoidMatch,
-    WithdrawChallenge,
-    WithdrawReport,
 )
 from core.domain.records import Context, LadderInfo, Reply
 from core.domain.settings import Policy

@@ -11,13 +11,10 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any, cast
 
+from core.commands.base import Command, Parsed
 from core.commands.checks import check
 from core.commands.reading import parse
 from core.commands.registry import NOT_NEWS
-from core.commands.values import (
-    Command,
-    Parsed,
-)
 from core.commands.words import Resolver
 from core.domain.budget import renewed
 from core.domain.errors import LadderError, NoLadder, NotAllowed, RuleViolation, UsageError

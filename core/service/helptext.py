@@ -3,8 +3,8 @@ registry), the settings and the presets."""
 
 from __future__ import annotations
 
+from core.commands.help import Help
 from core.commands.registry import USAGE, WORDS, usage
-from core.commands.values import Help
 from core.domain.rulebooks import rulebook_summary
 from core.domain.setting_keys import PROPERTIES, SETTING_GROUPS, SETTING_SPECS
 from core.domain.settings import Policy

@@ -9,8 +9,8 @@ import asyncio
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from core.commands.parsing import MAX_TEXT
 from core.commands.reading import parse
+from core.commands.words import MAX_TEXT
 from core.domain.errors import LadderError
 from core.domain.records import Context, Reply, UserRef
 from core.service.dispatch import handle

@@ -2,32 +2,16 @@
 
 import pytest
 
+from core.commands.challenges import AcceptChallenge, DeclineChallenge, IssueChallenge
 from core.commands.checks import check
-from core.commands.parsing import command_word
+from core.commands.help import Help
+from core.commands.ladders import ChangeSettings, CreateLadder
+from core.commands.membership import Join, Leave, SetAvailability
+from core.commands.moderation import AdjustRating, CloseSeason, RemovePlayer, SetResult, VoidMatch
 from core.commands.reading import parse
-from core.commands.values import (
-    AcceptChallenge,
-    AdjustRating,
-    ChangeSettings,
-    CloseSeason,
-    ConfirmResult,
-    CreateLadder,
-    DeclineChallenge,
-    DisputeResult,
-    Help,
-    IssueChallenge,
-    Join,
-    Leave,
-    RemovePlayer,
-    ReportResult,
-    SetAvailability,
-    SetResult,
-    ShowHistory,
-    ShowProfile,
-    ShowStandings,
-    VoidMatch,
-    WithdrawReport,
-)
+from core.commands.reports import ConfirmResult, DisputeResult, ReportResult, WithdrawReport
+from core.commands.views import ShowHistory, ShowProfile, ShowStandings
+from core.commands.words import command_word
 from core.domain.errors import UnknownPlayer, UsageError
 from core.domain.model import Margin
 from core.domain.records import UserRef

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import sys
 
+from core.commands.base import Command
 from core.commands.reading import parse
 from core.commands.registry import KINDS, SPECS, USAGE, WORDS
-from core.commands.values import Command
 from core.domain.records import UserRef
 from core.service.bus import HANDLERS
 

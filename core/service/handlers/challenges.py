@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import dataclasses
 
-from core.commands.values import (
+from core.commands.challenges import (
     AcceptChallenge,
-    CancelChallenge,
     DeclineChallenge,
     IssueChallenge,
-    SetAvailability,
     WithdrawChallenge,
 )
+from core.commands.membership import SetAvailability
+from core.commands.moderation import CancelChallenge
 from core.domain.errors import Duplicate, RuleViolation, UsageError
 from core.domain.events import ChallengeAccepted
 from core.domain.model import PlayerId

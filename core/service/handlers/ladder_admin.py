@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from core.commands.values import DeleteLadder, RenameLadder
+from core.commands.ladders import DeleteLadder, RenameLadder
 from core.domain.errors import NoLadder, RuleViolation, SettingError
 from core.domain.records import Context, Reply
 from core.domain.settings import Policy

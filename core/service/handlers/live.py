@@ -11,14 +11,14 @@ import dataclasses
 import hashlib
 from collections.abc import Mapping
 
-from core.commands.values import (
+from core.commands.ladders import (
     ChangeSettings,
     CreateLadder,
     PinStandings,
     ShowLadder,
-    ShowStandings,
     UnpinStandings,
 )
+from core.commands.views import ShowStandings
 from core.domain.errors import RuleViolation, SettingError
 from core.domain.records import Context, LadderInfo, PinRecord, Reply, UserRef
 from core.domain.settings import Policy

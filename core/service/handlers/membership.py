@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from core.commands.values import AddPlayer, BanPlayer, Join, Leave, RemovePlayer, UnbanPlayer
+from core.commands.membership import Join, Leave
+from core.commands.moderation import AddPlayer, BanPlayer, RemovePlayer, UnbanPlayer
 from core.domain.errors import NotAllowed, RuleViolation
 from core.domain.events import PlayerJoined, PlayerLeft
 from core.domain.ledger import Rederived

@@ -10,16 +10,8 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 
-from core.commands.values import (
-    AdjustRating,
-    ChangeSettings,
-    CloseSeason,
-    CreateLadder,
-    MakeDefault,
-    ResultSpec,
-    SetResult,
-    VoidMatch,
-)
+from core.commands.ladders import ChangeSettings, CreateLadder, MakeDefault
+from core.commands.moderation import AdjustRating, CloseSeason, ResultSpec, SetResult, VoidMatch
 from core.domain.bestof import score_refusal
 from core.domain.calendar import DAY
 from core.domain.errors import NoLadder, RuleViolation, SettingError, UsageError

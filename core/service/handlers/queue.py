@@ -12,8 +12,8 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable
 
+from core.commands.queue import JoinQueue, LeaveQueue, Ready
 from core.commands.registry import usage_error
-from core.commands.values import JoinQueue, LeaveQueue, Ready
 from core.domain.errors import RuleViolation
 from core.domain.model import PlayerId, Result, Timestamp
 from core.domain.records import QueueEntry, QueueMatch, QueueState, Reply

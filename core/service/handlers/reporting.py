@@ -15,7 +15,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 
-from core.commands.values import ConfirmResult, DisputeResult, ReportResult, WithdrawReport
+from core.commands.reports import ConfirmResult, DisputeResult, ReportResult, WithdrawReport
 from core.domain import elo
 from core.domain.bestof import score_refusal
 from core.domain.calendar import HOUR

@@ -12,7 +12,8 @@ import dataclasses
 import secrets
 from collections.abc import Callable, Sequence
 
-from core.commands.values import JoinShare, LinkAccount, ShareLadder, UnlinkAccount, Unshare
+from core.commands.accounts import LinkAccount, UnlinkAccount
+from core.commands.ladders import JoinShare, ShareLadder, Unshare
 from core.commands.words import CODE_LENGTH
 from core.domain.errors import LadderError, NotAllowed, RuleViolation, SettingError
 from core.domain.records import Announcement, AuditEntry, Context, LadderInfo, Reply, refused

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from core.commands.values import ListLadders, ShowHallOfFame, ShowHistory, ShowStandings
+from core.commands.ladders import ListLadders
+from core.commands.views import ShowHallOfFame, ShowHistory, ShowStandings
 from core.domain.errors import RuleViolation
 from core.domain.model import PlayerId, Timestamp
 from core.domain.paging import more_hint, pages, past_the_end

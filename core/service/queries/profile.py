@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.commands.values import ShowProfile
+from core.commands.views import ShowProfile
 from core.domain.elo import decay_amount
 from core.domain.model import PlayerId, Timestamp
 from core.domain.records import ChallengeRecord, Context, LadderInfo, MatchRecord, PlayerInfo, Reply

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from core.commands.values import ShowPlayers
+from core.commands.views import ShowPlayers
 from core.domain.errors import RuleViolation
 from core.domain.paging import more_hint, pages, past_the_end
 from core.domain.records import Paging, Reply

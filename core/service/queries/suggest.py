@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from core.commands.values import Suggest
+from core.commands.views import Suggest
 from core.domain import elo
 from core.domain.errors import RatingGapTooLarge
 from core.domain.model import PlayerId, Result, pair_key

@@ -1,0 +1,241 @@
+"""/ladder: a chat's ladders, their settings, sharing and live standings."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from core.commands.base import Command, Spec
+from core.commands.params import (
+    CHOICE,
+    CODE,
+    NAME_OPTION,
+    Form,
+    Kind,
+    Param,
+    const,
+)
+from core.commands.words import (
+    LADDER_LENGTH,
+    LADDER_NAME,
+    MAX_TEXT,
+    Args,
+    clip,
+    read_options,
+)
+from core.domain.settings import PRESETS
+from core.i18n import N_, t
+
+
+@dataclass(frozen=True, slots=True)
+class CreateLadder(Command):
+    """Create a ladder in this chat from a preset and settings."""
+
+    moderator = True
+    chat_wide = True
+    names_ladder = True
+    reschedules = True
+
+    name: str
+    preset: str
+    options: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ChangeSettings(Command):
+    """Change settings of the ladder."""
+
+    moderator = True
+    reschedules = True
+
+    options: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ShowLadder(Command):
+    """Show the ladder's preset and settings."""
+
+
+@dataclass(frozen=True, slots=True)
+class ListLadders(Command):
+    """List the chat's ladders."""
+
+    chat_wide = True
+
+
+@dataclass(frozen=True, slots=True)
+class MakeDefault(Command):
+    """Make a ladder the chat's default."""
+
+    moderator = True
+    chat_wide = True
+    names_ladder = True
+
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class RenameLadder(Command):
+    """Moderator: give the ladder another name (its history stays)."""
+
+    moderator = True
+
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class DeleteLadder(Command):
+    """Moderator: delete a ladder; without `confirmed`, say what it deletes and how to."""
+
+    moderator = True
+    chat_wide = True
+    names_ladder = True
+
+    name: str
+    confirmed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ShareLadder(Command):
+    """Moderator: a one-time code that lets another chat play this ladder."""
+
+    moderator = True
+
+
+@dataclass(frozen=True, slots=True)
+class JoinShare(Command):
+    """Moderator: play here, as `name`, the ladder another chat's code (`code`) shares."""
+
+    moderator = True
+    chat_wide = True
+
+    code: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Unshare(Command):
+    """Moderator: stop sharing the ladder (at its home: with every other chat; elsewhere:
+    stop playing it here)."""
+
+    moderator = True
+
+
+@dataclass(frozen=True, slots=True)
+class PinStandings(Command):
+    """Moderator: post the standings here and keep that message up to date."""
+
+    moderator = True
+
+
+@dataclass(frozen=True, slots=True)
+class UnpinStandings(Command):
+    """Moderator: stop keeping the live standings message up to date."""
+
+    moderator = True
+
+
+def parse_ladder(args: Args) -> Command:
+    """/ladder create|set|info|list|pin|unpin|default|rename|delete|share|join-share|
+    unshare."""
+    sub = (args.pop().lower() if args.tokens else "info")
+    if sub == "create":
+        if not args.tokens:
+            raise args.error(t("mod.name_new"))
+        name = args.pop()
+        if not LADDER_NAME.match(name):
+            raise args.error(t("mod.ladder_name"))
+        options = read_options(args)
+        presets = [v for k, v in options if k == "preset"]
+        if not presets:
+            raise args.error(t("mod.which_preset"))
+        if len(presets) > 1:
+            raise args.error(t("mod.preset_once"))
+        return CreateLadder(name, presets[0].lower(), tuple(p for p in options if p[0] != "preset"))
+    if sub == "set":
+        options = read_options(args)
+        if not options:
+            raise args.error(t("mod.set_what"))
+        return ChangeSettings(options)
+    if sub in ("info", "show", "settings"):
+        args.done()
+        return ShowLadder()
+    if sub == "list":
+        args.done()
+        return ListLadders()
+    if sub in ("pin", "unpin", "share", "unshare"):
+        args.done()
+        bare: dict[str, Command] = {"pin": PinStandings(), "unpin": UnpinStandings(),
+                                    "share": ShareLadder(), "unshare": Unshare()}
+        return bare[sub]
+    if sub == "join-share":
+        if len(args.tokens) != 2 or not LADDER_NAME.match(args.tokens[1]):
+            raise args.error(t("mod.join_share"))
+        code = args.pop()
+        return JoinShare(code, args.pop())
+    if sub == "rename":
+        if len(args.tokens) != 1 or not LADDER_NAME.match(args.tokens[0]):
+            raise args.error(t("mod.new_name"))
+        return RenameLadder(args.pop())
+    if sub == "delete":
+        if not args.tokens or not LADDER_NAME.match(args.tokens[0]):
+            raise args.error(t("mod.delete_which"))
+        name = args.pop()
+        confirmed = bool(args.tokens) and args.tokens[0].lower() == "confirm"
+        if confirmed:
+            args.pop()
+        args.done()
+        return DeleteLadder(name, confirmed)
+    if sub == "default":
+        if len(args.tokens) != 1 or not LADDER_NAME.match(args.tokens[0]):
+            raise args.error(t("mod.default_which"))
+        return MakeDefault(args.pop())
+    raise args.error(t("mod.unknown_ladder_sub", sub=clip(sub)))
+
+
+# Its words, as /help, the parser and Telegram's menus read them.
+WORDS: tuple[Spec, ...] = (
+    Spec("ladder", ("/ladder create NAME preset=PRESET [key=value ...]",
+                    "/ladder set key=value ...", "/ladder info", "/ladder list",
+                    "/ladder pin", "/ladder unpin",
+                    "/ladder default NAME", "/ladder rename NEW", "/ladder delete NAME",
+                    "/ladder share", "/ladder join-share CODE NAME", "/ladder unshare"),
+         N_("help.ladder"), N_("menu.ladder"), parse_ladder, (
+             CreateLadder, ChangeSettings, ShowLadder, ListLadders, MakeDefault, RenameLadder,
+             PinStandings, UnpinStandings, DeleteLadder, ShareLadder, JoinShare, Unshare),
+         reads=True),
+)
+
+# Its typed forms (Discord's slash commands).
+FORMS: tuple[Form, ...] = (
+    Form(("ladder", "create"), N_("menu.ladder_create"), (
+        NAME_OPTION,
+        Param("preset", high=CHOICE, required=True, choices=tuple((p, None) for p in PRESETS)),
+        Param("options", high=MAX_TEXT)),
+        # (the parser checks the name and every key=value, with its usage line)
+        lambda v, _: f"/ladder create {v['name']} preset={v['preset']} {v['options'] or ''}",
+        ladder=False),
+    Form(("ladder", "set"), N_("menu.ladder_set"), (Param("options", high=MAX_TEXT,
+                                                          required=True),),
+         lambda v, _: f"/ladder set {v['options']}"),
+    Form(("ladder", "info"), N_("menu.ladder_info"), (), const(ShowLadder())),
+    Form(("ladder", "pin"), N_("menu.ladder_pin"), (), const(PinStandings())),
+    Form(("ladder", "unpin"), N_("menu.ladder_unpin"), (), const(UnpinStandings())),
+    Form(("ladder", "list"), N_("menu.ladder_list"), (), const(ListLadders()), ladder=False),
+    Form(("ladder", "default"), N_("menu.ladder_default"), (NAME_OPTION,),
+         lambda v, _: MakeDefault(v["name"]), ladder=False),
+    Form(("ladder", "rename"), N_("menu.ladder_rename"),
+         (Param("name", high=LADDER_LENGTH, required=True, help=N_("menu.opt_new_name")),),
+         lambda v, _: f"/ladder rename {v['name']}"),
+    Form(("ladder", "delete"), N_("menu.ladder_delete"), (
+        NAME_OPTION, Param("confirm", Kind.BOOL, default=False,
+                           help=N_("menu.opt_confirm_delete"))),
+         lambda v, _: f"/ladder delete {v['name']}" + (" confirm" if v["confirm"] else ""),
+         ladder=False),
+    Form(("ladder", "share"), N_("menu.ladder_share"), (), const(ShareLadder())),
+    Form(("ladder", "join-share"), N_("menu.ladder_join_share"), (
+        Param("code", high=CODE, required=True, help=N_("menu.opt_share_code")),
+        Param("name", high=LADDER_LENGTH, required=True, help=N_("menu.opt_share_name"))),
+         lambda v, _: f"/ladder join-share {v['code'].strip()} {v['name'].strip()}",
+         ladder=False),
+    Form(("ladder", "unshare"), N_("menu.ladder_unshare"), (), const(Unshare())),
+)
