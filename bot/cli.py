@@ -20,8 +20,9 @@ import psycopg
 
 from bot import config as configuration
 from bot.backup import BackupError, backup, restore, running
+from bot.bootstrap import bootstrap
 from bot.console import Console, input_lines, interactive
-from bot.runtime import NO_PLATFORM, Platform, Runtime
+from bot.runtime import NO_PLATFORM
 from core.domain.calendar import INSTANTS, parse_instant
 from core.domain.errors import LadderError, NoLadder
 from core.domain.numerals import is_digits
@@ -31,7 +32,6 @@ from storage.files import UnusableDatabase
 from storage.postgres import is_url, store_for
 from storage.schema import SchemaTooNew
 from storage.transfer import TransferError, copy_database
-from storage.units import SqlStore
 
 DESCRIPTION = """\
 Ladderbot runs competitive ladders on Discord, Telegram and a console chat.
@@ -246,22 +246,6 @@ def _ladder_rows(repo: Any) -> list[tuple[str, ...]]:
     return rows
 
 
-def platforms(config: configuration.Config, store: SqlStore,
-              shards: list[int] | None = None, shard_count: int | None = None
-              ) -> list[Platform]:
-    """The platforms whose tokens are configured."""
-    found: list[Platform] = []
-    if config.telegram.token:
-        from bot.telegram.platform import TelegramPlatform
-
-        found.append(TelegramPlatform(config, store))
-    if config.discord.token:
-        from bot.discord.platform import DiscordPlatform
-
-        found.append(DiscordPlatform(config, store, shard_ids=shards, shard_count=shard_count))
-    return found
-
-
 async def _web(args: argparse.Namespace) -> int:
     from bot.web.pages import Web
 
@@ -330,8 +314,7 @@ async def _run(args: argparse.Namespace) -> int:
         return 2
     with _in_use(path):
         async with store_for(path) as store:
-            found = platforms(config, store, args.shards, args.shard_count)
-            return await Runtime(config, store, found).run()
+            return await bootstrap(config, store, args.shards, args.shard_count).run()
 
 
 def _sqlite_only(command: str, target: str) -> None:

@@ -17,6 +17,7 @@ from bot.backup import daily
 from bot.config import Config
 from bot.discord.roles import RoleSync
 from bot.following import Follower, LiveStandings, Step
+from bot.gateway import Gateway
 from bot.scheduler import Scheduler
 from core.domain.records import Announcement
 from storage.dialect import SQLITE
@@ -70,10 +71,14 @@ def following(store: SqlStore, platforms: Sequence[Platform], clock: Callable[[]
     parts += [RoleSync(store, roles, clock) for p in platforms
               if (roles := getattr(p, "roles", None)) is not None]
     follower = Follower(store, parts, clock, leads)
-    for platform in platforms:
-        if hasattr(platform, "changed"):
-            platform.changed = follower.poke
+    for gateway in gateways(platforms):
+        gateway.changed = follower.poke
     return follower
+
+
+def gateways(platforms: Sequence[Platform]) -> list[Gateway]:
+    """The platforms' ways into the core (the web's pages read and need none)."""
+    return [gateway for p in platforms if (gateway := getattr(p, "gateway", None)) is not None]
 
 
 class Runtime:
@@ -95,9 +100,8 @@ class Runtime:
                                   lambda: self.scheduler.leading)
         self._flushing: asyncio.Task[None] | None = None
         self._again = False
-        for platform in self.platforms:
-            if hasattr(platform, "outbox"):
-                platform.outbox = self.flush_soon
+        for gateway in gateways(self.platforms):
+            gateway.outbox = self.flush_soon
 
     def flush_soon(self) -> None:
         """A command left announcements for another chat (a ladder it shares): post them

@@ -183,8 +183,10 @@ class DiscordPlatform:
         self.client.add_dynamic_items(ReportButton, PageButton)
         self.roles = DiscordRoles(self.client)
         self.board = DiscordBoard(self.client, config.policy.web_url)
-        self.changed: Callable[[str, str | None], None] | None = None  # (the Follower's poke)
-        self.outbox: Callable[[], None] | None = None  # (the runtime's: post what waits)
+        # The way into the core, made once (the runtime tells it whom to poke after a
+        # command); none when only listing the commands.
+        self._gateway = None if store is None else Gateway(store, config.policy, clock,
+                                                            self.limiter)
         register(self)
 
     @property
@@ -195,9 +197,9 @@ class DiscordPlatform:
 
     @property
     def gateway(self) -> Gateway:
-        """The way into the core, shared with the other platforms."""
-        return Gateway(self.store, self.config.policy, self.clock, self.limiter,
-                       self.changed, self.outbox)
+        """The way into the core (absent only when just listing commands)."""
+        assert self._gateway is not None, "this platform was built without a database"
+        return self._gateway
 
     # ---- lifecycle
     def owns(self, chat: str) -> bool:

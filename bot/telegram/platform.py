@@ -193,8 +193,8 @@ class TelegramPlatform:
         self.app.add_handler(CallbackQueryHandler(self.on_button))
         self.app.add_error_handler(self.on_error)
         self.board = TelegramBoard(self.app.bot, config.policy.web_url or None)
-        self.changed: Callable[[str, str | None], None] | None = None  # (the Follower's poke)
-        self.outbox: Callable[[], None] | None = None  # (the runtime's: post what waits)
+        # The way into the core, made once (the runtime tells it whom to poke after a command).
+        self.gateway = Gateway(store, config.policy, clock, self.limiter)
 
     # ---- lifecycle
     def owns(self, chat: str) -> bool:
@@ -382,12 +382,6 @@ class TelegramPlatform:
     def own(self) -> str | None:
         """The bot's web address: the one address its replies show as a link."""
         return self.config.policy.web_url or None
-
-    @property
-    def gateway(self) -> Gateway:
-        """The way into the core, shared with the other platforms."""
-        return Gateway(self.store, self.config.policy, self.clock, self.limiter,
-                       self.changed, self.outbox)
 
     async def _private(self, asker: Asker, word: str, said: Said) -> Reply | None:
         """In a private chat: only reads, about the asker's ladders in their groups."""

@@ -19,7 +19,7 @@ from bot.discord.platform import APOLOGY
 from bot.limits import Limiter
 from tests.support import platform_limits
 from tests.support.adapters import DiscordHarness as Harness
-from tests.support.adapters import discord_harness, with_web_url
+from tests.support.adapters import discord_harness, rewired, with_web_url
 from tests.support.chat import Chat
 from tests.support.discord_fake import (
     CHANNEL,
@@ -348,7 +348,7 @@ def test_the_stand_in_refuses_what_discord_refuses_in_commands() -> None:
 async def test_a_flooding_user_is_slowed_politely_without_slowing_others(dc: Harness) -> None:
     await ladder(dc, "confirm=false")
     now = [0.0]
-    dc.platform.limiter = Limiter(user_burst=3, user_rate=0.5, clock=lambda: now[0])
+    rewired(dc.platform, limiter=Limiter(user_burst=3, user_rate=0.5, clock=lambda: now[0]))
     answers = [await dc.send(report(ALICE, "win", BOB)) for _ in range(5)]
     assert [text(a).split(":")[0] for a in answers[:3]] == ["Match #1", "Match #2", "Match #3"]
     assert ephemeral(answers[3]) and text(answers[3]) == (
@@ -384,7 +384,7 @@ async def test_names_ping_nobody_and_format_nothing(dc: Harness) -> None:
 
 async def test_the_bots_own_web_address_stays_a_link(dc: Harness) -> None:
     await ladder(dc, "public=true")
-    dc.platform.config = with_web_url(dc.platform.config, "https://ladder.example")
+    rewired(dc.platform, with_web_url(dc.platform.config, "https://ladder.example"))
     info = await dc.send(command("info", by=ALICE, group="ladder"))
     assert "https://ladder.example/ladders/1" in text(info)
     assert dc.fake.links == ["https://ladder.example/ladders/1"]

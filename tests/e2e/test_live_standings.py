@@ -188,7 +188,7 @@ async def test_a_command_pokes_only_its_ladder_and_a_tick_looks_at_all(tmp_path:
 
     async with discord_harness(tmp_path / "l.db") as dc:
         follower = Follower(dc.store, [Recorder()], dc.clock)
-        dc.platform.changed = follower.poke
+        dc.platform.gateway.changed = follower.poke
         for name in ("main", "cup"):
             await dc.send(command("create", option("name", name), option("preset", "duel"),
                                   by=MOD, group="ladder"))

@@ -26,7 +26,7 @@ from bot.telegram.render import split as split_text
 from core.domain.records import Reply
 from core.service.dispatch import export
 from storage.sqlite import SqliteStore
-from tests.support.adapters import T0, telegram_harness, with_web_url
+from tests.support.adapters import T0, rewired, telegram_harness, with_web_url
 from tests.support.adapters import TelegramHarness as Harness
 from tests.support.telegram_fake import GROUP, FakeRequest, FakeTelegram, message, person
 
@@ -259,7 +259,7 @@ def test_long_replies_are_split_at_line_breaks() -> None:
 async def test_a_flooding_user_is_slowed_politely_without_slowing_others(tg: Harness) -> None:
     await ladder(tg, "confirm=false")
     now = [0.0]
-    tg.platform.limiter = Limiter(user_burst=3, user_rate=0.5, clock=lambda: now[0])
+    rewired(tg.platform, limiter=Limiter(user_burst=3, user_rate=0.5, clock=lambda: now[0]))
     answers = [await tg.say(ALICE, "/report win @bob") for _ in range(5)]
     assert [a[0].split(":")[0] for a in answers[:3]] == ["Match #1", "Match #2", "Match #3"]
     assert answers[3] == ["You are sending commands faster than I can take them: please "
@@ -408,7 +408,7 @@ async def test_addresses_in_names_and_reasons_are_no_links(tg: Harness) -> None:
 
 async def test_the_bots_own_web_address_stays_a_link_on_telegram(tg: Harness) -> None:
     await ladder(tg, "public=true")
-    tg.platform.config = with_web_url(tg.platform.config, "https://ladder.example")
+    rewired(tg.platform, with_web_url(tg.platform.config, "https://ladder.example"))
     [info] = await tg.say(ALICE, "/ladder info")
     assert "https://ladder.example/ladders/1" in info
     assert tg.api.links == ["https://ladder.example/ladders/1"]

@@ -29,6 +29,17 @@ from tests.support.telegram_fake import BOT, GROUP, FakeRequest, FakeTelegram, m
 T0 = 1767607200  # 2026-01-05 10:00 UTC
 
 
+def rewired(platform: Any, config: Config | None = None, limiter: Limiter | None = None
+            ) -> None:
+    """A platform given another configuration or flood limiter after it was built, as if
+    built with it: the platform and its way into the core alike."""
+    if config is not None:
+        platform.config = config
+        platform.gateway.policy = config.policy
+    if limiter is not None:
+        platform.limiter = platform.gateway.limiter = limiter
+
+
 def with_web_url(config: Config, url: str) -> Config:
     """The configuration with the public pages served at `url` (links in replies)."""
     return dataclasses.replace(config, policy=dataclasses.replace(config.policy, web_url=url))
