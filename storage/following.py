@@ -1,7 +1,7 @@
 """The SQL of what follows a ladder's standings on the platforms: the roles a ladder
 gives, what each member was given, and its live standings message (schema 18).
 
-A part of the repository (`SqliteRepo` takes it in), written so SQLite and PostgreSQL
+A part of the repository (`SqlRepo` takes it in), written so SQLite and PostgreSQL
 read the same statements.
 """
 

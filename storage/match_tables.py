@@ -1,7 +1,7 @@
 """The SQL of the records the commands keep: matches as reported, challenges, and the
 moderators' audit trail.
 
-A part of the repository (`SqliteRepo` takes it in).
+A part of the repository (`SqlRepo` takes it in).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """What every part of the SQL repository may use of the whole (storage/sqlite.py's
-`SqliteRepo` is made of the parts): the connection, the store, the two statement
+`SqlRepo` is made of the parts): the connection, the store, the two statement
 helpers, and the few methods one part calls in another."""
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 outbox of announcements, each ladder's queue, and the messages already answered (a
 redelivered one is answered again, not redone).
 
-A part of the repository (`SqliteRepo` takes it in), written so SQLite and PostgreSQL
+A part of the repository (`SqlRepo` takes it in), written so SQLite and PostgreSQL
 read the same statements.
 """
 

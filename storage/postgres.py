@@ -36,7 +36,7 @@ from psycopg import errors
 from storage import tuning
 from storage.dialect import POSTGRESQL
 from storage.pgsession import Connection
-from storage.repo import SqliteRepo
+from storage.repo import SqlRepo
 from storage.schema import migrations, refuse_newer
 from storage.sqlite import SqliteStore
 from storage.units import KNOWN, SqlStore
@@ -196,7 +196,7 @@ class PgStore(SqlStore):
             self._free.put_nowait(lane)
             self._wake()
 
-    async def run(self, work: Callable[[SqliteRepo], T], *, commit: bool = True,
+    async def run(self, work: Callable[[SqlRepo], T], *, commit: bool = True,
                   key: str | None = None) -> T:
         """Run `work` in one transaction on a free connection, with the units of other
         chats that queued up meanwhile (group commit, `GROUP`). Units of one `key` (a
@@ -211,7 +211,7 @@ class PgStore(SqlStore):
         async with turn:
             return await self._submit(work, commit)
 
-    async def _submit(self, work: Callable[[SqliteRepo], T], commit: bool) -> T:
+    async def _submit(self, work: Callable[[SqlRepo], T], commit: bool) -> T:
         if not commit or self._group_size == 1:
             return await self._call(lambda conn: self._unit(conn, work, commit))
         if self._free is None or not self.lanes:
@@ -241,7 +241,7 @@ class PgStore(SqlStore):
     def stream(self, conn: Any, sql: str, args: Sequence[Any]) -> Any:
         return conn.iterate(sql, args)
 
-    def lock_ladder(self, repo: SqliteRepo, ladder: int) -> bool:
+    def lock_ladder(self, repo: SqlRepo, ladder: int) -> bool:
         if ladder in repo.locked:
             return False
         repo.conn.later("SELECT pg_advisory_xact_lock(?, CAST(? AS INTEGER))",
@@ -250,7 +250,7 @@ class PgStore(SqlStore):
         return True
 
     @staticmethod
-    def _ladder_reads(repo: SqliteRepo, where: str,
+    def _ladder_reads(repo: SqlRepo, where: str,
                       args: Sequence[Any]) -> list[tuple[str, Sequence[Any]]]:
         # The lock and the read in one round trip: the read, a statement after the lock,
         # sees what the last holder of the lock committed.
@@ -260,10 +260,10 @@ class PgStore(SqlStore):
                  f"WHERE {where}", (LADDERS, *args)), (f"{repo._LADDER} WHERE {where}", args),
                 (f"{_KNOWN_BESIDE} WHERE {where}", args)]
 
-    def holds(self, repo: SqliteRepo, ladder: int) -> bool:
+    def holds(self, repo: SqlRepo, ladder: int) -> bool:
         return ladder in repo.locked
 
-    def find_ladder(self, repo: SqliteRepo, where: str, args: Sequence[Any]) -> Any:
+    def find_ladder(self, repo: SqlRepo, where: str, args: Sequence[Any]) -> Any:
         locked, rows, known = repo.conn.reads(*self._ladder_reads(repo, where, args))
         repo.locked.update(row[0] for row in locked)
         if rows and rows[0][0] not in repo.locked:  # renamed or made default meanwhile
@@ -276,15 +276,15 @@ class PgStore(SqlStore):
             self.saw(("ladder", where, tuple(args)), rows[0])
         return rows[0] if rows else None
 
-    def known(self, repo: SqliteRepo, what: str, ladder: int) -> int:
+    def known(self, repo: SqlRepo, what: str, ladder: int) -> int:
         found = repo.conn.known.pop((what, ladder), None)
         return super().known(repo, what, ladder) if found is None else int(found)
 
-    def lock_people(self, repo: SqliteRepo, users: Sequence[str]) -> None:
+    def lock_people(self, repo: SqlRepo, users: Sequence[str]) -> None:
         for user in sorted(set(users)):  # (in one order: two units never wait on each other)
             repo.conn.later("SELECT pg_advisory_xact_lock(?, hashtext(?))", (PEOPLE, user))
 
-    def lock_message(self, repo: SqliteRepo, chat: str, message: str) -> None:
+    def lock_message(self, repo: SqlRepo, chat: str, message: str) -> None:
         repo.conn.later("SELECT pg_advisory_xact_lock(?, hashtext(?))",
                         (MESSAGES, f"{chat}\n{message}"))
         # Most messages are commands to the chat's default ladder, which they look up
@@ -294,7 +294,7 @@ class PgStore(SqlStore):
         for sql, args in self._ladder_reads(repo, "chat=? AND is_default=1", (chat,)):
             repo.conn.ahead(sql, args)
 
-    def read_ahead(self, repo: SqliteRepo, sql: str, args: Sequence[Any]) -> None:
+    def read_ahead(self, repo: SqlRepo, sql: str, args: Sequence[Any]) -> None:
         repo.conn.ahead(sql, args)
 
     # ---- guesses: a wrong one costs a read, never a wrong answer (a read is answered by
@@ -307,7 +307,7 @@ class PgStore(SqlStore):
     def guess(self, key: tuple[Any, ...]) -> Any:
         return self._guesses.get(key)
 
-    def expect_ladder(self, repo: SqliteRepo, where: tuple[str, tuple[Any, ...]],
+    def expect_ladder(self, repo: SqlRepo, where: tuple[str, tuple[Any, ...]],
                       then: Callable[[Any], None]) -> None:
         # The ladder's lock and row go first (the reads after them run under the lock),
         # then what follows, named for the ladder as this process last saw it.

@@ -1,7 +1,7 @@
 """The SQL store's reads of the projections: a player's standing, the tables, ranks,
 day ranks, the Hall of Fame, changes and the timeline.
 
-A part of the repository (`SqliteRepo` takes it in).
+A part of the repository (`SqlRepo` takes it in).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 correction reaches), the full re-derivation from a snapshot, and the history written
 again, now or later in chunks (`restate`).
 
-A part of the repository (`SqliteRepo` takes it in).
+A part of the repository (`SqlRepo` takes it in).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 cached standings of recently used ladders, snapshots, and the projections each event
 writes (players, season tables, the Hall of Fame, decay beside the fold).
 
-A part of the repository (`SqliteRepo` takes it in).
+A part of the repository (`SqlRepo` takes it in).
 """
 
 from __future__ import annotations

@@ -52,9 +52,10 @@ class SettingsCache:
         return found
 
 
-class SqliteRepo(EventLog, Rederivation, MatchTables, ProjectionReads, FollowingTables,
-                 PlatformTables, SharingTables):
-    """The Repo protocol over one sqlite3 connection inside one transaction."""
+class SqlRepo(EventLog, Rederivation, MatchTables, ProjectionReads, FollowingTables,
+              PlatformTables, SharingTables):
+    """The Repo protocol in SQL, inside one transaction: over sqlite3's connection, and
+    over PostgreSQL's sessions, which take sqlite3's methods (storage/pgsession.py)."""
 
     def __init__(self, conn: sqlite3.Connection, store: SqlStore) -> None:
         self.conn = conn

@@ -1,7 +1,7 @@
 """The SQL of one ladder across platforms: accounts linked into one person, the ladders
 another chat plays under its own name, and the one-time codes that make both.
 
-A part of the repository (`SqliteRepo` takes it in), written so SQLite and PostgreSQL
+A part of the repository (`SqlRepo` takes it in), written so SQLite and PostgreSQL
 read the same statements.
 """
 

@@ -22,7 +22,7 @@ import aiosqlite
 
 from storage import dbthread, files, tuning
 from storage.dialect import SQLITE
-from storage.repo import SqliteRepo
+from storage.repo import SqlRepo
 from storage.schema import migrations, prepare
 from storage.units import SqlStore
 
@@ -122,7 +122,7 @@ class SqliteStore(SqlStore):
             db, self._db = self._db, None
             await db.close()
 
-    async def run(self, work: Callable[[SqliteRepo], T], *, commit: bool = True,
+    async def run(self, work: Callable[[SqlRepo], T], *, commit: bool = True,
                   key: str | None = None) -> T:
         """Run `work` in one transaction, in one call on the database thread.
 

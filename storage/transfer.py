@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from storage.dialect import POSTGRESQL
-from storage.repo import SqliteRepo
+from storage.repo import SqlRepo
 from storage.units import SqlStore
 
 # Parents before children; each with its key, for reading in order a chunk at a time.
@@ -46,7 +46,7 @@ class TransferError(Exception):
     """The databases cannot be moved as asked; the message says why."""
 
 
-def _columns(repo: SqliteRepo, table: str) -> list[str]:
+def _columns(repo: SqlRepo, table: str) -> list[str]:
     rows = repo.conn.execute(
         "SELECT column_name FROM information_schema.columns WHERE table_name=? AND "
         "table_schema=current_schema() ORDER BY ordinal_position", (table,)).fetchall() \
@@ -63,7 +63,7 @@ async def copy_database(source: SqlStore, target: SqlStore,
                             "empty one")
     copied: dict[str, int] = {}
     for table, key in TABLES:
-        def columns_of(repo: SqliteRepo, t: str = table) -> list[str]:
+        def columns_of(repo: SqlRepo, t: str = table) -> list[str]:
             return _columns(repo, t)
 
         columns = await source.run(columns_of, commit=False)
@@ -76,7 +76,7 @@ async def copy_database(source: SqlStore, target: SqlStore,
         while True:
             where = f"WHERE ({keys}) > ({', '.join('?' * len(key))}) " if last else ""
             sql = f"SELECT {names} FROM {table} {where}ORDER BY {keys} LIMIT {CHUNK}"
-            def read(repo: SqliteRepo, s: str = sql, a: tuple[Any, ...] = last or ()
+            def read(repo: SqlRepo, s: str = sql, a: tuple[Any, ...] = last or ()
                      ) -> list[tuple[Any, ...]]:
                 return list(repo.conn.execute(s, a).fetchall())
 
@@ -84,7 +84,7 @@ async def copy_database(source: SqlStore, target: SqlStore,
             if not rows:
                 break
 
-            def write(repo: SqliteRepo, i: str = insert, r: list[tuple[Any, ...]] = rows
+            def write(repo: SqlRepo, i: str = insert, r: list[tuple[Any, ...]] = rows
                       ) -> None:
                 repo.conn.executemany(i, r)
 
@@ -98,7 +98,7 @@ async def copy_database(source: SqlStore, target: SqlStore,
     return copied
 
 
-def _after_copy(repo: SqliteRepo) -> None:
+def _after_copy(repo: SqlRepo) -> None:
     """New ladders and announcements number on from the copied ones (PostgreSQL's
     identity columns do not see rows inserted with their ids)."""
     if repo.dialect is not POSTGRESQL:

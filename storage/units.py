@@ -24,10 +24,10 @@ from core.domain.budget import within
 from storage import tuning
 from storage.dialect import Dialect
 from storage.history import Cached
-from storage.repo import SettingsCache, SqliteRepo
+from storage.repo import SettingsCache, SqlRepo
 
 T = TypeVar("T")
-Waiting = tuple[Callable[[SqliteRepo], Any], "asyncio.Future[Any]"]  # a unit, its outcome
+Waiting = tuple[Callable[[SqlRepo], Any], "asyncio.Future[Any]"]  # a unit, its outcome
 
 log = logging.getLogger(__name__)
 
@@ -78,7 +78,7 @@ class SqlStore:
     async def close(self) -> None:
         raise NotImplementedError
 
-    async def run(self, work: Callable[[SqliteRepo], T], *, commit: bool = True,
+    async def run(self, work: Callable[[SqlRepo], T], *, commit: bool = True,
                   key: str | None = None) -> T:
         """Run `work` in one transaction, in one call on a database thread. `key` (a
         chat) is a hint: its units may be run one at a time."""
@@ -92,21 +92,21 @@ class SqlStore:
         raise NotImplementedError
 
     # ---- what other processes on the same database need
-    def lock_ladder(self, repo: SqliteRepo, ladder: int) -> bool:
+    def lock_ladder(self, repo: SqlRepo, ladder: int) -> bool:
         """Serialize the ladder's units of work across processes; True if the lock was
         just taken (rows read before it may be stale). SQLite's write lock already does."""
         return False
 
-    def holds(self, repo: SqliteRepo, ladder: int) -> bool:
+    def holds(self, repo: SqlRepo, ladder: int) -> bool:
         """Whether no other transaction can change the ladder's row before this one ends
         (SQLite: a writer is alone, and a reader reads one snapshot)."""
         return True
 
-    def known(self, repo: SqliteRepo, what: str, ladder: int) -> int:
+    def known(self, repo: SqlRepo, what: str, ladder: int) -> int:
         """One of the `KNOWN` numbers of a ladder, as the database has it now."""
         return int(repo._one(_KNOWN_READS[what], (ladder,))[0])
 
-    def find_ladder(self, repo: SqliteRepo, where: str, args: Sequence[Any]) -> Any:
+    def find_ladder(self, repo: SqlRepo, where: str, args: Sequence[Any]) -> Any:
         """The row of the ladder `where` names, its lock held (see `lock_ladder`)."""
         row = repo._one(f"{repo._LADDER} WHERE {where}", args)
         if row is not None and self.lock_ladder(repo, row[0]):
@@ -114,18 +114,18 @@ class SqlStore:
             row = repo._one(f"{repo._LADDER} WHERE id=?", (row[0],))
         return row
 
-    def lock_people(self, repo: SqliteRepo, users: Sequence[str]) -> None:
+    def lock_people(self, repo: SqlRepo, users: Sequence[str]) -> None:
         """Serialize what reads and changes which players these accounts have, across
         processes (no-op here: SQLite's writers take turns)."""
 
-    def lock_message(self, repo: SqliteRepo, chat: str, message: str) -> None:
+    def lock_message(self, repo: SqlRepo, chat: str, message: str) -> None:
         """Serialize the handling of one chat message across processes (no-op here)."""
 
-    def read_ahead(self, repo: SqliteRepo, sql: str, args: Sequence[Any]) -> None:
+    def read_ahead(self, repo: SqlRepo, sql: str, args: Sequence[Any]) -> None:
         """A read the unit of work is about to make, which a server's store may send with
         the round trip before it (no-op here: SQLite has no round trips)."""
 
-    def expect_ladder(self, repo: SqliteRepo, where: tuple[str, tuple[Any, ...]],
+    def expect_ladder(self, repo: SqlRepo, where: tuple[str, tuple[Any, ...]],
                       then: Callable[[Any], None]) -> None:
         """The ladder `where` names is looked up next, then what `then` names (see
         Repo.expect_ladder; no-op here)."""
@@ -167,12 +167,12 @@ class SqlStore:
 
     async def restate_pending(self) -> int:
         """Bring stale per-match history up to date, a chunk per transaction."""
-        def stale(repo: SqliteRepo) -> list[int]:
+        def stale(repo: SqlRepo) -> list[int]:
             return repo.stale_ladders()
 
         done = 0
         for ladder in await self.run(stale):
-            def restate(repo: SqliteRepo, lad: int = ladder) -> bool:
+            def restate(repo: SqlRepo, lad: int = ladder) -> bool:
                 return repo.restate(lad)
 
             while await self.run(restate):
@@ -204,7 +204,7 @@ class SqlStore:
                 self._cache.pop(ladder, None)
 
     # ---- units of work
-    async def _queued(self, work: Callable[[SqliteRepo], T]) -> T:
+    async def _queued(self, work: Callable[[SqlRepo], T]) -> T:
         """Run `work` in the next group of waiting units (group commit): its outcome, or
         its exception raised here."""
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
@@ -234,14 +234,14 @@ class SqlStore:
             if not future.done():
                 future.set_result(outcome)
 
-    def _unit(self, conn: Any, work: Callable[[SqliteRepo], T], commit: bool) -> T:
+    def _unit(self, conn: Any, work: Callable[[SqlRepo], T], commit: bool) -> T:
         """One unit of work alone in its own transaction."""
         outcome = self._attempts(conn, [work], commit)[0]
         if isinstance(outcome, Failed):
             raise outcome.error
         return outcome  # type: ignore[no-any-return]
 
-    def _attempts(self, conn: Any, works: Sequence[Callable[[SqliteRepo], Any]],
+    def _attempts(self, conn: Any, works: Sequence[Callable[[SqlRepo], Any]],
                   commit: bool = True) -> list[Any]:
         """`_group`, tried again after a transient failure (PostgreSQL: a deadlock between
         processes, a lost race for a new row): the transaction was rolled back whole. A
@@ -260,14 +260,14 @@ class SqlStore:
                 time.sleep(random.uniform(0, 0.005 * 2 ** attempt))  # on the database thread
         raise AssertionError("unreachable")
 
-    def _alone(self, conn: Any, work: Callable[[SqliteRepo], Any], commit: bool) -> Any:
+    def _alone(self, conn: Any, work: Callable[[SqlRepo], Any], commit: bool) -> Any:
         """A unit of work's outcome in a transaction of its own (Failed if it raised)."""
         try:
             return self._attempts(conn, [work], commit)[0]
         except Exception as error:
             return Failed(error)
 
-    def _group(self, conn: Any, works: Sequence[Callable[[SqliteRepo], Any]],
+    def _group(self, conn: Any, works: Sequence[Callable[[SqlRepo], Any]],
                commit: bool = True) -> list[Any]:
         """Units of work in one transaction, each in its own savepoint.
 
@@ -280,7 +280,7 @@ class SqlStore:
         touched: set[int] = set()
         try:
             for work in works:
-                repo = SqliteRepo(conn, self)
+                repo = SqlRepo(conn, self)
                 conn.execute("SAVEPOINT unit")
                 try:
                     with within(time.monotonic):  # (core.domain.budget: no unit holds on for long)

@@ -26,14 +26,14 @@ WORKER = textwrap.dedent("""
     from core.service.dispatch import handle
     from storage import sqlite
 
-    original = sqlite.SqliteRepo._project
+    original = sqlite.SqlRepo._project
 
     def project_then_hang(self, *args):
         original(self, *args)
         print("HALF-WRITTEN", flush=True)
         time.sleep(600)
 
-    sqlite.SqliteRepo._project = project_then_hang
+    sqlite.SqlRepo._project = project_then_hang
 
     async def main():
         async with sqlite.SqliteStore(sys.argv[1]) as store:

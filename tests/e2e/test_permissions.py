@@ -11,7 +11,7 @@ from typing import Any, Protocol
 import pytest
 
 from bot.console import Console
-from storage.repo import SqliteRepo
+from storage.repo import SqlRepo
 from storage.sqlite import SqliteStore
 from tests.support import discord_fake as dfake
 from tests.support import telegram_fake as tfake
@@ -166,7 +166,7 @@ async def driver(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterato
             yield DiscordDriver(dc)
 
 
-def everything(repo: SqliteRepo) -> list[str]:
+def everything(repo: SqlRepo) -> list[str]:
     """The whole database but the learned names and message ids (not ladder state)."""
     return [line for line in repo.conn.iterdump()
             if not line.startswith(('INSERT INTO "handles"', 'INSERT INTO "seen_messages"'))]

@@ -14,7 +14,7 @@ from core.commands.words import MAX_TEXT
 from core.domain.errors import LadderError
 from core.domain.records import Context, Reply, UserRef
 from core.service.dispatch import handle
-from storage.repo import SqliteRepo
+from storage.repo import SqlRepo
 from storage.sqlite import SqliteStore
 from tests.support.chat import T0
 
@@ -81,7 +81,7 @@ def test_the_parser_refuses_clearly_or_parses(text: str, name: str) -> None:
         assert str(error).strip()  # a clear answer, never an empty one
 
 
-def everything(repo: SqliteRepo) -> list[str]:
+def everything(repo: SqlRepo) -> list[str]:
     """The database, as SQL (the message ids remembered are not ladder state)."""
     return [line for line in repo.conn.iterdump()
             if not line.startswith('INSERT INTO "seen_messages"')]

@@ -9,7 +9,7 @@ from typing import Any
 
 from core.domain.state import replay
 from storage.postgres import is_url, store_for
-from storage.repo import SqliteRepo
+from storage.repo import SqlRepo
 
 
 def integrity(path: Path) -> str:
@@ -18,7 +18,7 @@ def integrity(path: Path) -> str:
         return str(conn.execute("PRAGMA integrity_check").fetchone()[0])
 
 
-def _ladder_audit(repo: SqliteRepo, ladder: int) -> tuple[int, str]:
+def _ladder_audit(repo: SqlRepo, ladder: int) -> tuple[int, str]:
     """(confirmed matches, '' or what differs) for one ladder: the standings a fresh
     replay of its whole log gives against the stored state and the players table."""
     events = repo.events(ladder)
@@ -50,7 +50,7 @@ async def audit(target: Path | str) -> dict[int, int]:
     async with store_for(str(target)) as store:  # a fresh store: nothing cached from before
         await store.restate_pending()
 
-        def every(repo: SqliteRepo) -> dict[int, int]:
+        def every(repo: SqlRepo) -> dict[int, int]:
             found = {}
             for ladder in repo.every_ladder():
                 count, problem = _ladder_audit(repo, ladder.id)

@@ -49,11 +49,11 @@ async def load(db: str, plan: dict[str, list[tuple[str, str]]]) -> None:
 
 async def jobs(db: str, now: int, hang: bool) -> None:
     if hang:
-        def enqueue_then_hang(self: sqlite.SqliteRepo, *args: object) -> None:
+        def enqueue_then_hang(self: sqlite.SqlRepo, *args: object) -> None:
             print("MID-JOB", flush=True)
             time.sleep(600)
 
-        sqlite.SqliteRepo.enqueue = enqueue_then_hang  # type: ignore[method-assign,assignment]
+        sqlite.SqlRepo.enqueue = enqueue_then_hang  # type: ignore[method-assign,assignment]
 
     async def post(announcement: Announcement) -> None:
         print(f"POSTED {json.dumps(announcement.text)}", flush=True)

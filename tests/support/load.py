@@ -16,7 +16,7 @@ from pathlib import Path
 from core.domain.records import Context, Reply, UserRef
 from core.service.dispatch import handle
 from storage.postgres import store_for
-from storage.repo import SqliteRepo
+from storage.repo import SqlRepo
 
 CHAT = "console"
 T0 = 1767607200  # 2026-01-05 10:00 UTC
@@ -110,7 +110,7 @@ def outcomes_from(texts: dict[str, list[str]], answers: dict[str, str]) -> Outco
     return outcomes
 
 
-def run_command(repo: SqliteRepo, clock: Callable[[], int], who: str, text: str,
+def run_command(repo: SqlRepo, clock: Callable[[], int], who: str, text: str,
                 message_id: str | None = None) -> Reply | None:
     """One command as a chat would send it, at the moment the store runs it. `who` is a
     name in the load's chat, or `chat|name` (the many-ladder load's)."""
@@ -124,7 +124,7 @@ def run_command(repo: SqliteRepo, clock: Callable[[], int], who: str, text: str,
 async def check_matches(target: Path | str, outcomes: Outcomes) -> dict[str, int]:
     """No lost and no doubled match: the matches in the database are exactly those whose
     report was answered with its number, each confirmed once, each once in the log."""
-    def read(repo: SqliteRepo) -> dict[str, tuple[list[int], list[tuple[int, int]], set[int]]]:
+    def read(repo: SqlRepo) -> dict[str, tuple[list[int], list[tuple[int, int]], set[int]]]:
         found = {}
         for name in outcomes.reported:
             ladder = repo.conn.execute("SELECT id FROM ladders WHERE name=?",
@@ -199,7 +199,7 @@ async def check_many(target: Path | str, texts: dict[str, list[str]],
             mine = {who: cmds for who, cmds in texts.items() if who.startswith(f"{chat}|")}
             outcomes = outcomes_from(mine, answers)
 
-            def read(repo: SqliteRepo, c: str = chat) -> tuple[list[int], list[int], set[int]]:
+            def read(repo: SqlRepo, c: str = chat) -> tuple[list[int], list[int], set[int]]:
                 ladder = repo.ladder(c, "main")
                 assert ladder is not None
                 rows = repo.conn.execute
