@@ -16,26 +16,20 @@ import hashlib
 import logging
 import os
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 
 from telegram import (
-    BotCommand,
-    BotCommandScopeAllGroupChats,
-    BotCommandScopeAllPrivateChats,
     CallbackQuery,
     Message,
-    MessageEntity,
     Update,
-    User,
 )
 from telegram.constants import ChatType
 from telegram.error import BadRequest, Forbidden
 from telegram.ext import (
     Application,
     ApplicationBuilder,
-    BaseUpdateProcessor,
     CallbackQueryHandler,
     ContextTypes,
     MessageHandler,
@@ -55,16 +49,17 @@ from bot.gateway import (
     page_command,
 )
 from bot.limits import Limiter
-from bot.menu import MENU
 from bot.scheduler import Undeliverable
 from bot.telegram.board import TelegramBoard
+from bot.telegram.keys import PLATFORM, chat_key, seen_users, user_ref, with_mentions
+from bot.telegram.menus import command_menus
+from bot.telegram.order import CONCURRENT_UPDATES, ChatOrder
 from bot.telegram.outgoing import Outgoing
 from bot.telegram.render import alert, keyboard, render, shown, split
 from bot.text import APOLOGY
 from core import i18n
 from core.commands.registry import PERSONAL_WORDS, READ_ONLY_WORDS
 from core.commands.words import command_word
-from core.domain.names import shown_name
 from core.domain.numerals import is_digits
 from core.domain.records import Announcement, LadderInfo, Reply, UserRef
 from core.i18n import language_of, t
@@ -76,90 +71,7 @@ log = logging.getLogger(__name__)
 # documented opt-in is set; we never read the attribute ourselves, so opting in is safe.
 os.environ.setdefault("PTB_TIMEDELTA", "1")
 
-PLATFORM = "telegram"
 ADMIN_TTL = 300.0  # seconds a group's administrator list is trusted
-
-
-# Updates handled at once. One chat's wait for each other (ChatOrder), and those waiting
-# hold a place, so there are enough places for many chats.
-CONCURRENT_UPDATES = 64
-
-
-class ChatOrder(BaseUpdateProcessor):
-    """Updates of one chat one after another, in the order Telegram sent them; different
-    chats' at once. (With plain concurrent updates a backlog of one group's messages, the
-    bot back from downtime, was applied out of order: /join before /ladder create.)"""
-
-    def __init__(self, most: int) -> None:
-        super().__init__(most)
-        self._chats: dict[int, tuple[asyncio.Lock, int]] = {}  # chat -> lock, users
-
-    async def do_process_update(self, update: object, coroutine: Awaitable[Any]) -> None:
-        chat = update.effective_chat if isinstance(update, Update) else None
-        if chat is None:
-            await coroutine
-            return
-        lock, users = self._chats.get(chat.id, (asyncio.Lock(), 0))
-        self._chats[chat.id] = (lock, users + 1)
-        try:
-            async with lock:  # FIFO: the waiters queue in the order the updates came
-                await coroutine
-        finally:
-            lock, users = self._chats[chat.id]
-            if users == 1:
-                del self._chats[chat.id]
-            else:
-                self._chats[chat.id] = (lock, users - 1)
-
-    async def initialize(self) -> None:
-        """Nothing to set up."""
-
-    async def shutdown(self) -> None:
-        """Nothing to take down."""
-
-
-def chat_key(chat_id: int) -> str:
-    """The chat key of a Telegram chat."""
-    return f"{PLATFORM}:{chat_id}"
-
-
-def user_ref(user: User) -> UserRef:
-    """A Telegram user: named by @username when there is one (letters, digits and _:
-    nothing to shield), else by their full name as typed (core.domain.names)."""
-    return UserRef(f"{PLATFORM}:{user.id}", user.username or shown_name(user.full_name))
-
-
-def with_mentions(message: Message) -> tuple[str, dict[str, UserRef]]:
-    """The message text with every `text_mention` written as a `@tgID` token.
-
-    A user without a username is mentioned by a text_mention entity that carries the
-    user but reads like plain text ("Bob Smith"); the token lets the parser see it.
-    """
-    text = message.text or ""
-    known: dict[str, UserRef] = {}
-    entities = [e for e in message.entities or () if e.type == MessageEntity.TEXT_MENTION
-                and e.user is not None]
-    if not entities:
-        return text, known
-    # Entity offsets count UTF-16 code units.
-    encoded = text.encode("utf-16-le")
-    for entity in sorted(entities, key=lambda e: e.offset, reverse=True):
-        assert entity.user is not None
-        token = f"tg{entity.user.id}"
-        known[token] = user_ref(entity.user)
-        start, end = entity.offset * 2, (entity.offset + entity.length) * 2
-        encoded = encoded[:start] + f"@{token}".encode("utf-16-le") + encoded[end:]
-    return encoded.decode("utf-16-le"), known
-
-
-def seen_users(message: Message) -> list[User]:
-    """Everyone a message shows with a username: sender, replied-to author, mentions."""
-    users = [message.from_user] if message.from_user else []
-    if message.reply_to_message is not None and message.reply_to_message.from_user:
-        users.append(message.reply_to_message.from_user)
-    users += [e.user for e in message.entities or () if e.user is not None]
-    users += list(message.new_chat_members or ())
-    return [u for u in users if u.username and not u.is_bot]
 
 
 class TelegramPlatform:
@@ -241,23 +153,10 @@ class TelegramPlatform:
         await self.app.shutdown()
 
     async def register_commands(self) -> None:
-        """setMyCommands, so clients suggest the commands (all in groups, reads and
-        /link in private): in English for everyone, and in Russian and Dutch for users whose
-        Telegram speaks those (the command words stay as they are)."""
-        def listed(words: Sequence[str], language: str) -> list[BotCommand]:
-            return [BotCommand(w, i18n.render(i18n.t(MENU[w]), language)) for w in words
-                    if w in MENU]
-
+        """setMyCommands, so clients suggest the commands (bot/telegram/menus.py)."""
         try:
-            for language in i18n.LANGUAGES:
-                code = None if language == "en" else language
-                await self.app.bot.set_my_commands(listed(list(MENU), language),
-                                                   scope=BotCommandScopeAllGroupChats(),
-                                                   language_code=code)
-                await self.app.bot.set_my_commands(listed(READ_ONLY_WORDS + PERSONAL_WORDS,
-                                                          language),
-                                                   scope=BotCommandScopeAllPrivateChats(),
-                                                   language_code=code)
+            for commands, scope, code in command_menus():
+                await self.app.bot.set_my_commands(commands, scope=scope, language_code=code)
         except Exception:
             log.exception("could not register the command list (the bot still works)")
 
