@@ -139,9 +139,9 @@ def _execute(repo: Repo, ctx: Context, parsed: Parsed, policy: Policy) -> tuple[
     except UsageError as error:
         return refused(error), _ladder_language(repo, ctx.chat, parsed.ladder, policy)
     cmd = _shielded(cmd)
-    # (no locale, as on the console: the chat's language)
-    known = storeless(cmd, policy, ctx.locale, _chat_language(repo, ctx.chat, policy))
-    if known is not None:
+    if handler.known is not None:  # (no locale, as on the console: the chat's language)
+        known = storeless(cmd, policy, ctx.locale, _chat_language(repo, ctx.chat, policy))
+        assert known is not None
         return known, known.language
     chat = handler.chat
     if chat is not None:
