@@ -23,18 +23,16 @@ from discord import app_commands
 
 from bot.config import Config
 from bot.discord.board import DiscordBoard
+from bot.discord.buttons import PageButton, ReportButton, page_view, report_view
 from bot.discord.commands import register
 from bot.discord.keys import PLATFORM, chat_key, user_ref
 from bot.discord.render import MENTION, called_ids, calling, chunks, pinged, render, shown
 from bot.discord.roles import DiscordRoles
 from bot.gateway import (
-    PAGE_DATA,
-    PRESSABLE,
     Asker,
     Gateway,
     Said,
     button_command,
-    button_label,
     buttons_of,
     own_words,
     page_command,
@@ -45,7 +43,6 @@ from bot.text import APOLOGY, cut
 from core.commands.base import Command
 from core.commands.ladders import ShowLadder
 from core.commands.views import ShowHallOfFame, ShowHistory, ShowProfile, ShowStandings
-from core.commands.words import LADDER_CHARS
 from core.domain.names import shown_name
 from core.domain.records import Announcement, Reply, UserRef
 from core.i18n import language_of, t
@@ -82,77 +79,6 @@ def mentions_as_tokens(text: str, names: dict[int, str]) -> tuple[str, dict[str,
         return f"@d{uid}"
 
     return MENTION.sub(swap, text), known
-
-
-class ReportButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-                   template=rf"lb:(?P<action>{'|'.join(PRESSABLE)}):"
-                            r"(?P<match>\d+):"
-                            rf"(?P<ladder>{LADDER_CHARS})"):
-    """Confirm / Dispute (for the opponent) and Withdraw (for the reporter's side) under a
-    pending report, Ready under a queue match's ready check; the custom id carries what
-    it answers, so the buttons keep working after a restart."""
-
-    def __init__(self, action: str, ladder: str, match: int, language: str = "en") -> None:
-        style = {"confirm": discord.ButtonStyle.success, "ready": discord.ButtonStyle.success,
-                 "dispute": discord.ButtonStyle.danger}.get(action, discord.ButtonStyle.secondary)
-        # (Rebuilt from a press, the label is not sent again: the message keeps its own.)
-        super().__init__(discord.ui.Button(label=button_label(action, language), style=style,
-                                           custom_id=f"lb:{action}:{match}:{ladder}"))
-        self.action, self.ladder, self.match = action, ladder, match
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction[Any],
-                             item: discord.ui.Item[Any],
-                             match: re.Match[str]) -> ReportButton:
-        return cls(match["action"], match["ladder"], int(match["match"]))
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        platform: DiscordPlatform = interaction.client.ladderbot
-        try:
-            await platform.press(interaction, self.action, self.ladder, self.match)
-        except Exception as error:  # buttons are not the command tree's: apologize here
-            await platform.on_error(interaction, error)
-
-
-class PageButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-                 template=PAGE_DATA.pattern):
-    """Previous or Next under a page of standings, players or history: the page it names,
-    shown to the presser alone (a page for each press would crowd the channel)."""
-
-    def __init__(self, data: str, label: str = "") -> None:
-        super().__init__(discord.ui.Button(label=label or "…", custom_id=data,
-                                           style=discord.ButtonStyle.secondary))
-        self.data = data
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction[Any],
-                             item: discord.ui.Item[Any],
-                             match: re.Match[str]) -> PageButton:
-        return cls(match.string)
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        platform: DiscordPlatform = interaction.client.ladderbot
-        try:
-            await platform.turn_page(interaction, self.data)
-        except Exception as error:  # buttons are not the command tree's: apologize here
-            await platform.on_error(interaction, error)
-
-
-def page_view(turns: tuple[tuple[str, str], ...]) -> discord.ui.View:
-    """A page's Previous and Next buttons."""
-    view = discord.ui.View(timeout=None)
-    for label, data in turns:
-        view.add_item(PageButton(data, label))
-    return view
-
-
-def report_view(actions: tuple[str, ...], ladder: str, match: int,
-                language: str) -> discord.ui.View:
-    """The buttons of a pending report (or a ready check), labelled in `language`."""
-    view = discord.ui.View(timeout=None)
-    for action in actions:
-        view.add_item(ReportButton(action, ladder, match, language))
-    return view
 
 
 class DiscordPlatform:

@@ -8,11 +8,25 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from core.domain.errors import SettingError
 from core.domain.model import Result
-from core.domain.numerals import is_digits, parse_int, parse_number
+from core.domain.numerals import is_digits
+from core.domain.setting_values import (
+    QUEUE_SIZES,
+    BadValue,
+    Range,
+    bands,
+    choice,
+    clipped,
+    or_none,
+    parse_bestof,
+    parse_bool,
+    parse_leagues,
+    parse_tables,
+    parse_timezone,
+    team_size,
+)
 from core.domain.settings import (
     LATEST_CONFIRMATION_DAYS,
     MAX_BESTOF,
@@ -24,143 +38,12 @@ from core.domain.settings import (
     PRESETS,
     RATING_LIMIT,
     START_LIMIT,
-    TABLE_NAMES,
     TAU_LOWEST,
-    TIMEZONE_LENGTH,
-    Bands,
     Settings,
     format_value,
     preset,
 )
-from core.i18n import LANGUAGES, N_, Message, Number, joined, t
-
-
-class BadValue(ValueError):
-    """A value a key does not take, and why (a clause: "expected true or false")."""
-
-    def __init__(self, reason: Message) -> None:
-        super().__init__(str(reason))
-        self.reason = reason
-
-
-@dataclass(frozen=True, slots=True)
-class Range:
-    """The values a number setting takes: `low` to `high` (`low` itself excluded when
-    `above`), whole numbers only when `whole`."""
-
-    low: float
-    high: float
-    above: bool = False
-    whole: bool = False
-    why: Message = ""  # said after the range, where the upper bound needs a reason
-
-    def text(self) -> Message:
-        """The range in words: 'a number above 0, at most 1,000'."""
-        code = {(False, False): N_("range.from"), (False, True): N_("range.above"),
-                (True, False): N_("range.whole_from"), (True, True): N_("range.whole_above")}
-        return joined(t(code[self.whole, self.above], low=Number(self.low),
-                        high=Number(self.high)), self.why)
-
-    def parse(self, text: str) -> Any:
-        """The value of `text`, or BadValue naming the range."""
-        try:
-            value: float = parse_int(text) if self.whole else parse_number(text)
-        except ValueError:
-            raise BadValue(t("value.range", range=self.text())) from None
-        if value < self.low or (self.above and value == self.low) or value > self.high:
-            raise BadValue(t("value.range", range=self.text()))
-        return value
-
-
-def _parse_bool(text: str) -> bool:
-    low = text.lower()
-    if low in ("true", "yes", "on", "1"):
-        return True
-    if low in ("false", "no", "off", "0"):
-        return False
-    raise BadValue(t("value.bool"))
-
-
-parse_bool = _parse_bool  # (a key's bool, for the keys read elsewhere: champion_role)
-
-
-def _optional(parse: Callable[[str], Any]) -> Callable[[str], Any]:
-    def inner(text: str) -> Any:
-        return None if text.lower() in ("none", "off", "no") else parse(text)
-
-    return inner
-
-
-def _choice(*options: str) -> Callable[[str], str]:
-    def inner(text: str) -> str:
-        if text not in options:
-            raise BadValue(t("value.one_of", options=", ".join(options)))
-        return text
-
-    return inner
-
-
-def _bands(at: Range, value: Range, example: str) -> Callable[[str], Bands]:
-    def inner(text: str) -> Bands:
-        if text.lower() in ("none", ""):
-            return ()
-        bands = []
-        for part in text.split(","):
-            threshold, colon, amount = part.partition(":")
-            if not colon:
-                raise BadValue(t("value.bands", example=example))
-            try:
-                bands.append((float(at.parse(threshold)), float(value.parse(amount))))
-            except BadValue as error:
-                raise BadValue(t("value.in_part", part=_clip(part), reason=error.reason)
-                               ) from None
-        return tuple(sorted(bands))
-
-    return inner
-
-
-def _parse_tables(text: str) -> tuple[str, ...]:
-    if text.lower() == "none":
-        return ()
-    names = tuple(dict.fromkeys(t.strip() for t in text.split(",")))
-    if any(n not in TABLE_NAMES for n in names):
-        raise BadValue(t("value.tables", tables=", ".join(TABLE_NAMES)))
-    return names
-
-
-def _parse_timezone(text: str) -> str:
-    if len(text) > TIMEZONE_LENGTH:
-        raise BadValue(t("value.timezone_long", length=TIMEZONE_LENGTH))
-    try:
-        ZoneInfo(text)
-    except (ZoneInfoNotFoundError, ValueError, OSError):  # OSError: a name no file can have
-        raise BadValue(t("value.timezone")) from None
-    return text
-
-
-def _parse_bestof(text: str) -> int:
-    try:
-        value = parse_int(text)
-    except ValueError:
-        value = 0
-    if value < 3 or value > MAX_BESTOF or value % 2 == 0:
-        raise BadValue(t("value.bestof", max=MAX_BESTOF))
-    return value
-
-
-QUEUE_SIZES = tuple(f"{n}v{n}" for n in range(1, 6))
-
-
-def team_size(queue: str) -> int:
-    """The players of one team in a queue's match: 2 for `2v2`."""
-    return int(queue.partition("v")[0])
-
-
-def _parse_leagues(text: str) -> tuple[tuple[float, str], ...]:
-    # Only `none` fits on a chat line; named leagues are set in config.toml.
-    if text.lower() == "none":
-        return ()
-    raise BadValue(t("value.leagues"))
+from core.i18n import LANGUAGES, N_, Message, t
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,7 +66,7 @@ class SettingSpec:
 # Each builder takes the code of the key's words, `key.<key>`: the key is its tail.
 def _number(code: str, limits: Range, optional: bool = False) -> SettingSpec:
     parse = limits.parse
-    return SettingSpec(_key(code), _optional(parse) if optional else parse, t(code),
+    return SettingSpec(_key(code), or_none(parse) if optional else parse, t(code),
                        range=limits)
 
 
@@ -192,7 +75,7 @@ def _plain(code: str, parse: Callable[[str], Any], **params: Any) -> SettingSpec
 
 
 def _banded(code: str, at: Range, value: Range, example: str) -> SettingSpec:
-    return SettingSpec(_key(code), _bands(at, value, example),
+    return SettingSpec(_key(code), bands(at, value, example),
                        t("key.banded", what=t(code), example=example,
                          at=at.text(), value=value.text()))
 
@@ -214,16 +97,16 @@ _HOURS = Range(0, MAX_HOURS, above=True)
 _WINDOW = Range(0, 365, above=True)
 
 _SPECS: tuple[SettingSpec, ...] = (
-    _plain(N_("key.confirm"), _parse_bool),
+    _plain(N_("key.confirm"), parse_bool),
     _number(N_("key.confirm_hours"), Range(0, _LATEST_HOURS, above=True,
                                    why=t("range.why_latest", days=LATEST_CONFIRMATION_DAYS))),
-    _plain(N_("key.timezone"), _parse_timezone),
-    _plain(N_("key.language"), _choice(*LANGUAGES), languages="|".join(LANGUAGES)),
-    _plain(N_("key.ffa"), _choice("winner_takes_all", "placement")),
+    _plain(N_("key.timezone"), parse_timezone),
+    _plain(N_("key.language"), choice(*LANGUAGES), languages="|".join(LANGUAGES)),
+    _plain(N_("key.ffa"), choice("winner_takes_all", "placement")),
     _number(N_("key.start"), _RATING),
     _number(N_("key.k"), _K),
     _banded(N_("key.k_bands"), _THRESHOLD, _K, "2100:24,2400:16"),
-    _plain(N_("key.whole"), _parse_bool),
+    _plain(N_("key.whole"), parse_bool),
     _number(N_("key.min_gain"), Range(0, 1000, whole=True)),
     _number(N_("key.floor"), _RATING, optional=True),
     _number(N_("key.max_gap"), _GAP, optional=True),
@@ -239,38 +122,38 @@ _SPECS: tuple[SettingSpec, ...] = (
     _banded(N_("key.k3_bands"), _MOVES, _MULTIPLIER, "50:1.5,250:1"),
     _number(N_("key.k3_default"), _MULTIPLIER),
     _number(N_("key.max_sides"), _SIDES, optional=True),
-    _plain(N_("key.teams"), _parse_bool),
+    _plain(N_("key.teams"), parse_bool),
     _number(N_("key.series_hours"), Range(0, _LATEST_HOURS, above=True), optional=True),
-    _plain(N_("key.bestof"), _optional(_parse_bestof), max=MAX_BESTOF),
-    _plain(N_("key.bestof_rating"), _choice("match", "games")),
-    _plain(N_("key.queue"), _optional(_choice(*QUEUE_SIZES)), sizes="|".join(QUEUE_SIZES)),
+    _plain(N_("key.bestof"), or_none(parse_bestof), max=MAX_BESTOF),
+    _plain(N_("key.bestof_rating"), choice("match", "games")),
+    _plain(N_("key.queue"), or_none(choice(*QUEUE_SIZES)), sizes="|".join(QUEUE_SIZES)),
     _number(N_("key.ready_seconds"), Range(10, 3600, whole=True)),
     _number(N_("key.queue_minutes"), Range(0, 7 * 24 * 60, above=True)),
     _number(N_("key.calibration"), Range(0, 1000, whole=True)),
-    _plain(N_("key.leagues"), _parse_leagues),
+    _plain(N_("key.leagues"), parse_leagues),
     _number(N_("key.farm_limit"), Range(1, 1000, whole=True), optional=True),
     _number(N_("key.farm_days"), _WINDOW),
     _number(N_("key.min_moves"), _MOVES, optional=True),
-    _plain(N_("key.tables"), _parse_tables),
+    _plain(N_("key.tables"), parse_tables),
     _number(N_("key.season_min_games"), _GAMES),
     _number(N_("key.week_min_games"), _GAMES),
     _number(N_("key.week_days"), _WINDOW),
     _number(N_("key.active_days"), Range(0, MAX_DAYS, above=True)),
     _number(N_("key.hall_of_fame"), Range(0, 100, whole=True)),
-    _plain(N_("key.weekly_summary"), _parse_bool),
-    _plain(N_("key.decay"), _parse_bool),
+    _plain(N_("key.weekly_summary"), parse_bool),
+    _plain(N_("key.decay"), parse_bool),
     _number(N_("key.decay_divisor"), Range(1, 1_000_000_000, whole=True)),
     _number(N_("key.decay_min"), Range(0, RATING_LIMIT, whole=True)),
-    _plain(N_("key.challenges"), _parse_bool),
+    _plain(N_("key.challenges"), parse_bool),
     _number(N_("key.challenge_hours"), _HOURS),
     _number(N_("key.play_hours"), _HOURS),
     _number(N_("key.reminder_hours"), Range(0, MAX_HOURS)),
-    _plain(N_("key.margin_required"), _parse_bool),
+    _plain(N_("key.margin_required"), parse_bool),
     _number(N_("key.rd"), Range(1, 1000)),
     _number(N_("key.volatility"), Range(0.0001, 1, why=t("range.why_sound"))),
     _number(N_("key.tau"), Range(TAU_LOWEST, 10, why=t("range.why_tau"))),
     _number(N_("key.provisional_rd"), Range(0, 1000)),
-    _plain(N_("key.period"), _choice("game", "day", "week")),
+    _plain(N_("key.period"), choice("game", "day", "week")),
     _number(N_("key.mu"), Range(-1000, 1000)),
     _number(N_("key.sigma"), Range(0.01, 1000, why=t("range.why_sound"))),
     _number(N_("key.beta"), Range(2, 1000, why=t("range.why_sound"))),
@@ -321,7 +204,7 @@ def parse_settings(pairs: Iterable[tuple[str, str]]) -> dict[str, Any]:
     for key, raw in pairs:
         spec = SETTING_SPECS.get(key)
         if spec is None:
-            raise SettingError(t("setting.unknown", key=_clip(key)))
+            raise SettingError(t("setting.unknown", key=clipped(key)))
         try:
             changes[key] = spec.parse(raw)
         except BadValue as error:
@@ -331,12 +214,9 @@ def parse_settings(pairs: Iterable[tuple[str, str]]) -> dict[str, Any]:
 
 def bad_value(key: str, raw: str, reason: Message) -> SettingError:
     """The refusal of a value a key does not take, echoing what was typed (clipped)."""
-    return SettingError(t("setting.bad", key=key, value=_clip(raw), reason=reason))
+    return SettingError(t("setting.bad", key=key, value=clipped(raw), reason=reason))
 
 
-def _clip(raw: str) -> str:
-    """A typed value as a refusal echoes it: at most 40 characters."""
-    return raw if len(raw) <= 40 else raw[:40] + "..."
 
 
 # Properties of a ladder in its chat, not rules: they never enter the event log.
@@ -355,7 +235,7 @@ def split_properties(
             rules.append((key, raw))
         elif key == "public":
             try:
-                properties[key] = _parse_bool(raw)
+                properties[key] = parse_bool(raw)
             except BadValue as error:
                 raise bad_value(key, raw, error.reason) from None
         elif raw.lower() in ("none", "off") and key == "mod_role":

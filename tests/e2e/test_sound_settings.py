@@ -19,14 +19,8 @@ from hypothesis import strategies as st
 from core.domain import budget
 from core.domain.errors import SettingError
 from core.domain.rulebooks.glicko_math import one_game
-from core.domain.setting_keys import (
-    FORMULA_GROUPS,
-    GROUP_OF,
-    SETTING_SPECS,
-    BadValue,
-    Range,
-    validate,
-)
+from core.domain.setting_keys import FORMULA_GROUPS, GROUP_OF, SETTING_SPECS, validate
+from core.domain.setting_values import BadValue, Range
 from core.domain.settings import PRESETS, Settings, preset
 from core.domain.state import replay
 from core.i18n import render

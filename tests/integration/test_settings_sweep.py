@@ -13,7 +13,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from core.domain.setting_keys import SETTING_SPECS, Range
+from core.domain.setting_keys import SETTING_SPECS
+from core.domain.setting_values import Range
 from core.domain.settings import PRESETS
 from storage.sqlite import SqliteStore
 from tests.support.chat import Chat

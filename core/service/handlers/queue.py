@@ -17,7 +17,7 @@ from core.commands.registry import usage_error
 from core.domain.errors import RuleViolation
 from core.domain.model import PlayerId, Result, Timestamp
 from core.domain.records import QueueEntry, QueueMatch, QueueState, Reply
-from core.domain.setting_keys import team_size
+from core.domain.setting_values import team_size
 from core.domain.teams import balanced
 from core.i18n import Message, Text, joined, listed, t
 from core.service.planning import expect, queue_due

@@ -13,7 +13,8 @@ from collections.abc import Iterable, Mapping
 
 from core.domain.numerals import parse_int
 from core.domain.records import Context, LadderInfo, RoleAccess, RoleConfig, RoleHolding
-from core.domain.setting_keys import BadValue, bad_value, parse_bool
+from core.domain.setting_keys import bad_value
+from core.domain.setting_values import BadValue, parse_bool
 from core.domain.settings import Settings
 from core.domain.tables import league, league_name
 from core.i18n import N_, Message, listed, plural, render, t
