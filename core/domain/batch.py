@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -21,15 +20,20 @@ import numpy as np
 from core.domain.calendar import month_label
 from core.domain.events import MatchConfirmed
 from core.domain.model import Match, PlayerId, Result, Timestamp
+from core.domain.passes import (
+    WIDEST_GAP,
+    anti_farming,
+    count_columns,
+    counted_mask,
+    points_table,
+    rate_columns,
+)
 from core.domain.rulebooks.rated import EloBook
-from core.domain.settings import RATING_LIMIT, Settings
+from core.domain.settings import RATING_LIMIT
 from core.domain.standing import Applied
 from core.domain.state import (
-    FARM_PRUNE_EVERY,
     LadderState,
     PlayerState,
-    duel_ratings,
-    too_short,
     unrated_note,
 )
 
@@ -37,11 +41,6 @@ from core.domain.state import (
 SHORTEST_RUN = 64
 # A journaled run's length at most: a correction in it folds again from its start.
 JOURNALED_RUN = 512
-# The table of points covers gaps below this; a run whose gaps could reach it is folded
-# in pieces short enough that they cannot.
-WIDEST_GAP = 1 << 16
-# Beyond this gap the points no longer change for any sane K (checked per table).
-SATURATED = 1 << 12
 
 
 def fold_duels(state: LadderState, at: Sequence[Timestamp], a: Sequence[PlayerId],
@@ -62,7 +61,7 @@ def fold_duels(state: LadderState, at: Sequence[Timestamp], a: Sequence[PlayerId
     if state.undo is not None or not state.lean or not isinstance(book, EloBook) \
             or not book.whole_points(settings):
         return 0
-    table = _points(settings)
+    table = points_table(settings)
     if table is None:
         return 0
     done, count = 0, len(a)
@@ -175,13 +174,13 @@ def fold_plain(state: LadderState, rows: Sequence[Row], rate_run: RateRun,
             players[pid] = state.rulebook.new_player(settings, member=False)
     if state.season is None:
         state.season = month_label(at[0], settings.timezone)
-    counted = _counted(settings, rated, moves, len(rows))
+    counted = counted_mask(settings, rated, moves, len(rows))
     times = np.asarray(played, dtype=np.int64)
     notes: dict[int, str] | None = {} if outcomes is not None else None
-    kept = _anti_farming(state, at, a, b, played, counted, first, second,
+    kept = anti_farming(state, at, a, b, played, counted, first, second,
                          bool(np.all(times[1:] >= times[:-1])), notes)
     told = rate_run(state, a, b, draw, played, ids, kept, outcomes is not None)
-    _counts(state, first, second, draw, kept, times, high + 1, touched)
+    count_columns(state, first, second, draw, kept, times, high + 1, touched)
     if outcomes is not None and notes is not None and told is not None:
         for i, (note, ra, na, rb, nb) in enumerate(told):
             if not kept[i]:
@@ -238,193 +237,10 @@ def _fold_run(state: LadderState, table: list[int], at: Sequence[Timestamp],
             players[pid] = PlayerState(rating=start, member=False)
     if state.season is None:
         state.season = month_label(at[0], settings.timezone)
-    counted = _counted(settings, rated, moves, count)
+    counted = counted_mask(settings, rated, moves, count)
     times = np.asarray(played, dtype=np.int64)
-    kept = _anti_farming(state, at, a, b, played, counted, first, second,
+    kept = anti_farming(state, at, a, b, played, counted, first, second,
                          bool(np.all(times[1:] >= times[:-1])))
-    _ratings(state, a, b, draw, kept, touched, table)
-    _counts(state, first, second, draw, kept, times, high + 1, touched)
+    rate_columns(state, a, b, draw, kept, touched, table)
+    count_columns(state, first, second, draw, kept, times, high + 1, touched)
     return count
-
-
-@lru_cache(maxsize=16)
-def _points(settings: Settings) -> list[int] | None:
-    """What the winner of a rated game gains by rating gap g (winner minus loser), for
-    |g| < WIDEST_GAP: `table[g]`, a negative g counting from the end as Python does; or
-    None where that is not a whole number of points, never negative, for every gap.
-    Computed by `duel_ratings` itself, far above any floor (at most START_LIMIT) and
-    below RATING_LIMIT, up to where the points no longer change (the expectation is
-    monotone in the gap, so equal ends mean equal points between them)."""
-    base = float(RATING_LIMIT // 2)
-
-    def gain(gap: int) -> float:
-        return duel_ratings(settings, base + gap, base, False)[0] - base - gap
-
-    near = [gain(g) for g in range(SATURATED)], [gain(g) for g in range(-SATURATED, 0)]
-    high, low = gain(WIDEST_GAP), gain(-WIDEST_GAP)
-    if high != near[0][-1] or low != near[1][0]:
-        return None
-    points = (near[0] + [high] * (WIDEST_GAP - SATURATED)
-              + [low] * (WIDEST_GAP - SATURATED) + near[1])
-    if not all(p.is_integer() and p >= 0 for p in points[:SATURATED] + points[-SATURATED:]):
-        return None
-    return [int(p) for p in points]
-
-
-def _counted(settings: Settings, rated: Sequence[bool], moves: Sequence[int | None],
-             count: int) -> list[bool]:
-    """Which matches the report and the game's length leave rated."""
-    if all(rated) and (settings.min_moves is None or moves.count(None) == count):
-        return [True] * count
-    return [r and not too_short(settings, m) for r, m in zip(rated, moves, strict=True)]
-
-
-def _anti_farming(state: LadderState, at: Sequence[Timestamp], a: Sequence[PlayerId],
-                  b: Sequence[PlayerId], played: Sequence[Timestamp],
-                  counted: list[bool], pa: np.ndarray, pb: np.ndarray,
-                  ordered: bool, notes: dict[int, str] | None = None) -> list[bool]:
-    """Which matches stay rated after anti-farming, keeping its record and pruning it at
-    the same events as the one-by-one fold; advances `state.seq` and `state.at`. `pa`
-    and `pb` are `a` and `b` as arrays; `ordered` says `played` never decreases. With
-    `notes`, why each match it unrates is unrated goes in it by index."""
-    settings = state.settings
-    limited = settings.farm_limit is not None
-    farm, due = state.farm, state.farm_due
-    kept = list(counted)
-    count = len(a)
-    first = state.seq + 1
-    done = 0
-    lows, highs = np.minimum(pa, pb).tolist(), np.maximum(pa, pb).tolist()
-    while done < count:
-        if (first + done) % FARM_PRUNE_EVERY == 0:  # pruned before that match, as one by one
-            state.seq = first + done
-            if at[done] > state.at:
-                state.at = at[done]
-            state._prune()
-        end = min(count, done + FARM_PRUNE_EVERY - (first + done) % FARM_PRUNE_EVERY)
-        if limited:
-            span = range(done, end)
-            rows = [i for i in span if counted[i]] if False in counted[done:end] else span
-            if rows is span:
-                keys = list(zip(lows[done:end], highs[done:end], strict=True))
-                times = played[done:end]
-            else:
-                keys = [(lows[i], highs[i]) for i in rows]
-                times = [played[i] for i in rows]
-            # Most pairs are new to the record and play once here: those go in at once (a
-            # merged dict keeps its hashes); the others one by one, in order.
-            fresh = dict(zip(keys, map(list, zip(times)), strict=True))
-            slow = fresh.keys() & farm.keys()
-            if len(fresh) < len(keys):
-                seen: set[tuple[PlayerId, PlayerId]] = set()
-                for key in keys:
-                    if key in seen:
-                        slow.add(key)
-                    seen.add(key)
-            if slow:
-                for key in slow:
-                    del fresh[key]
-                farm.update(fresh)
-                due.push_all([t for t, k in zip(times, keys, strict=True) if k in fresh],
-                             [k for k in keys if k in fresh], ordered)
-                for i, key, when in zip(rows, keys, times, strict=True):
-                    if key in slow:
-                        note = state.farmed(key, when)
-                        if note:
-                            kept[i] = False
-                            if notes is not None:
-                                notes[i] = note
-                        else:
-                            state.remember_pair(a[i], b[i], when)
-            else:
-                farm.update(fresh)
-                due.push_all(list(times), keys, ordered)
-        state.seq = first + end - 1
-        latest = max(at[done:end])
-        if latest > state.at:
-            state.at = latest
-        done = end
-    return kept
-
-
-def _ratings(state: LadderState, a: Sequence[PlayerId], b: Sequence[PlayerId],
-             draw: Sequence[bool], kept: list[bool], touched: list[int],
-             table: list[int]) -> None:
-    """Move the ratings of the rated matches, in order, and their season gains."""
-    settings = state.settings
-    players = state.players
-    rating = [0] * (max(touched) + 1)
-    for pid in touched:
-        rating[pid] = int(players[pid].rating)
-    if False in kept:
-        a = [x for x, k in zip(a, kept, strict=True) if k]
-        b = [y for y, k in zip(b, kept, strict=True) if k]
-        draw = [d for d, k in zip(draw, kept, strict=True) if k]
-    floor = int(settings.floor) if settings.floor is not None else None
-    if True in draw:
-        for x, y, drawn in zip(a, b, draw, strict=True):
-            rx, ry = rating[x], rating[y]
-            if drawn:
-                nx, ny = duel_ratings(settings, float(rx), float(ry), True)
-                rating[x], rating[y] = int(nx), int(ny)
-                continue
-            moved = table[rx - ry]
-            rating[x] = rx + moved
-            ry -= moved
-            rating[y] = ry if floor is None or ry > floor else floor
-    elif floor is None:
-        for x, y in zip(a, b, strict=True):
-            rx, ry = rating[x], rating[y]
-            moved = table[rx - ry]
-            rating[x] = rx + moved
-            rating[y] = ry - moved
-    else:
-        for x, y in zip(a, b, strict=True):
-            rx, ry = rating[x], rating[y]
-            moved = table[rx - ry]
-            rating[x] = rx + moved
-            ry -= moved
-            rating[y] = ry if ry > floor else floor
-    for pid in touched:
-        player = players[pid]
-        now = float(rating[pid])
-        player.season_gain += now - player.rating
-        player.rating = now
-
-
-def _counts(state: LadderState, a: np.ndarray, b: np.ndarray, draw: Sequence[bool],
-            kept: list[bool], played: np.ndarray, size: int, touched: list[int]) -> None:
-    """Add every match to its players' counts at once."""
-    def tally(*ids: np.ndarray) -> list[int]:
-        return np.bincount(np.concatenate(ids), minlength=size).tolist()  # type: ignore[no-any-return]
-
-    games = tally(a, b)
-    if True in draw:
-        drawn = np.asarray(draw, dtype=bool)
-        won = ~drawn
-        draws, wins, losses = tally(a[drawn], b[drawn]), tally(a[won]), tally(b[won])
-    else:
-        won = np.ones(len(a), dtype=bool)
-        draws, wins, losses = [0] * size, tally(a), tally(b)
-    if False in kept:
-        rated = np.asarray(kept, dtype=bool)
-        rated_games, rated_wins = tally(a[rated], b[rated]), tally(a[rated & won])
-    else:
-        rated_games, rated_wins = games, wins
-    last = np.full(size, np.iinfo(np.int64).min, dtype=np.int64)
-    np.maximum.at(last, a, played)
-    np.maximum.at(last, b, played)
-    latest = last.tolist()
-    players = state.players
-    for pid in touched:
-        player = players[pid]
-        player.games += games[pid]
-        player.draws += draws[pid]
-        player.wins += wins[pid]
-        player.losses += losses[pid]
-        player.rated_games += rated_games[pid]
-        player.rated_wins += rated_wins[pid]
-        player.season_games += rated_games[pid]
-        when = latest[pid]
-        if player.last_played is None or when > player.last_played:
-            player.last_played = when
