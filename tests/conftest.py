@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from storage.memory import MemoryStore
+from storage.memory.store import MemoryStore
 from storage.postgres import PgStore
 from storage.sqlite import SqliteStore
 from tests.support import postgres

@@ -19,7 +19,7 @@ from bot.following import LiveStandings
 from bot.telegram.board import TelegramBoard
 from bot.telegram.outgoing import Outgoing
 from bot.telegram.render import render
-from storage.memory import MemoryStore
+from storage.memory.store import MemoryStore
 from tests.support.chat import T0, Chat
 from tests.support.telegram_fake import GROUP, FakeRequest, FakeTelegram
 

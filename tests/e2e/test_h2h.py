@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from storage.memory import MemoryStore
+from storage.memory.store import MemoryStore
 from tests.e2e.test_discord import ALICE, BOB, ephemeral, ladder, text
 from tests.support.adapters import discord_harness, telegram_harness
 from tests.support.chat import Chat

@@ -240,7 +240,7 @@ async def test_a_large_update_is_paced_and_finishes_once_after_a_restart(
 
 
 async def test_a_bad_roles_value_is_echoed_as_any_setting_is(tmp_path: Path) -> None:
-    from storage.memory import MemoryStore
+    from storage.memory.store import MemoryStore
     from tests.support.chat import Chat
 
     chat = Chat(MemoryStore())

@@ -19,7 +19,7 @@ import pytest
 
 from core.domain.calendar import HOUR
 from storage import tuning
-from storage.memory import MemoryStore
+from storage.memory.store import MemoryStore
 from storage.sqlite import SqliteStore
 from tests.support.chat import Chat
 

@@ -15,7 +15,7 @@ import core.domain.ripple
 import core.domain.state
 from core.domain.calendar import DAY, HOUR
 from storage import rederive, tuning
-from storage.memory import MemoryStore
+from storage.memory.store import MemoryStore
 from storage.postgres import PgStore
 from storage.sqlite import SqliteStore
 from tests.support import postgres

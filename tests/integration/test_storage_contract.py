@@ -29,7 +29,7 @@ from core.domain.state import replay
 from core.i18n import decode, render, span, t
 from storage import tuning
 from storage.codec import state_from_json
-from storage.memory import MemoryStore
+from storage.memory.store import MemoryStore
 from storage.postgres import PgStore
 from storage.sqlite import SqliteStore
 from tests.support import postgres

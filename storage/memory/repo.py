@@ -9,13 +9,10 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import TypeVar
 
-from core.domain.budget import within
 from core.domain.calendar import DAY
 from core.domain.events import DecayDay, Event, SeasonClosed
 from core.domain.ledger import Ledger, Rederived
@@ -34,16 +31,14 @@ from core.domain.state import Applied, LadderState, PlayerState
 from core.domain.tables import HallEntry, TableRow, gain_table, ladder_table
 from core.ports.hints import NoHints
 from core.ports.repository import DAY_RANKS
-from storage.memory_following import FollowingData, MemoryFollowing
-from storage.memory_platform import MemoryPlatform, PlatformData
-from storage.memory_sharing import MemorySharing, SharingData
+from storage.memory.following import FollowingData, MemoryFollowing
+from storage.memory.platform import MemoryPlatform, PlatformData
+from storage.memory.sharing import MemorySharing, SharingData
 from storage.projection import change_rows
-
-T = TypeVar("T")
 
 
 @dataclass
-class _Data:
+class MemoryData:
     ladders: dict[int, LadderInfo] = field(default_factory=dict)
     ledgers: dict[int, Ledger] = field(default_factory=dict)
     players: dict[int, dict[PlayerId, PlayerInfo]] = field(default_factory=dict)
@@ -63,7 +58,7 @@ class MemoryRepo(MemoryFollowing, MemoryPlatform, MemorySharing, NoHints):
     """The Repo protocol over plain Python structures (nothing to read ahead: it is all
     in memory)."""
 
-    def __init__(self, data: _Data, snapshot_every: int) -> None:
+    def __init__(self, data: MemoryData, snapshot_every: int) -> None:
         self.d = data
         self.snapshot_every = snapshot_every
 
@@ -367,37 +362,3 @@ class MemoryRepo(MemoryFollowing, MemoryPlatform, MemorySharing, NoHints):
         if table == "rung":
             return int(mine.value)
         return 1 + sum(1 for r in rows if r.value > mine.value)
-
-
-
-class MemoryStore:
-    """Units of work over a `MemoryRepo`, rolled back by copying on failure."""
-
-    def __init__(self, snapshot_every: int = 50) -> None:
-        self._data = _Data()
-        self._snapshot_every = snapshot_every
-
-    async def run(self, work: Callable[[MemoryRepo], T], *, commit: bool = True,
-                  key: str | None = None) -> T:
-        saved = copy.deepcopy(self._data)
-        repo = MemoryRepo(self._data, self._snapshot_every)
-        try:
-            with within(time.monotonic):
-                result = work(repo)
-        except BaseException:
-            self._data = saved
-            raise
-        if not commit:
-            self._data = saved
-        return result
-
-    async def close(self) -> None:
-        """Nothing to close."""
-
-    async def leads_jobs(self) -> bool:
-        """One process, always: it runs the scheduled jobs."""
-        return True
-
-    async def restate_pending(self) -> int:
-        """Nothing is ever left to restate: the twin re-derives at once."""
-        return 0

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from core.domain import names
 from core.domain.model import PlayerId, Timestamp
 from core.domain.records import LadderInfo, PlayerInfo
-from storage.memory_platform import PlatformData
+from storage.memory.platform import PlatformData
 
 
 @dataclass

@@ -1,0 +1,2 @@
+"""The in-memory twin of the SQL stores, for tests: the same protocol, the same contract
+tests, no database."""
