@@ -52,21 +52,30 @@ def _parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    _reading(sub)
+    _running(sub)
+    _keeping(sub)
+    return parser
 
+
+def _stored(command: argparse.ArgumentParser) -> None:
+    """The options that say which database and configuration a command uses."""
+    command.add_argument("--db", help=DB_HELP)
+    command.add_argument("--config", help="config.toml")
+
+
+def _reading(sub: Any) -> None:
+    """The commands that talk to or read a ladder: console, export, ladders."""
     console = sub.add_parser("console", help="chat with the bot in the terminal (or a script)",
                              description="Read '@NAME: TEXT' and '!time ISO' lines from "
                                          "standard input; print the bot's messages as 'bot: ' "
                                          "lines.")
-    console.add_argument("--db", help=DB_HELP)
-    console.add_argument("--config", help="config.toml")
     console.add_argument("--admin", action="append", default=[], metavar="NAME",
                          help="make NAME a chat administrator (repeatable)")
 
     export = sub.add_parser("export", help="print a ladder as JSON",
                             description="Print one JSON object describing the ladder as it "
                                         "stands at --at (default: now).")
-    export.add_argument("--db", help=DB_HELP)
-    export.add_argument("--config", help="config.toml")
     export.add_argument("--chat", default="console",
                         help="chat key: console, telegram:CHAT_ID or discord:GUILD_ID")
     export.add_argument("--at", type=_instant,
@@ -76,15 +85,17 @@ def _parser() -> argparse.ArgumentParser:
     ladders = sub.add_parser("ladders", help="list every chat and ladder in a database",
                              description="One line per ladder: its chat key (for export "
                                          "--chat), name, rulebook and members.")
-    ladders.add_argument("--db", help=DB_HELP)
-    ladders.add_argument("--config", help="config.toml")
+    _stored(console)
+    _stored(export)
+    _stored(ladders)
 
+
+def _running(sub: Any) -> None:
+    """The commands that run the bot: run, web, discord sync."""
     run = sub.add_parser("run", help="run the bot on every configured platform",
                          description="Start the bot for every platform whose token is "
                                      "configured, with the scheduler; stop with Ctrl-C or "
                                      "SIGTERM.")
-    run.add_argument("--config", help="config.toml")
-    run.add_argument("--db", help=DB_HELP)
     run.add_argument("--shards", type=_shard_range, metavar="FIRST-LAST",
                      help="run only these Discord shards (e.g. 0-3), so several processes "
                           "share one bot; needs --shard-count")
@@ -94,38 +105,7 @@ def _parser() -> argparse.ArgumentParser:
     web = sub.add_parser("web", help="serve the public web pages of a database",
                          description="Serve the public ladders' pages and JSON API (read "
                                      "only) until Ctrl-C.")
-    web.add_argument("--db", help=DB_HELP)
-    web.add_argument("--config", help="config.toml")
     web.add_argument("--listen", help="HOST:PORT (default: the config's, else 127.0.0.1:8080)")
-
-    backup = sub.add_parser("backup", help="copy the database, safely while the bot runs",
-                            description="Write a consistent copy of the database to PATH "
-                                        "(SQLite's online backup API; the bot may keep "
-                                        "running), then check the copy.")
-    backup.add_argument("path", metavar="PATH",
-                        help="the copy's file, or a folder to put a dated copy in")
-    backup.add_argument("--db", help=DB_HELP)
-    backup.add_argument("--config", help="config.toml")
-
-    restore = sub.add_parser("restore", help="put a backup in place of the database",
-                             description="Check the backup at PATH (integrity, a Ladderbot "
-                                         "database, not from a newer version), keep the "
-                                         "current database beside it as "
-                                         "DB.before-restore-STAMP, and swap the backup in. "
-                                         "Stop the bot first.")
-    restore.add_argument("path", metavar="PATH", help="the backup to restore")
-    restore.add_argument("--db", help=DB_HELP)
-    restore.add_argument("--config", help="config.toml")
-
-    move = sub.add_parser("migrate-db", help="copy every ladder to another database",
-                          description="Copy a whole database (every ladder, its log, standings "
-                                      "and history) into an empty one: SQLite to PostgreSQL or "
-                                      "back. Stop the bot first. Every ladder's export is "
-                                      "compared before and after.")
-    move.add_argument("--from", dest="source", required=True, metavar="DB",
-                      help="the database now: a SQLite file or a postgresql:// URL")
-    move.add_argument("--to", dest="target", required=True, metavar="DB",
-                      help="the new, empty database")
 
     discord = sub.add_parser("discord", help="Discord tools")
     tools = discord.add_subparsers(dest="discord_command", metavar="TOOL", required=True)
@@ -136,7 +116,38 @@ def _parser() -> argparse.ArgumentParser:
     sync.add_argument("--guild", type=int, help="register in this server only")
     sync.add_argument("--dry-run", action="store_true",
                       help="print the JSON payloads instead (no token needed)")
-    return parser
+    _stored(run)
+    _stored(web)
+
+
+def _keeping(sub: Any) -> None:
+    """The commands that keep the database: backup, restore, migrate-db."""
+    backup = sub.add_parser("backup", help="copy the database, safely while the bot runs",
+                            description="Write a consistent copy of the database to PATH "
+                                        "(SQLite's online backup API; the bot may keep "
+                                        "running), then check the copy.")
+    backup.add_argument("path", metavar="PATH",
+                        help="the copy's file, or a folder to put a dated copy in")
+
+    restore = sub.add_parser("restore", help="put a backup in place of the database",
+                             description="Check the backup at PATH (integrity, a Ladderbot "
+                                         "database, not from a newer version), keep the "
+                                         "current database beside it as "
+                                         "DB.before-restore-STAMP, and swap the backup in. "
+                                         "Stop the bot first.")
+    restore.add_argument("path", metavar="PATH", help="the backup to restore")
+
+    move = sub.add_parser("migrate-db", help="copy every ladder to another database",
+                          description="Copy a whole database (every ladder, its log, standings "
+                                      "and history) into an empty one: SQLite to PostgreSQL or "
+                                      "back. Stop the bot first. Every ladder's export is "
+                                      "compared before and after.")
+    move.add_argument("--from", dest="source", required=True, metavar="DB",
+                      help="the database now: a SQLite file or a postgresql:// URL")
+    move.add_argument("--to", dest="target", required=True, metavar="DB",
+                      help="the new, empty database")
+    _stored(backup)
+    _stored(restore)
 
 
 def _shard_range(text: str) -> list[int]:
