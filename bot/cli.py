@@ -18,143 +18,19 @@ from typing import Any
 
 import psycopg
 
+from bot import arguments
 from bot import config as configuration
 from bot.backup import BackupError, backup, restore, running
 from bot.bootstrap import bootstrap
 from bot.console import Console, input_lines, interactive
 from bot.runtime import NO_PLATFORM
-from core.domain.calendar import INSTANTS, parse_instant
 from core.domain.errors import LadderError, NoLadder
-from core.domain.numerals import is_digits
 from core.service import dispatch
 from core.service.queries.ladders import member_count
 from storage.files import UnusableDatabase
 from storage.postgres import is_url, store_for
 from storage.schema import SchemaTooNew
 from storage.transfer import TransferError, copy_database
-
-DESCRIPTION = """\
-Ladderbot runs competitive ladders on Discord, Telegram and a console chat.
-
-Try it without any token:   ladderbot console --admin mod
-Then type lines like:       @mod: /ladder create main preset=duel
-                            @alice: /join
-"""
-
-
-DB_HELP = ("database: a SQLite file or a postgresql:// URL (default: the config's, else "
-           "ladder.db)")
-
-
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="ladderbot", description=DESCRIPTION,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    _reading(sub)
-    _running(sub)
-    _keeping(sub)
-    return parser
-
-
-def _stored(command: argparse.ArgumentParser) -> None:
-    """The options that say which database and configuration a command uses."""
-    command.add_argument("--db", help=DB_HELP)
-    command.add_argument("--config", help="config.toml")
-
-
-def _reading(sub: Any) -> None:
-    """The commands that talk to or read a ladder: console, export, ladders."""
-    console = sub.add_parser("console", help="chat with the bot in the terminal (or a script)",
-                             description="Read '@NAME: TEXT' and '!time ISO' lines from "
-                                         "standard input; print the bot's messages as 'bot: ' "
-                                         "lines.")
-    console.add_argument("--admin", action="append", default=[], metavar="NAME",
-                         help="make NAME a chat administrator (repeatable)")
-
-    export = sub.add_parser("export", help="print a ladder as JSON",
-                            description="Print one JSON object describing the ladder as it "
-                                        "stands at --at (default: now).")
-    export.add_argument("--chat", default="console",
-                        help="chat key: console, telegram:CHAT_ID or discord:GUILD_ID")
-    export.add_argument("--at", type=_instant,
-                        help="ISO 8601 instant, e.g. 2026-03-01T09:00:00+00:00 (default: now)")
-    export.add_argument("--ladder", help="ladder name (default: the chat's default ladder)")
-
-    ladders = sub.add_parser("ladders", help="list every chat and ladder in a database",
-                             description="One line per ladder: its chat key (for export "
-                                         "--chat), name, rulebook and members.")
-    _stored(console)
-    _stored(export)
-    _stored(ladders)
-
-
-def _running(sub: Any) -> None:
-    """The commands that run the bot: run, web, discord sync."""
-    run = sub.add_parser("run", help="run the bot on every configured platform",
-                         description="Start the bot for every platform whose token is "
-                                     "configured, with the scheduler; stop with Ctrl-C or "
-                                     "SIGTERM.")
-    run.add_argument("--shards", type=_shard_range, metavar="FIRST-LAST",
-                     help="run only these Discord shards (e.g. 0-3), so several processes "
-                          "share one bot; needs --shard-count")
-    run.add_argument("--shard-count", type=int, metavar="N",
-                     help="how many shards the whole bot has")
-
-    web = sub.add_parser("web", help="serve the public web pages of a database",
-                         description="Serve the public ladders' pages and JSON API (read "
-                                     "only) until Ctrl-C.")
-    web.add_argument("--listen", help="HOST:PORT (default: the config's, else 127.0.0.1:8080)")
-
-    discord = sub.add_parser("discord", help="Discord tools")
-    tools = discord.add_subparsers(dest="discord_command", metavar="TOOL", required=True)
-    sync = tools.add_parser("sync", help="register the slash commands with Discord",
-                            description="Register the slash commands globally, or in one "
-                                        "server with --guild (instant, for testing).")
-    sync.add_argument("--config", help="config.toml")
-    sync.add_argument("--guild", type=int, help="register in this server only")
-    sync.add_argument("--dry-run", action="store_true",
-                      help="print the JSON payloads instead (no token needed)")
-    _stored(run)
-    _stored(web)
-
-
-def _keeping(sub: Any) -> None:
-    """The commands that keep the database: backup, restore, migrate-db."""
-    backup = sub.add_parser("backup", help="copy the database, safely while the bot runs",
-                            description="Write a consistent copy of the database to PATH "
-                                        "(SQLite's online backup API; the bot may keep "
-                                        "running), then check the copy.")
-    backup.add_argument("path", metavar="PATH",
-                        help="the copy's file, or a folder to put a dated copy in")
-
-    restore = sub.add_parser("restore", help="put a backup in place of the database",
-                             description="Check the backup at PATH (integrity, a Ladderbot "
-                                         "database, not from a newer version), keep the "
-                                         "current database beside it as "
-                                         "DB.before-restore-STAMP, and swap the backup in. "
-                                         "Stop the bot first.")
-    restore.add_argument("path", metavar="PATH", help="the backup to restore")
-
-    move = sub.add_parser("migrate-db", help="copy every ladder to another database",
-                          description="Copy a whole database (every ladder, its log, standings "
-                                      "and history) into an empty one: SQLite to PostgreSQL or "
-                                      "back. Stop the bot first. Every ladder's export is "
-                                      "compared before and after.")
-    move.add_argument("--from", dest="source", required=True, metavar="DB",
-                      help="the database now: a SQLite file or a postgresql:// URL")
-    move.add_argument("--to", dest="target", required=True, metavar="DB",
-                      help="the new, empty database")
-    _stored(backup)
-    _stored(restore)
-
-
-def _shard_range(text: str) -> list[int]:
-    first, _, last = text.partition("-")
-    if not (is_digits(first) and is_digits(last or first)) or int(last or first) < int(first):
-        raise argparse.ArgumentTypeError("write shards as FIRST-LAST, e.g. 0-3")
-    return list(range(int(first), int(last or first) + 1))
 
 
 def _database(args: argparse.Namespace) -> tuple[configuration.Config, str]:
@@ -200,16 +76,6 @@ def _terminal_console(args: argparse.Namespace) -> int:
     with _in_use(path):
         interactive(start, stop)
     return 0
-
-
-def _instant(text: str) -> int:
-    """An ISO 8601 instant from the command line, refused with an example if it is not."""
-    try:
-        return parse_instant(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"{text!r} is not an ISO 8601 instant {INSTANTS}, such as "
-            "2026-03-01T09:00:00+00:00") from None
 
 
 async def _export(args: argparse.Namespace) -> int:
@@ -381,7 +247,7 @@ async def _migrate(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `ladderbot` console script."""
-    parser = _parser()
+    parser = arguments.parser()
     args = parser.parse_args(argv)
     if args.command is None:
         parser.print_help()
