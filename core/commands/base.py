@@ -46,6 +46,7 @@ class Spec:
     bare: Command | None = None  # the command, when the word takes no arguments
     aliases: tuple[str, ...] = ()
     personal: bool = False  # about the asker's accounts, not a chat's ladder: asked in a
+    # private chat too, where it may change what it is about
 
 
 def no_args(command: Command) -> Callable[[Args], Command]:

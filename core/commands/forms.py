@@ -30,5 +30,5 @@ def _bare_forms() -> tuple[Form, ...]:
 
 # Every typed command, in the order a menu lists them.
 FORMS: tuple[Form, ...] = (*accounts.FORMS, *ladders.FORMS, *_bare_forms(), *challenges.FORMS,
-                           *views.FORMS, *queue.FORMS, *reports.FORMS, h2h.FORM, *help.FORMS,
+                           *views.FORMS, *queue.FORMS, *reports.FORMS, *h2h.FORMS, *help.FORMS,
                            *moderation.FORMS)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from core.commands.base import Command
+from core.commands.base import Command, Spec
 from core.commands.params import PAGE, Form, Kind, Param, Values, user
 from core.commands.words import Args, read_page
 from core.domain.errors import UsageError
@@ -45,8 +45,15 @@ def _typed(values: Values, _: UserRef) -> Command:
     return ShowHeadToHead(player, user(values, "other"), values["page"])
 
 
-USAGE = ("/h2h @user [@user] [page=N]",)
-HELP, MENU = N_("help.h2h"), N_("menu.h2h")
-FORM = Form(("h2h",), MENU, (Param("player", Kind.USER, required=True),
-                             Param("other", Kind.USER, help=N_("menu.opt_h2h_other")),
-                             PAGE), _typed)
+# Its word, as /help, the parser and Telegram's menus read it.
+WORDS: tuple[Spec, ...] = (
+    Spec("h2h", ("/h2h @user [@user] [page=N]",), N_("help.h2h"), N_("menu.h2h"), read_h2h,
+         (ShowHeadToHead,), reads=True),
+)
+
+# Its typed form (Discord's slash command).
+FORMS: tuple[Form, ...] = (
+    Form(("h2h",), N_("menu.h2h"), (Param("player", Kind.USER, required=True),
+                                    Param("other", Kind.USER, help=N_("menu.opt_h2h_other")),
+                                    PAGE), _typed),
+)

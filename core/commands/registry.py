@@ -28,10 +28,8 @@ ORDER = ("ladder", "join", "leave", "challenge", "accept", "decline", "available
          "history", "players", "suggest", "queue", "ready", "h2h", "halloffame", "mod", "link",
          "unlink", "help")
 _ALL = {spec.word: spec for family in (ladders, membership, challenges, reports, views, queue,
-                                       moderation, accounts, help)
+                                       h2h, moderation, accounts, help)
         for spec in family.WORDS}
-_ALL["h2h"] = Spec("h2h", h2h.USAGE, h2h.HELP, h2h.MENU, h2h.read_h2h, (h2h.ShowHeadToHead,),
-                   reads=True)
 SPECS: tuple[Spec, ...] = tuple(_ALL[word] for word in ORDER)
 
 # Derived: the word (or alias) typed, the usage lines, the words a private chat takes.
