@@ -14,12 +14,11 @@ from discord import app_commands
 
 from bot.discord.keys import user_ref
 from bot.discord.words import said
+from bot.gateway import own_words
 from core.commands.forms import FORMS
 from core.commands.params import Form, Kind, Param
 from core.commands.registry import USAGE, WORDS
 from core.domain.errors import LadderError
-from core.domain.records import Reply
-from core.i18n import language_of, render
 
 if TYPE_CHECKING:
     from bot.discord.platform import DiscordPlatform
@@ -98,8 +97,8 @@ async def _answer(p: DiscordPlatform, form: Form, interaction: discord.Interacti
     try:
         made = form.build(typed, user_ref(interaction.user))
     except LadderError as error:
-        language = language_of(interaction.locale.value, p.config.policy.language)
-        await p.respond(interaction, Reply(render(error.reason, language), error=True))
+        await p.respond(interaction, own_words(error.reason, interaction.locale.value,
+                                               p.config.policy))
         return
     if isinstance(made, str):
         await p.answer(interaction, None, ladder, made)

@@ -28,8 +28,9 @@ async def _three_games(chat: Chat, preset_options: str = "") -> None:
     await chat.ok("alice", "/report win @carol")  # (not theirs: left out)
 
 
-async def test_the_record_of_two_players_told_from_the_askers_side() -> None:
-    chat = Chat(MemoryStore())
+async def test_the_record_of_two_players_told_from_the_askers_side(store: object) -> None:
+    # (on all three stores: the rating moved is read from each one's stored changes)
+    chat = Chat(store)
     await _three_games(chat)
     assert BOBS_WIN == 17 and ALICE_MOVED == -1
     answer = await chat.ok("alice", "/h2h @bob")

@@ -72,12 +72,11 @@ def _record(s: Session, counted: list[MatchRecord], first: PlayerId,
                draws=plural(draws, "draw"))
     if s.settings.is_position or not any(m.rated for m in counted):
         return record  # (rungs are places, not points exchanged)
-    moved = {first: 0.0, second: 0.0}
-    for m in counted:
-        if m.rated:
-            for change in s.repo.match_changes(s.ladder.id, m.id):
-                if change.player in moved:
-                    moved[change.player] += change.after - change.before
+    # (each player's stored changes read once, not each game's: one read a player)
+    rated = {m.id for m in counted if m.rated}
+    moved = {player: sum(c.after - c.before for c in s.repo.changes(s.ladder.id, player)
+                         if c.kind == "match" and c.match in rated)
+             for player in (first, second)}
     return joined(record, t("h2h.moved", first=s.name(first), first_moved=signed(moved[first]),
                             second=s.name(second), second_moved=signed(moved[second])),
                   sep="\n")
