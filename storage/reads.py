@@ -18,6 +18,7 @@ from core.domain.records import (
 from core.domain.settings import Settings
 from core.domain.state import PlayerState
 from core.domain.tables import HallEntry, TableRow, gain_table
+from core.ports.hints import PageNamesRead
 from core.ports.repository import DAY_RANKS
 from storage import tuning
 from storage.part import Read, RepoPart
@@ -118,7 +119,7 @@ class ProjectionReads(RepoPart):
             rows = self._gain_table(ladder, table, at, settings)
             return (rows if limit is None else rows[:limit]), len(rows)
         page, count = self._standings_reads(ladder, table, at, limit)
-        self.expect(("page_names", ladder, table, limit))  # (as this process last saw them)
+        self.expect(PageNamesRead(ladder, table, limit))  # (as this process last saw them)
         self._ahead(*page)  # (with the count, in one round trip)
         total = self._one(*count)[0]
         listed = [TableRow(*r) for r in self._all(*page)]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, assert_never
 
 from core.domain.model import PlayerId, Timestamp
 from core.domain.names import look
@@ -20,6 +20,19 @@ from core.domain.records import (
     UserRef,
 )
 from core.domain.settings import Settings
+from core.ports.hints import (
+    Ahead,
+    AuditRead,
+    ChangesRead,
+    OpenMatchesRead,
+    PageNamesRead,
+    PlayerStateRead,
+    RankRead,
+    SamePlayersRead,
+    StandingsRead,
+    TimelineRead,
+    UnfinishedChallengesRead,
+)
 from storage import files
 from storage.codec import (
     settings_from_json,
@@ -27,6 +40,7 @@ from storage.codec import (
 )
 from storage.following import FollowingTables
 from storage.match_tables import MatchTables
+from storage.part import Read
 from storage.platform_data import PlatformTables
 from storage.reads import ProjectionReads
 from storage.rederive import Rederivation
@@ -227,10 +241,35 @@ class SqlRepo(EventLog, Rederivation, MatchTables, ProjectionReads, FollowingTab
                       then: Callable[[LadderInfo], None]) -> None:
         self.store.expect_ladder(self, self._ladder_where(chat, name), then)
 
-    def expect(self, *reads: tuple[Any, ...]) -> None:
-        for name, *args in reads:  # (each read's statement is its method's own)
-            for read in getattr(self, f"_{name}_reads")(*args):
+    def expect(self, *reads: Ahead) -> None:
+        for named in reads:
+            for read in self._reads_of(named):
                 self._ahead(*read)
+
+    def _reads_of(self, named: Ahead) -> list[Read]:
+        """The statements of a named read: each is its method's own."""
+        match named:
+            case PlayerStateRead(ladder, player):
+                return self._player_state_reads(ladder, player)
+            case ChangesRead(ladder, player, limit):
+                return self._changes_reads(ladder, player, limit)
+            case RankRead(ladder, table, player, at):
+                return self._rank_reads(ladder, table, player, at)
+            case StandingsRead(ladder, table, at, limit, settings):
+                return self._standings_reads(ladder, table, at, limit, settings)
+            case PageNamesRead(ladder, table, limit):
+                return self._page_names_reads(ladder, table, limit)
+            case TimelineRead(ladder):
+                return self._timeline_reads(ladder)
+            case AuditRead(ladder, player, limit):
+                return self._audit_reads(ladder, player, limit)
+            case OpenMatchesRead(ladder):
+                return self._open_matches_reads(ladder)
+            case UnfinishedChallengesRead(ladder):
+                return self._unfinished_challenges_reads(ladder)
+            case SamePlayersRead(ladder, players, since):
+                return self._same_players_reads(ladder, players, since)
+        assert_never(named)
 
     def players(self, ladder: int,
                 ids: Sequence[PlayerId] | None = None) -> dict[PlayerId, PlayerInfo]:

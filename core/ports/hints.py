@@ -9,10 +9,106 @@ named, a round trip: never a different answer.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from dataclasses import dataclass
+from typing import Protocol
 
-from core.domain.model import PlayerId
+from core.domain.model import PlayerId, Timestamp
 from core.domain.records import LadderInfo
+from core.domain.settings import Settings
+
+
+# ---- the reads a command may name, each as the repository method it stands for
+@dataclass(frozen=True)
+class PlayerStateRead:
+    """`player_state(ladder, player)`."""
+
+    ladder: int
+    player: PlayerId
+
+
+@dataclass(frozen=True)
+class ChangesRead:
+    """`changes(ladder, player, limit)`."""
+
+    ladder: int
+    player: PlayerId
+    limit: int | None
+
+
+@dataclass(frozen=True)
+class RankRead:
+    """`rank(ladder, table, player, at)`."""
+
+    ladder: int
+    table: str
+    player: PlayerId
+    at: Timestamp
+
+
+@dataclass(frozen=True)
+class StandingsRead:
+    """`standings(ladder, table, at, limit)`; with the ladder's settings, which decide
+    the table's statement (a hint reads nothing, not even them)."""
+
+    ladder: int
+    table: str
+    at: Timestamp
+    limit: int | None
+    settings: Settings
+
+
+@dataclass(frozen=True)
+class PageNamesRead:
+    """The names `players(ladder, ...)` of a table's page of `limit` rows, shown next
+    (the players this process last saw on it)."""
+
+    ladder: int
+    table: str
+    limit: int | None
+
+
+@dataclass(frozen=True)
+class TimelineRead:
+    """`timeline(ladder)`."""
+
+    ladder: int
+
+
+@dataclass(frozen=True)
+class AuditRead:
+    """`audit(ladder, player, limit)`."""
+
+    ladder: int
+    player: PlayerId | None
+    limit: int
+
+
+@dataclass(frozen=True)
+class OpenMatchesRead:
+    """`open_matches(ladder)`."""
+
+    ladder: int
+
+
+@dataclass(frozen=True)
+class UnfinishedChallengesRead:
+    """`unfinished_challenges(ladder)`."""
+
+    ladder: int
+
+
+@dataclass(frozen=True)
+class SamePlayersRead:
+    """`same_players(ladder, players, since)`."""
+
+    ladder: int
+    players: Sequence[PlayerId]
+    since: Timestamp
+
+
+Ahead = (PlayerStateRead | ChangesRead | RankRead | StandingsRead | PageNamesRead
+         | TimelineRead | AuditRead | OpenMatchesRead | UnfinishedChallengesRead
+         | SamePlayersRead)
 
 
 class ReadHints(Protocol):
@@ -25,9 +121,8 @@ class ReadHints(Protocol):
         ids it saw these users' players have)."""
         ...
 
-    def expect(self, *reads: tuple[Any, ...]) -> None:
-        """These reads come next, each named as the repository's method and its
-        arguments, in order: `("audit", ladder, player, 5)`."""
+    def expect(self, *reads: Ahead) -> None:
+        """These reads come next, in order: `AuditRead(ladder, player, 5)`."""
         ...
 
     def expect_ladder(self, chat: str, name: str | None,
@@ -45,7 +140,7 @@ class NoHints:
                        then: Callable[[list[PlayerId]], None] | None = None) -> None:
         pass
 
-    def expect(self, *reads: tuple[Any, ...]) -> None:
+    def expect(self, *reads: Ahead) -> None:
         pass
 
     def expect_ladder(self, chat: str, name: str | None,

@@ -28,6 +28,7 @@ from core.domain.settings import Settings
 from core.domain.shape import shape_refusal
 from core.domain.state import Applied, Change
 from core.i18n import N_, Message, decode, encode, joined, listed, span, t
+from core.ports.hints import SamePlayersRead
 from core.ports.repository import Repo
 from core.service.handlers import queue
 from core.service.planning import expect
@@ -135,8 +136,8 @@ def _reported(ctx: Context, cmd: ReportResult) -> list[UserRef]:
 
 def _games(repo: Repo, ladder: LadderInfo, now: Timestamp) -> Callable[[list[PlayerId]], None]:
     """The read of the reported players' recent games, by their ids (`_same_game`'s)."""
-    return lambda ids: repo.expect(("same_players", ladder.id, ids,
-                                    games_since(ladder.settings, now)))
+    return lambda ids: repo.expect(SamePlayersRead(ladder.id, ids,
+                                                   games_since(ladder.settings, now)))
 
 
 def first_reads(repo: Repo, ctx: Context, cmd: ReportResult, ladder: LadderInfo) -> None:

@@ -7,23 +7,23 @@ rebuilt here by applying the ladder's decay days between stored changes.
 
 from __future__ import annotations
 
-from typing import Any
-
 from core.domain import elo
 from core.domain.model import PlayerId, Timestamp
 from core.domain.records import ChartData, LadderInfo
 from core.domain.settings import Settings
+from core.ports.hints import Ahead, AuditRead, ChangesRead, PlayerStateRead, RankRead, TimelineRead
 from core.ports.repository import Repo
 
 CHART_CHANGES = 2000  # the newest changes a chart draws
 CHART_CORRECTIONS = 50  # the newest corrections it marks
 
 
-def chart_reads(ladder: LadderInfo, player: PlayerId, now: Timestamp) -> list[tuple[Any, ...]]:
+def chart_reads(ladder: LadderInfo, player: PlayerId, now: Timestamp) -> list[Ahead]:
     """What `chart_for` reads, named for `Repo.expect`."""
-    return [("changes", ladder.id, player, CHART_CHANGES), ("player_state", ladder.id, player),
-            *([("rank", ladder.id, "rung", player, now)] if ladder.settings.is_position else []),
-            ("timeline", ladder.id), ("audit", ladder.id, player, CHART_CORRECTIONS)]
+    lid = ladder.id
+    return [ChangesRead(lid, player, CHART_CHANGES), PlayerStateRead(lid, player),
+            *([RankRead(lid, "rung", player, now)] if ladder.settings.is_position else []),
+            TimelineRead(lid), AuditRead(lid, player, CHART_CORRECTIONS)]
 
 
 def chart_for(repo: Repo, ladder: LadderInfo, player: PlayerId, name: str,

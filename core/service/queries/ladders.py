@@ -26,6 +26,7 @@ from core.domain.setting_keys import describe
 from core.domain.settings import Policy, Settings
 from core.domain.tables import HallEntry, calibrating, league, league_name
 from core.i18n import N_, Message, decode, joined, plural, span, t
+from core.ports.hints import PageNamesRead, StandingsRead
 from core.ports.repository import Repo
 from core.service.session import Session, instant, rating_text, signed
 
@@ -116,8 +117,8 @@ def standings_reads(repo: Repo, ctx: Context, cmd: ShowStandings, ladder: Ladder
     (by the ladder's settings: a hint reads nothing), and its players' names (see
     Repo.expect_ladder)."""
     table, limit = cmd.table or main_table(ladder.settings), cmd.page * TOP
-    repo.expect(("standings", ladder.id, table, instant(ctx, ladder), limit, ladder.settings),
-                ("page_names", ladder.id, table, limit))
+    repo.expect(StandingsRead(ladder.id, table, instant(ctx, ladder), limit, ladder.settings),
+                PageNamesRead(ladder.id, table, limit))
 
 
 def standings(s: Session, cmd: ShowStandings) -> Reply:

@@ -6,8 +6,6 @@ It reads stored projections through the repository, and says which reads come ne
 
 from __future__ import annotations
 
-from typing import Any
-
 from core.commands.views import ShowProfile
 from core.domain.elo import decay_amount
 from core.domain.model import PlayerId, Timestamp
@@ -16,6 +14,15 @@ from core.domain.rulebooks import choose
 from core.domain.state import PlayerState
 from core.domain.tables import calibrating, league, league_name
 from core.i18n import Message, either, joined, plural, span, t
+from core.ports.hints import (
+    Ahead,
+    AuditRead,
+    OpenMatchesRead,
+    PlayerStateRead,
+    RankRead,
+    StandingsRead,
+    UnfinishedChallengesRead,
+)
 from core.ports.repository import Repo
 from core.service.queries.challenges import deadline, whom
 from core.service.queries.charts import chart_for, chart_reads
@@ -25,13 +32,13 @@ from core.service.session import Session, instant, rating_text, signed
 PROFILE_CORRECTIONS = 5  # the newest corrections of a player a profile lists
 
 
-def _reads(ladder: LadderInfo, player: PlayerId, now: Timestamp) -> list[tuple[Any, ...]]:
+def _reads(ladder: LadderInfo, player: PlayerId, now: Timestamp) -> list[Ahead]:
     """What a profile reads once it knows the player, named for `Repo.expect` (its
     table by the ladder's settings: a hint reads nothing)."""
     table, lid = main_table(ladder.settings), ladder.id
-    return [("player_state", lid, player), ("rank", lid, table, player, now),
-            ("standings", lid, table, now, 0, ladder.settings), ("open_matches", lid),
-            ("unfinished_challenges", lid), ("audit", lid, player, PROFILE_CORRECTIONS),
+    return [PlayerStateRead(lid, player), RankRead(lid, table, player, now),
+            StandingsRead(lid, table, now, 0, ladder.settings), OpenMatchesRead(lid),
+            UnfinishedChallengesRead(lid), AuditRead(lid, player, PROFILE_CORRECTIONS),
             *chart_reads(ladder, player, now)]
 
 
