@@ -24,7 +24,8 @@ from core.domain.events import (
 from core.domain.model import Margin, Match, Result
 from core.domain.records import PinRecord, QueueEntry, QueueMatch, QueueState, RoleConfig
 from core.domain.settings import Settings
-from core.domain.state import LadderState, PlayerState, SeriesState
+from core.domain.standing import PlayerState, SeriesState
+from core.domain.state import LadderState
 from core.domain.tables import HallEntry, TableRow
 
 # Deterministic without sorting: every dict written here is built in a fixed key order.

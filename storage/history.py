@@ -14,7 +14,8 @@ from typing import Any
 from core.domain.events import Event, MatchConfirmed
 from core.domain.model import Correction, PlayerId, Timestamp
 from core.domain.settings import Settings
-from core.domain.state import Applied, LadderState
+from core.domain.standing import Applied
+from core.domain.state import LadderState
 from storage.dialect import Dialect
 from storage.projection import change_rows
 

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from core.domain.events import Event, MatchConfirmed
 from core.domain.records import ChangeRecord
-from core.domain.state import Applied
+from core.domain.standing import Applied
 
 
 def change_rows(seq: int, event: Event, applied: Applied) -> Iterator[ChangeRecord]:

@@ -16,7 +16,7 @@ from core.domain.records import (
     ChangeRecord,
 )
 from core.domain.settings import Settings
-from core.domain.state import PlayerState
+from core.domain.standing import PlayerState
 from core.domain.tables import HallEntry, TableRow, gain_table
 from core.ports.hints import PageNamesRead
 from core.ports.repository import DAY_RANKS

@@ -15,7 +15,8 @@ from core.domain.events import Event, MatchConfirmed
 from core.domain.ledger import Rederived
 from core.domain.model import Correction, PlayerId
 from core.domain.ripple import Original, ripple
-from core.domain.state import PlayerState, standing_changes
+from core.domain.standing import PlayerState
+from core.domain.state import standing_changes
 from storage import tuning
 from storage.codec import (
     decode_event,

@@ -19,7 +19,8 @@ from core.domain.events import DecayDay, Event, MatchConfirmed, collect_correcti
 from core.domain.ledger import Rederived
 from core.domain.model import Correction, PlayerId, Timestamp
 from core.domain.settings import Settings
-from core.domain.state import Applied, LadderState
+from core.domain.standing import Applied
+from core.domain.state import LadderState
 from core.domain.tables import HallEntry, TableRow
 from storage import tuning
 from storage.codec import (

@@ -20,6 +20,7 @@ import numpy as np
 from core.domain.calendar import month_label
 from core.domain.events import MatchConfirmed
 from core.domain.model import Match, PlayerId, Result, Timestamp
+from core.domain.pairs import unrated_note
 from core.domain.passes import (
     WIDEST_GAP,
     anti_farming,
@@ -30,12 +31,8 @@ from core.domain.passes import (
 )
 from core.domain.rulebooks.rated import EloBook
 from core.domain.settings import RATING_LIMIT
-from core.domain.standing import Applied
-from core.domain.state import (
-    LadderState,
-    PlayerState,
-    unrated_note,
-)
+from core.domain.standing import Applied, PlayerState
+from core.domain.state import LadderState
 
 # Below this many matches the passes cost more than they save.
 SHORTEST_RUN = 64

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from core.domain.events import Event, MatchConfirmed, correction_of
 from core.domain.model import Correction
 from core.domain.settings import Settings
-from core.domain.state import Applied, Change, LadderState, standing_changes
+from core.domain.standing import Applied, Change
+from core.domain.state import LadderState, standing_changes
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,13 +10,10 @@ from functools import lru_cache
 import numpy as np
 
 from core.domain.model import PlayerId, Timestamp
+from core.domain.pairs import FARM_PRUNE_EVERY, too_short
+from core.domain.rulebooks.rated import duel_ratings
 from core.domain.settings import RATING_LIMIT, Settings
-from core.domain.state import (
-    FARM_PRUNE_EVERY,
-    LadderState,
-    duel_ratings,
-    too_short,
-)
+from core.domain.state import LadderState
 
 # The table of points covers gaps below this; a run whose gaps could reach it is folded
 # in pieces short enough that they cannot.

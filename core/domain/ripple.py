@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-import core.domain.state as state_module
+from core.domain import pairs
 from core.domain.calendar import DAY
 from core.domain.events import (
     ChallengeAccepted,
@@ -38,7 +38,10 @@ from core.domain.events import (
     SeasonClosed,
 )
 from core.domain.model import Correction, PlayerId, Result, Timestamp, pair_key
-from core.domain.state import FARM_SLACK, LadderState, PlayerState, duel_ratings
+from core.domain.pairs import FARM_SLACK
+from core.domain.rulebooks.rated import duel_ratings
+from core.domain.standing import PlayerState
+from core.domain.state import LadderState
 from core.domain.tables import HallEntry, TableRow, gain_order, gain_table, hall_entries
 
 # (seq, a, b) of each stored event after the corrected match: the players of a plain
@@ -406,7 +409,7 @@ class _Ripple:
         """Whether a prune before event `end` would have forgotten a record of the
         corrected game. The fold prunes at every FARM_PRUNE_EVERY-th event, by the latest
         time it has seen; the last prune forgets whatever an earlier one would have."""
-        every, settings = state_module.FARM_PRUNE_EVERY, self.settings
+        every, settings = pairs.FARM_PRUNE_EVERY, self.settings
         last = (end - 1) // every * every
         if last <= self.c.seq:
             return False

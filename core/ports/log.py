@@ -10,7 +10,8 @@ from core.domain.events import Event
 from core.domain.ledger import Rederived
 from core.domain.model import Timestamp
 from core.domain.settings import Settings
-from core.domain.state import Applied, LadderState
+from core.domain.standing import Applied
+from core.domain.state import LadderState
 
 
 class LogRepo(Protocol):

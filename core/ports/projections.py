@@ -10,7 +10,7 @@ from core.domain.model import PlayerId, Timestamp
 from core.domain.records import (
     ChangeRecord,
 )
-from core.domain.state import PlayerState
+from core.domain.standing import PlayerState
 from core.domain.tables import HallEntry, TableRow
 
 

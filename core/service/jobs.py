@@ -27,7 +27,7 @@ from core.domain.records import (
     MatchRecord,
     UserRef,
 )
-from core.domain.state import Applied, SeasonEffect
+from core.domain.standing import Applied, SeasonEffect
 from core.i18n import N_, Message, joined, plural, render, span, t
 from core.ports.repository import Repo
 from core.service.handlers import queue

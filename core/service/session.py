@@ -25,7 +25,7 @@ from core.domain.records import (
     UserRef,
 )
 from core.domain.settings import Policy, Settings, fmt_number
-from core.domain.state import Applied, Change
+from core.domain.standing import Applied, Change
 from core.i18n import Message, Text, joined, listed, plural, t
 from core.ports.repository import Repo
 

@@ -27,7 +27,8 @@ from core.domain.records import (
     UserRef,
 )
 from core.domain.settings import Settings
-from core.domain.state import Applied, LadderState, PlayerState
+from core.domain.standing import Applied, PlayerState
+from core.domain.state import LadderState
 from core.domain.tables import HallEntry, TableRow, gain_table, ladder_table
 from core.ports.hints import NoHints
 from core.ports.repository import DAY_RANKS

@@ -23,9 +23,10 @@ from core.domain.events import (
     collect_corrections,
 )
 from core.domain.model import Match, Result
+from core.domain.pairs import FARM_PRUNE_EVERY
 from core.domain.records import UserRef
 from core.domain.settings import Settings, preset
-from core.domain.state import FARM_PRUNE_EVERY, LadderState, replay
+from core.domain.state import LadderState, replay
 from storage import tuning
 from storage.postgres import PgStore
 from storage.sqlite import SqliteStore

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
+import core.domain.pairs
 import core.domain.ripple
-import core.domain.state
 from core.domain.calendar import DAY, HOUR
 from storage import rederive, tuning
 from storage.memory.store import MemoryStore
@@ -91,7 +91,7 @@ async def test_a_rippled_correction_equals_the_replay(
     """With anti-farming's record pruned as usual (never, in so few games) or every 7th
     event, so that the prunes the journal keeps have to be mended too."""
     monkeypatch.setattr(tuning, "UNDO_EVENTS", 30)  # the old ones lie beyond it
-    monkeypatch.setattr(core.domain.state, "FARM_PRUNE_EVERY", prune_every)
+    monkeypatch.setattr(core.domain.pairs, "FARM_PRUNE_EVERY", prune_every)
     followed = []
     real = core.domain.ripple.ripple
 
@@ -124,7 +124,7 @@ async def test_a_game_rated_again_after_anti_farming_forgot_it(
     included, are a replay's. With games before the wait, the last prune comes before
     the horizon passes, and the record is kept after all."""
     monkeypatch.setattr(tuning, "UNDO_EVENTS", 30)
-    monkeypatch.setattr(core.domain.state, "FARM_PRUNE_EVERY", 7)
+    monkeypatch.setattr(core.domain.pairs, "FARM_PRUNE_EVERY", 7)
     names = [f"p{i}" for i in range(12)]
 
     async def setup(store: Any) -> Chat:

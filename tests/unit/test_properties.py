@@ -267,15 +267,15 @@ def test_rolling_back_equals_the_shorter_history(
     from collections import deque
     from unittest import mock
 
-    import core.domain.state
+    import core.domain.pairs
     from core.domain.events import collect_corrections
 
     name, events = history
     corrections = collect_corrections(events)
     # Prune anti-farming often, so that rolling back crosses pruning points.
     every = data.draw(st.integers(2, 9))
-    with mock.patch.object(core.domain.state, "FARM_PRUNE_EVERY", every), \
-            mock.patch.object(core.domain.state, "FARM_SLACK", 0):
+    with mock.patch.object(core.domain.pairs, "FARM_PRUNE_EVERY", every), \
+            mock.patch.object(core.domain.pairs, "FARM_SLACK", 0):
         state = LadderState(preset(name))
         state.undo = deque(maxlen=data.draw(st.integers(1, 60)))
         for e in events:
@@ -300,13 +300,13 @@ def test_rolling_back_across_anti_farming_pruning(history: tuple[str, list[Event
     from collections import deque
     from unittest import mock
 
-    import core.domain.state
+    import core.domain.pairs
     from core.domain.events import collect_corrections
 
     name, events = history
     corrections = collect_corrections(events)
-    with mock.patch.object(core.domain.state, "FARM_PRUNE_EVERY", 3), \
-            mock.patch.object(core.domain.state, "FARM_SLACK", 0):
+    with mock.patch.object(core.domain.pairs, "FARM_PRUNE_EVERY", 3), \
+            mock.patch.object(core.domain.pairs, "FARM_SLACK", 0):
         state = LadderState(preset(name))
         state.undo = deque(maxlen=100)
         for e in events:

@@ -223,9 +223,9 @@ def test_season_gain_is_the_sum_of_rating_changes_in_the_month() -> None:
 
 
 def test_anti_farming_forgets_pairs_long_past(monkeypatch: pytest.MonkeyPatch) -> None:
-    import core.domain.state
+    import core.domain.pairs
 
-    monkeypatch.setattr(core.domain.state, "FARM_PRUNE_EVERY", 4)
+    monkeypatch.setattr(core.domain.pairs, "FARM_PRUNE_EVERY", 4)
     h = History("duel").join("a", "b", "c")
     h.win("a", "b")  # event 4
     h.tick(60 * DAY)
@@ -241,9 +241,9 @@ def test_a_game_confirmed_30_days_late_still_counts_against_farming(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """RULES: the 5th rated game of a pair in 7 days is unrated, also when it waited the
     longest allowed (confirm_hours at most 720) while anti-farming forgot old pairs."""
-    import core.domain.state
+    import core.domain.pairs
 
-    monkeypatch.setattr(core.domain.state, "FARM_PRUNE_EVERY", 4)
+    monkeypatch.setattr(core.domain.pairs, "FARM_PRUNE_EVERY", 4)
     h = History("duel").join("a", "b", "c", "d")
     for _ in range(4):
         h.win("a", "b")

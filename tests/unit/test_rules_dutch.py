@@ -121,7 +121,7 @@ def test_series_ends_after_its_window() -> None:
 
 
 def test_series_long_finished_are_forgotten(monkeypatch: pytest.MonkeyPatch) -> None:
-    import core.domain.state
+    import core.domain.pairs
 
     def play() -> History:
         h = History("dutch").join("a", "b", "c")
@@ -134,7 +134,7 @@ def test_series_long_finished_are_forgotten(monkeypatch: pytest.MonkeyPatch) -> 
 
     kept = play()
     assert set(kept.state().series) == {(1, 2), (1, 3), (2, 3)}
-    monkeypatch.setattr(core.domain.state, "FARM_PRUNE_EVERY", 4)
+    monkeypatch.setattr(core.domain.pairs, "FARM_PRUNE_EVERY", 4)
     pruned = play()  # pruning at event 8 forgets the a-b series, 40 days back
     assert set(pruned.state().series) == {(1, 3), (2, 3)}
     assert pruned.ratings("a", "b", "c") == kept.ratings("a", "b", "c")

@@ -24,6 +24,7 @@ from core.domain.events import (
 )
 from core.domain.ledger import Rederived
 from core.domain.model import PlayerId, Result
+from core.domain.pairs import PAIR_RULES, pair_rule
 from core.domain.records import Context, MatchRecord, Reply
 from core.domain.rulebooks import choose, rulebook_summary
 from core.domain.setting_keys import describe, parse_settings, split_properties, validate
@@ -34,7 +35,8 @@ from core.domain.settings import (
     Policy,
     format_value,
 )
-from core.domain.state import PAIR_RULES, Applied, LadderState, SeasonEffect, pair_rule
+from core.domain.standing import Applied, SeasonEffect
+from core.domain.state import LadderState
 from core.domain.tables import TableRow
 from core.i18n import N_, Message, Number, Text, encode, joined, series, t
 from core.ports.repository import Repo

@@ -26,7 +26,7 @@ from core.domain.records import Context, LadderInfo, MatchRecord, Reply, UserRef
 from core.domain.rulebooks import choose
 from core.domain.settings import Settings
 from core.domain.shape import shape_refusal
-from core.domain.state import Applied, Change
+from core.domain.standing import Applied, Change
 from core.i18n import N_, Message, decode, encode, joined, listed, span, t
 from core.ports.hints import SamePlayersRead
 from core.ports.repository import Repo

@@ -17,7 +17,8 @@ from core.domain.model import PlayerId, Timestamp
 from core.domain.records import LadderInfo, MatchRecord
 from core.domain.rulebooks import choose
 from core.domain.settings import TABLE_NAMES, Settings
-from core.domain.state import LadderState, MatchEffect
+from core.domain.standing import MatchEffect
+from core.domain.state import LadderState
 from core.domain.tables import HallEntry, TableRow, gain_table, ladder_table, league
 from core.i18n import t
 from core.ports.repository import Repo

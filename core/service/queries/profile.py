@@ -11,7 +11,7 @@ from core.domain.elo import decay_amount
 from core.domain.model import PlayerId, Timestamp
 from core.domain.records import ChallengeRecord, Context, LadderInfo, MatchRecord, PlayerInfo, Reply
 from core.domain.rulebooks import choose
-from core.domain.state import PlayerState
+from core.domain.standing import PlayerState
 from core.domain.tables import calibrating, league, league_name
 from core.i18n import Message, either, joined, plural, span, t
 from core.ports.hints import (
