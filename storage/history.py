@@ -1,6 +1,7 @@
 """The stored history as the SQL store writes and reads it: the rows of a change and of
-a re-derived event, the narrow columns of a plain match, and `core.domain.ripple.History` read
-from the changes table (the derivation before a correction).
+a re-derived event, the narrow columns of a plain match, and a ripple's `History`
+(core/domain/ripple_history.py) read from the changes table (the derivation before a
+correction).
 """
 
 from __future__ import annotations
@@ -74,7 +75,7 @@ def players_key(players: Sequence[PlayerId]) -> str:
 
 
 class StoredHistory:
-    """`core.domain.ripple.History` from the changes table: the derivation before a correction."""
+    """A ripple's `History` from the changes table: the derivation before a correction."""
 
     def __init__(self, conn: sqlite3.Connection, ladder: int, dialect: Dialect) -> None:
         self.conn, self.ladder = conn, ladder

@@ -14,7 +14,8 @@ from core.domain.calendar import DAY
 from core.domain.events import Event, MatchConfirmed
 from core.domain.ledger import Rederived
 from core.domain.model import Correction, PlayerId
-from core.domain.ripple import Original, ripple
+from core.domain.ripple import ripple
+from core.domain.ripple_history import Original
 from core.domain.standing import PlayerState
 from core.domain.state import standing_changes
 from storage import tuning

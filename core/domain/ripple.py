@@ -19,9 +19,7 @@ for `restate`). Nothing is changed before it has decided.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from collections.abc import Iterable, Mapping
 
 from core.domain import pairs
 from core.domain.calendar import DAY
@@ -37,93 +35,22 @@ from core.domain.events import (
     ResultChanged,
     SeasonClosed,
 )
-from core.domain.model import Correction, PlayerId, Result, Timestamp, pair_key
+from core.domain.model import Correction, PlayerId, pair_key
 from core.domain.pairs import FARM_SLACK
+from core.domain.ripple_history import (
+    EventRow,
+    GiveUp,
+    History,
+    Lean,
+    Lookup,
+    Original,
+    Rippled,
+    lean,
+)
 from core.domain.rulebooks.rated import duel_ratings
 from core.domain.standing import PlayerState
 from core.domain.state import LadderState
 from core.domain.tables import HallEntry, TableRow, gain_order, gain_table, hall_entries
-
-# (seq, a, b) of each stored event after the corrected match: the players of a plain
-# one-on-one match (None for any other event), which is all that most of them need.
-EventRow = tuple[int, PlayerId | None, PlayerId | None]
-# The rest of the event at a seq: (at, match, duel flags, the event itself unless it is a
-# plain one-on-one match).
-Lookup = Callable[[int], tuple[int, int, int, Event | None]]
-# A lean match's stored outcome: (rated, {player: (before, after)}).
-Outcome = tuple[bool, dict[PlayerId, tuple[float, float]]]
-
-
-class History(Protocol):
-    """What the stored per-match history says (the derivation before this correction)."""
-
-    def outcome(self, seq: int) -> Outcome | None:
-        """Rated flag and each player's (before, after) of the match at `seq`."""
-
-    def rated_deltas(self, player: PlayerId, after: int, before: int) -> list[tuple[int, float]]:
-        """(seq, after - before) of the player's rated matches with after < seq < before,
-        in order."""
-
-    def latest(self, upto: int) -> Timestamp:
-        """The latest time of the events up to `upto`."""
-
-    def at(self, seq: int) -> Timestamp:
-        """The time of event `seq`."""
-
-    def first_rated(self, player: PlayerId, count: int) -> list[int]:
-        """The seqs of the player's first `count` rated matches (fewer if they played
-        fewer)."""
-
-    def season_start(self, before: int) -> int:
-        """The seq of the last season close before event `before` (0 if none)."""
-
-    def rating_before(self, player: PlayerId, seq: int) -> float | None:
-        """The player's rating after their last stored change before event `seq` (None
-        if there is none)."""
-
-
-@dataclass(frozen=True)
-class Original:
-    """The corrected match as its event stored it."""
-
-    seq: int
-    match: int
-    at: Timestamp
-    a: PlayerId  # the reported winner, unless a draw
-    b: PlayerId
-    draw: bool
-    rated: bool
-    moves: int | None
-    played_at: Timestamp
-
-
-@dataclass
-class Rippled:
-    """What a ripple changed, already applied to the standings."""
-
-    before: dict[PlayerId, PlayerState]  # the changed players as they stood
-    # seq -> (at, the lean outcome tuple `_history_rows` takes) of every event whose stored
-    # changes differ (the corrected match's, unless it was voided)
-    outcomes: dict[int, tuple[int, tuple[Any, ...]]] = field(default_factory=dict)
-    voided: bool = False
-    effect: tuple[bool, str] | None = None  # the corrected match's new (rated, note)
-    frozen: list[str] = field(default_factory=list)  # the season tables it changed
-
-
-_Lean = tuple[PlayerId, PlayerId, bool, bool, int | None]  # winner, loser, draw, rated, moves
-
-
-def _lean(result: Result, players: set[PlayerId]) -> _Lean | None:
-    """A corrected result as (winner, loser, draw, rated, moves), if it is a plain
-    one-on-one game of the same two players."""
-    if not result.is_duel or result.margin is not None or result.score is not None \
-            or set(result.players) != players:
-        return None
-    return result.sides[0][0], result.sides[1][0], result.draw, result.rated, result.moves
-
-
-class _GiveUp(Exception):
-    """The history cannot say enough: replay instead."""
 
 
 def ripple(state: LadderState, original: Original, prior: Correction | None,
@@ -134,7 +61,7 @@ def ripple(state: LadderState, original: Original, prior: Correction | None,
     try:
         return _Ripple(state, original, history, corrections).run(
             prior, correction, events, lookup)
-    except _GiveUp:
+    except GiveUp:
         return None
 
 
@@ -162,7 +89,7 @@ class _Ripple:
             events: Iterable[EventRow], lookup: Lookup) -> Rippled:
         state = self.state
         if not state.lean or state.series or state.order or self.settings.decays:
-            raise _GiveUp
+            raise GiveUp
         done = Rippled(before={})
         counts = self._correct(prior, correction, done)
         cur, corrections, refold = self.cur, self.corrections, self._refold
@@ -177,10 +104,10 @@ class _Ripple:
                 assert y is not None
                 at, match, flags, _ = lookup(seq)
                 if match in corrections:
-                    raise _GiveUp  # corrected too: its stored outcome is not the log's
+                    raise GiveUp  # corrected too: its stored outcome is not the log's
                 refold(seq, at, match, x, y, bool(flags & 1), done)
         if self.membership & (self.overrides.keys() | self.cur.keys()):
-            raise _GiveUp
+            raise GiveUp
         self._finish(counts, done)
         return done
 
@@ -193,14 +120,14 @@ class _Ripple:
         c, state = self.c, self.state
         players = {c.a, c.b}
         new = None if correction.voided or correction.result is None else \
-            _lean(correction.result, players)
+            lean(correction.result, players)
         if new is None and not correction.voided:
-            raise _GiveUp
+            raise GiveUp
         stored = self.history.outcome(c.seq)
         counts = {p: [0, 0, 0, 0, 0] for p in players}
         if prior is not None and prior.voided:  # it counted for nothing: no stored changes
             if stored is not None:
-                raise _GiveUp
+                raise GiveUp
             old_rated = False
             sides = {}
             for p in players:
@@ -209,9 +136,9 @@ class _Ripple:
                 sides[p] = (rating, rating)
         else:
             old = (c.a, c.b, c.draw, c.rated, c.moves) if prior is None or \
-                prior.result is None else _lean(prior.result, players)
+                prior.result is None else lean(prior.result, players)
             if old is None or stored is None or stored[1].keys() != players:
-                raise _GiveUp
+                raise GiveUp
             old_rated, sides = stored
             self._count(counts, old, old_rated, -1)
             self.uncounted = new is None
@@ -250,7 +177,7 @@ class _Ripple:
             self.timeline[player].append((seq, None))
 
     @staticmethod
-    def _count(counts: dict[PlayerId, list[int]], result: _Lean, rated: bool,
+    def _count(counts: dict[PlayerId, list[int]], result: Lean, rated: bool,
                sign: int) -> None:
         winner, loser, draw, _, _ = result
         for p in (winner, loser):
@@ -270,24 +197,24 @@ class _Ripple:
         cur = self.cur
         if isinstance(event, MatchConfirmed):
             if cur.keys() & set(event.match.result.players):
-                raise _GiveUp  # a game of many sides (or a challenge) of a moved player
+                raise GiveUp  # a game of many sides (or a challenge) of a moved player
         elif isinstance(event, SeasonClosed):
             self._close(seq, event.season)
         elif isinstance(event, (PlayerJoined, PlayerLeft)):
             self.membership.add(event.player)
         elif isinstance(event, RatingAdjusted):
             if event.player in cur:
-                raise _GiveUp
+                raise GiveUp
         elif not isinstance(event, (MatchVoided, ResultChanged, ChallengeAccepted, DecayDay)):
-            raise _GiveUp  # a settings change
+            raise GiveUp  # a settings change
 
     def _refold(self, seq: int, at: int, match: int | None, x: PlayerId, y: PlayerId,
                 draw: bool, done: Rippled) -> None:
         if pair_key(x, y) == pair_key(self.c.a, self.c.b):
-            raise _GiveUp
+            raise GiveUp
         stored = self.history.outcome(seq)
         if stored is None or stored[1].keys() != {x, y}:
-            raise _GiveUp
+            raise GiveUp
         rated, sides = stored
         (rx, old_x), (ry, old_y) = sides[x], sides[y]
         rx, ry = self.cur.get(x, rx), self.cur.get(y, ry)
@@ -332,10 +259,10 @@ class _Ripple:
         if not affected:
             return
         if affected & self.membership:
-            raise _GiveUp
+            raise GiveUp
         table = state.frozen.get(label)
         if table is None:
-            raise _GiveUp
+            raise GiveUp
         listed = {row.player: row for row in table}
         start = self.history.season_start(seq)
         rows: list[tuple[PlayerId, float, int, int]] = []
@@ -343,7 +270,7 @@ class _Ripple:
             old_gain, old_games, gain, games = self._season(p, start, seq)
             row = listed.get(p)
             if row is not None and (row.value, row.rated_games) != (old_gain, old_games):
-                raise _GiveUp  # the history and the frozen table disagree
+                raise GiveUp  # the history and the frozen table disagree
             if state.players[p].member:
                 rows.append((p, gain, games, self._rated_by(p, seq)))
         # The rows of the others stand, in order: the affected ones are merged in.
@@ -379,7 +306,7 @@ class _Ripple:
         pair = pair_key(self.c.a, self.c.b)
         kept = state.farm.get(pair)
         if kept is not None and kept != [self.c.played_at]:
-            raise _GiveUp
+            raise GiveUp
         # Rated only now: recorded until the first prune past its horizon, if any. (What
         # the journal says a prune forgot need not change: a rollback across the prune
         # replays it, and only the pair's own games, which it has none of, read it.)
@@ -445,7 +372,7 @@ class _Ripple:
             old_gain, old_games, new.season_gain, new.season_games = \
                 self._season(player, start, seq)
             if (old_gain, old_games) != (old.season_gain, old.season_games):
-                raise _GiveUp  # the history is not the standings'
+                raise GiveUp  # the history is not the standings'
         for s, rating in reversed(self.timeline.get(player, [])):
             if s < seq:
                 if rating is not None:
@@ -455,7 +382,7 @@ class _Ripple:
         if counts is not None:  # one of the corrected match's two players
             played = self.c.played_at
             if self.uncounted and old.last_played == played:
-                raise _GiveUp  # their game before it is not in the standings
+                raise GiveUp  # their game before it is not in the standings
             if self.counted and (old.last_played is None or old.last_played < played):
                 new.last_played = played
             games, wins, losses, draws, rated_wins = counts
