@@ -318,8 +318,10 @@ class SqlRepo(EventLog, Rederivation, MatchTables, ProjectionReads, FollowingTab
 
     def _fill_looks(self, ladder: int) -> None:
         """What the names of a ladder's players from before schema 20 look like, once."""
-        rows = self._all("SELECT id, name FROM player_names WHERE ladder=? AND look=''",
-                         (ladder,))
+        # (through the look index: by the primary key, every player of the ladder is read)
+        rows = self._all(f"SELECT id, name FROM player_names"
+                         f"{self.dialect.indexed_by('player_names_look')} "
+                         "WHERE ladder=? AND look=''", (ladder,))
         if rows:
             self.conn.executemany("UPDATE player_names SET look=? WHERE ladder=? AND id=?",
                                   [(look(name), ladder, pid) for pid, name in rows])
