@@ -15,6 +15,8 @@ import time
 
 from bench import measures
 from bench.machine import describe_machine, peak_rss_mb
+from bench.run import run_all
+from bench.scale_out import scale_out
 
 KEYS = ["sqlite_raw_tx_per_s", "report_rate_per_s", "old_correction_s",
         "recent_correction_ms", "decay_s", "standings_ms", "profile_ms",
@@ -70,7 +72,7 @@ def main(argv: list[str] | None = None) -> int:
     sizes = measures.QUICK if args.quick else measures.FULL
     wanted = set(args.only or KEYS)
     started = time.perf_counter()
-    results = asyncio.run(measures.run_all(sizes, wanted, args.dir, progress=not args.json))
+    results = asyncio.run(run_all(sizes, wanted, args.dir, progress=not args.json))
     if "peak_rss_mb" in wanted:
         results["peak_rss_mb"] = round(peak_rss_mb(), 1)
     report = {
@@ -97,8 +99,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _scale_out(args: argparse.Namespace) -> int:
-    from bench.scale_out import scale_out
-
     started = time.perf_counter()
     results = scale_out(args.quick, progress=not args.json, folder=args.dir)
     report = {**results, "mode": "quick" if args.quick else "full",

@@ -7,7 +7,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from bench.measures import Bot, median_of, old_corrections
+from bench.measures import Bot, median_of, old_corrections, pairs
 from core.domain.batch import fold_rows
 from core.domain.collector import paused
 from core.domain.events import PlayerJoined
@@ -70,3 +70,17 @@ async def glicko2_old_correction(folder: Path, players: int,
         await bot.many((f"p{i}", "/join") for i in range(players))
         await bot.many(((f"p{a}", f"/report win @p{b} again") for a, b in played), step=60)
         return median_of(await old_corrections(bot, len(played) // 2))
+
+
+def engine_vs_openskill(players: int, matches: int) -> float:
+    """Matches per second of the duel replay over openskill's 1v1 PlackettLuce rate().
+
+    Ours is the fold every long replay runs where it writes no outcome (loading a ladder,
+    what a correction or `restate` folds before the part they rewrite): stored
+    one-on-one matches, streamed as plain values, folded in runs of `LONGEST_BATCH` by
+    `core.domain.batch.fold_rows` (anti-farming, calibration counts, the floor and season gains
+    included).
+    """
+    played = pairs(players, matches, seed=5)
+    return (replay_per_s("duel", players, played, step=1)
+            / library_per_s(players, played, ranked=False))

@@ -114,21 +114,22 @@ def _language(bot: dict[str, Any]) -> Language:
     return language  # type: ignore[return-value]
 
 
-def load(path: str | Path | None, env: dict[str, str] | None = None) -> Config:
-    """Read a config file (None: defaults only) and the token environment variables."""
-    env = dict(os.environ) if env is None else env
-    data: dict[str, Any] = {}
-    if path is not None:
-        try:
-            data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            raise ConfigError(f"There is no config file at {path}.") from None
-        except tomllib.TOMLDecodeError as error:
-            raise ConfigError(f"{path} is not valid TOML: {error}") from None
-    database = _section(data, "database")
-    defaults = _typed_settings(_section(data, "ladder"), "[ladder]")
+def _read(path: str | Path | None) -> dict[str, Any]:
+    """The config file's tables (none without a file)."""
+    if path is None:
+        return {}
+    try:
+        return tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(f"There is no config file at {path}.") from None
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{path} is not valid TOML: {error}") from None
+
+
+def _presets(tables: dict[str, Any]) -> list[tuple[str, Settings]]:
+    """The community's own presets, each a rulebook's preset with changes, checked."""
     presets: list[tuple[str, Settings]] = []
-    for name, table in _section(data, "presets").items():
+    for name, table in tables.items():
         if not isinstance(table, dict) or "base" not in table:
             raise ConfigError(f"[presets.{name}] needs base = one of the five rulebooks")
         try:
@@ -138,6 +139,26 @@ def load(path: str | Path | None, env: dict[str, str] | None = None) -> Config:
             presets.append((name, validate(base.with_changes(changes), changes)))
         except SettingError as error:
             raise ConfigError(f"[presets.{name}]: {error}") from None
+    return presets
+
+
+def _check_listen(*addresses: tuple[str, str, str]) -> None:
+    """Each (section, listen address, default host) given reads as host:port."""
+    for where, value, host in addresses:
+        if value:
+            try:
+                host_port(value, host)
+            except ConfigError as error:
+                raise ConfigError(f"{where} {error}") from None
+
+
+def load(path: str | Path | None, env: dict[str, str] | None = None) -> Config:
+    """Read a config file (None: defaults only) and the token environment variables."""
+    env = dict(os.environ) if env is None else env
+    data = _read(path)
+    database = _section(data, "database")
+    defaults = _typed_settings(_section(data, "ladder"), "[ladder]")
+    presets = _presets(_section(data, "presets"))
     telegram = _section(data, "telegram")
     discord = _section(data, "discord")
     role = str(discord.get("moderator_role", ""))
@@ -149,13 +170,8 @@ def load(path: str | Path | None, env: dict[str, str] | None = None) -> Config:
         raise ConfigError("[telegram] webhook_url must be an https:// address: Telegram only "
                           "delivers to HTTPS (a proxy in front may end TLS and pass to listen)")
     web = _section(data, "web")
-    for where, value, host in (("[telegram]", listen, "0.0.0.0"),
-                               ("[web]", str(web.get("listen", "")), "127.0.0.1")):
-        if value:
-            try:
-                host_port(value, host)
-            except ConfigError as error:
-                raise ConfigError(f"{where} {error}") from None
+    _check_listen(("[telegram]", listen, "0.0.0.0"),
+                  ("[web]", str(web.get("listen", "")), "127.0.0.1"))
     backup = _section(data, "backup")
     keep = backup.get("keep", 7)
     if not isinstance(keep, int) or isinstance(keep, bool) or keep < 1:

@@ -16,8 +16,8 @@ from core.domain.ledger import Rederived
 from core.domain.model import Correction, PlayerId
 from core.domain.ripple import ripple
 from core.domain.ripple_history import Original
-from core.domain.standing import PlayerState
-from core.domain.state import standing_changes
+from core.domain.standing import Change, PlayerState
+from core.domain.state import LadderState, standing_changes
 from storage import tuning
 from storage.codec import (
     decode_event,
@@ -47,20 +47,10 @@ class Rederivation(RepoPart):
         """
         old = cached.state
         upto = old.seq + 1  # the correction event, inserted but not folded yet
-        if self._one("SELECT restate_from FROM ladders WHERE id=?", (ladder,))[0] is not None:
-            return None  # the history it reads waits for `restate`
-        row = self._one("SELECT at, match, duel_a, duel_b, duel_flags, duel_moves, duel_played "
-                        "FROM events WHERE ladder=? AND seq=?", (ladder, from_seq))
-        if row is None or row[2] is None:
+        original = self._rippling(ladder, from_seq)
+        if original is None:
             return None
-        at, match, a, b, flags, moves, played = row
-        if self._one(f"SELECT 1 FROM matches{self.dialect.indexed_by('matches_by_players')} "
-                     "WHERE ladder=? "
-                     "AND players_key=? AND id != ? LIMIT 1",
-                     (ladder, players_key((a, b)), match)) is not None:
-            return None  # the pair played again: anti-farming may count it differently
-        original = Original(from_seq, match, at, a, b, bool(flags & 1), not flags & 2, moves,
-                            played)
+        match = original.match
         # Three columns of every later event: a row costs more the more columns it has,
         # and all but a few are skipped. The rest of those few is read by `rest`.
         rows = self.store.stream(
@@ -104,6 +94,23 @@ class Rederivation(RepoPart):
             return done.before[p] if p in done.before else old.players.get(p)
 
         return Rederived(from_seq, (), standing_changes(before, old.order, old, changed))
+
+    def _rippling(self, ladder: int, from_seq: int) -> Original | None:
+        """The corrected match as stored, if a ripple may follow it: a plain one-on-one
+        game whose pair played no other, in a history that is not waiting for `restate`."""
+        if self._one("SELECT restate_from FROM ladders WHERE id=?", (ladder,))[0] is not None:
+            return None  # the history it reads waits for `restate`
+        row = self._one("SELECT at, match, duel_a, duel_b, duel_flags, duel_moves, duel_played "
+                        "FROM events WHERE ladder=? AND seq=?", (ladder, from_seq))
+        if row is None or row[2] is None:
+            return None
+        at, match, a, b, flags, moves, played = row
+        if self._one(f"SELECT 1 FROM matches{self.dialect.indexed_by('matches_by_players')} "
+                     "WHERE ladder=? AND players_key=? AND id != ? LIMIT 1",
+                     (ladder, players_key((a, b)), match)) is not None:
+            return None  # the pair played again: anti-farming may count it differently
+        return Original(from_seq, match, at, a, b, bool(flags & 1), not flags & 2, moves,
+                        played)
 
     def _rederive(self, ladder: int, cached: Cached, from_seq: int, event: Event,
                   prior: Correction | None) -> Rederived:
@@ -167,21 +174,17 @@ class Rederivation(RepoPart):
         self._write_history(ladder, start, upto, rows, effects)
         if start > from_seq:
             self._mark_stale(ladder, from_seq, start)
-        if forward is not None:  # rolled back in place: compare with the states it replaced
-            def before(p: PlayerId) -> PlayerState | None:
-                return forward[p] if p in forward else old.players.get(p)
+        changed, moved = _what_moved(old, state, forward, touched, every_player)
+        self._write_standings(ladder, old, state, changed)
+        cached.state = state
+        # Storage keeps no per-event effects of a re-derivation (a long one would hold
+        # millions): what moved is what the reply tells.
+        return Rederived(from_seq, (), moved)
 
-            changed = [p for p in touched | set(forward) if (s := state.players.get(p))
-                       is not None and s != before(p)]
-            moved = standing_changes(before, old.order, state, changed)
-        else:
-            old_rungs = {p: i for i, p in enumerate(old.order)}
-            new_rungs = {p: i for i, p in enumerate(state.order)}
-            if every_player or state.settings.is_position:  # (on a position ladder, a move
-                touched.update(state.players)  # shifts everyone between its two rungs)
-            changed = [p for p in touched if (s := state.players.get(p)) is not None
-                       and (s != old.players.get(p) or new_rungs.get(p) != old_rungs.get(p))]
-            moved = standing_changes(old.players.get, old.order, state, changed)
+    def _write_standings(self, ladder: int, old: LadderState, state: LadderState,
+                         changed: list[PlayerId]) -> None:
+        """Rewrite what a re-derivation changed: the changed players, the frozen tables
+        that differ, and the Hall of Fame if it does."""
         self._write_players(ladder, state, changed)
         for label, table in state.frozen.items():  # only the frozen tables it changed
             if old.frozen.get(label) != table:
@@ -191,10 +194,6 @@ class Rederivation(RepoPart):
         if state.hall != old.hall:
             self.conn.execute("DELETE FROM hall_of_fame WHERE ladder=?", (ladder,))
             self._write_hall(ladder, 0, state.hall)
-        cached.state = state
-        # Storage keeps no per-event effects of a re-derivation (a long one would hold
-        # millions): what moved is what the reply tells.
-        return Rederived(from_seq, (), moved)
 
     def _write_history(self, ladder: int, start: int, upto: int, rows: list[tuple[Any, ...]],
                        effects: list[tuple[Any, ...]]) -> None:
@@ -267,3 +266,25 @@ class Rederivation(RepoPart):
     def stale_ladders(self) -> list[int]:
         """Ladders whose per-match history waits for `restate`."""
         return [r[0] for r in self._all("SELECT id FROM ladders WHERE restate_from IS NOT NULL")]
+
+
+def _what_moved(old: LadderState, state: LadderState,
+                forward: dict[PlayerId, PlayerState | None] | None,
+                touched: set[PlayerId], every_player: bool
+                ) -> tuple[list[PlayerId], tuple[Change, ...]]:
+    """The players a re-derivation changed, and how their standings moved: against the
+    states a rollback replaced (`forward`), else against the old standings."""
+    if forward is not None:  # rolled back in place: compare with the states it replaced
+        def before(p: PlayerId) -> PlayerState | None:
+            return forward[p] if p in forward else old.players.get(p)
+
+        changed = [p for p in touched | set(forward) if (s := state.players.get(p))
+                   is not None and s != before(p)]
+        return changed, standing_changes(before, old.order, state, changed)
+    old_rungs = {p: i for i, p in enumerate(old.order)}
+    new_rungs = {p: i for i, p in enumerate(state.order)}
+    if every_player or state.settings.is_position:  # (on a position ladder, a move
+        touched.update(state.players)  # shifts everyone between its two rungs)
+    changed = [p for p in touched if (s := state.players.get(p)) is not None
+               and (s != old.players.get(p) or new_rungs.get(p) != old_rungs.get(p))]
+    return changed, standing_changes(old.players.get, old.order, state, changed)

@@ -126,27 +126,8 @@ class EventLog(RepoPart):
         `undo_to`).
         """
         every = self.store.snapshot_interval(len(state.players))
-        # Plain matches wait here to be folded together (`core.domain.batch.fold_rows`, which
-        # folds one by one what its rulebook cannot fold at once); anything else folds
-        # them first. Visited ones wait apart from the others, since their fold must say
-        # what each one did.
-        pending: list[tuple[Any, ...]] = []
-        seqs: list[tuple[int, int]] = []  # (seq, at) of the visited ones waiting
-
-        def flush() -> None:
-            if not pending:
-                return
-            if seqs:
-                outcomes: list[Any] = []
-                fold_rows(state, pending, outcomes)
-                assert visit is not None
-                for (seq, at), row, outcome in zip(seqs, pending, outcomes, strict=True):
-                    visit(seq, at, None, (row[7], row[1], row[2], *outcome))
-                seqs.clear()
-            else:
-                fold_rows(state, pending)
-            pending.clear()
-
+        runs = _Runs(state, visit)
+        pending, seqs, flush = runs.pending, runs.seqs, runs.flush  # (locals: per event)
         # (seq >= first_visited: visited; a plain local, as this loop runs per event)
         first_visited = visit_from if visit is not None else upto + 1
         with paused():  # (core.domain.collector: a long fold builds much that stays)
@@ -337,3 +318,33 @@ class EventLog(RepoPart):
               dumps(s.extra) if s.extra else None, int(book.provisional(settings, s)),
               ladder, p)
              for p in players if (s := state.players.get(p)) is not None])
+
+
+class _Runs:
+    """Plain matches waiting to be folded together (`core.domain.batch.fold_rows`, which
+    folds one by one what its rulebook cannot fold at once); anything else folds them
+    first. Visited ones wait apart from the others, since their fold must say what each
+    one did."""
+
+    __slots__ = ("pending", "seqs", "state", "visit")
+
+    def __init__(self, state: LadderState,
+                 visit: Callable[[int, int, Event | None, Any], None] | None) -> None:
+        self.state, self.visit = state, visit
+        self.pending: list[tuple[Any, ...]] = []
+        self.seqs: list[tuple[int, int]] = []  # (seq, at) of the visited ones waiting
+
+    def flush(self) -> None:
+        pending, seqs = self.pending, self.seqs
+        if not pending:
+            return
+        if seqs:
+            outcomes: list[Any] = []
+            fold_rows(self.state, pending, outcomes)
+            assert self.visit is not None
+            for (seq, at), row, outcome in zip(seqs, pending, outcomes, strict=True):
+                self.visit(seq, at, None, (row[7], row[1], row[2], *outcome))
+            seqs.clear()
+        else:
+            fold_rows(self.state, pending)
+        pending.clear()

@@ -242,7 +242,7 @@ class DiscordPlatform:
         elif made.pages:
             first["view"] = page_view(made.pages)
         if made.chart:
-            from bot.charts import render as draw
+            from bot.charts import render as draw  # (matplotlib: loaded at the first chart)
 
             assert reply.chart is not None
             picture = await asyncio.to_thread(draw, reply.chart)

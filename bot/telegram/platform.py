@@ -184,7 +184,7 @@ class TelegramPlatform:
         for part, markup in render(reply, self.own):
             await message.reply_text(part, reply_markup=markup)
         if reply.chart is not None:
-            from bot.charts import render as draw
+            from bot.charts import render as draw  # (matplotlib: loaded at the first chart)
 
             picture = await asyncio.to_thread(draw, reply.chart)
             await message.reply_photo(picture, filename=f"{reply.chart.name}.png")

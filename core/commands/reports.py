@@ -91,48 +91,17 @@ def _is_option(token: str) -> bool:
 
 
 def read_report(args: Args) -> Command:
+    """`/report KIND [sides] [options]` read from a line."""
     if not args.tokens:
         raise args.error(t("parse.report_what"))
     kind = args.pop().lower()
-    me = (args.author,)
     margin: Margin | None = None
     moves: int | None = None
     rated = True
-    draw = again = False
+    again = False
     score: tuple[int, int] | None = None
-    sides: tuple[tuple[UserRef, ...], ...]
-    if kind in ("win", "loss", "draw"):
-        opponent = args.optional_mention() or args.reply_to
-        if opponent is None and args.tokens and not _is_option(args.tokens[0]):
-            opponent = args.mention(args.tokens[0])  # refuses a name written without @
-        if opponent is None:  # the asker's match from the queue, if they have one
-            sides = ()
-        else:  # (oneself as the opponent is refused by core.commands.checks, on every path)
-            sides = (me, (opponent,)) if kind != "loss" else ((opponent,), me)
-        draw = kind == "draw"
-    elif kind == "ffa":
-        order = []
-        while (user := args.optional_mention()) is not None:
-            order.append(user)
-        if len(order) < 2:
-            raise args.error(t("parse.report_ffa"))
-        sides = tuple((u,) for u in order)
-    elif kind == "teams":
-        teams: list[list[UserRef]] = [[]]
-        while args.tokens and (is_mention(args.tokens[0]) or args.tokens[0].lower() == "vs"):
-            token = args.pop()
-            if token.lower() == "vs":
-                teams.append([])
-            else:
-                teams[-1].append(args.mention(token))
-        if len(teams) < 2 or any(not t for t in teams):
-            raise args.error(t("parse.report_teams"))
-        sides = tuple(tuple(t) for t in teams)
-    else:
-        guess = _REPORT_WORDS.get(kind) or next(
-            iter(difflib.get_close_matches(kind[:32], _REPORT_KINDS, n=1)), None)
-        raise args.error(t("parse.report_kind", kind=quote(kind),
-                           hint=t("parse.did_you_mean_word", guess=guess) if guess else ""))
+    sides = _read_sides(args, kind)
+    draw = kind == "draw"
     while args.tokens:
         token = args.pop()
         low = token.lower()
@@ -158,6 +127,43 @@ def read_report(args: Args) -> Command:
         score = oriented(score, draw)
     return ReportResult(sides, draw, margin, moves, rated, again, score,
                         loss=kind == "loss" and not sides)
+
+
+
+def _read_sides(args: Args, kind: str) -> tuple[tuple[UserRef, ...], ...]:
+    """The sides a report's kind names, in order (the winner first); () for the asker's
+    match from the queue."""
+    if kind in ("win", "loss", "draw"):
+        opponent = args.optional_mention() or args.reply_to
+        if opponent is None and args.tokens and not _is_option(args.tokens[0]):
+            opponent = args.mention(args.tokens[0])  # refuses a name written without @
+        if opponent is None:  # the asker's match from the queue, if they have one
+            return ()
+        # (oneself as the opponent is refused by core.commands.checks, on every path)
+        me = (args.author,)
+        return (me, (opponent,)) if kind != "loss" else ((opponent,), me)
+    if kind == "ffa":
+        order = []
+        while (user := args.optional_mention()) is not None:
+            order.append(user)
+        if len(order) < 2:
+            raise args.error(t("parse.report_ffa"))
+        return tuple((u,) for u in order)
+    if kind == "teams":
+        teams: list[list[UserRef]] = [[]]
+        while args.tokens and (is_mention(args.tokens[0]) or args.tokens[0].lower() == "vs"):
+            token = args.pop()
+            if token.lower() == "vs":
+                teams.append([])
+            else:
+                teams[-1].append(args.mention(token))
+        if len(teams) < 2 or any(not t for t in teams):
+            raise args.error(t("parse.report_teams"))
+        return tuple(tuple(t) for t in teams)
+    guess = _REPORT_WORDS.get(kind) or next(
+        iter(difflib.get_close_matches(kind[:32], _REPORT_KINDS, n=1)), None)
+    raise args.error(t("parse.report_kind", kind=quote(kind),
+                       hint=t("parse.did_you_mean_word", guess=guess) if guess else ""))
 
 
 def read_confirm(args: Args) -> Command:

@@ -64,7 +64,6 @@ def anti_farming(state: LadderState, at: Sequence[Timestamp], a: Sequence[Player
     `notes`, why each match it unrates is unrated goes in it by index."""
     settings = state.settings
     limited = settings.farm_limit is not None
-    farm, due = state.farm, state.farm_due
     kept = list(counted)
     count = len(a)
     first = state.seq + 1
@@ -86,40 +85,50 @@ def anti_farming(state: LadderState, at: Sequence[Timestamp], a: Sequence[Player
             else:
                 keys = [(lows[i], highs[i]) for i in rows]
                 times = [played[i] for i in rows]
-            # Most pairs are new to the record and play once here: those go in at once (a
-            # merged dict keeps its hashes); the others one by one, in order.
-            fresh = dict(zip(keys, map(list, zip(times)), strict=True))
-            slow = fresh.keys() & farm.keys()
-            if len(fresh) < len(keys):
-                seen: set[tuple[PlayerId, PlayerId]] = set()
-                for key in keys:
-                    if key in seen:
-                        slow.add(key)
-                    seen.add(key)
-            if slow:
-                for key in slow:
-                    del fresh[key]
-                farm.update(fresh)
-                due.push_all([t for t, k in zip(times, keys, strict=True) if k in fresh],
-                             [k for k in keys if k in fresh], ordered)
-                for i, key, when in zip(rows, keys, times, strict=True):
-                    if key in slow:
-                        note = state.farmed(key, when)
-                        if note:
-                            kept[i] = False
-                            if notes is not None:
-                                notes[i] = note
-                        else:
-                            state.remember_pair(a[i], b[i], when)
-            else:
-                farm.update(fresh)
-                due.push_all(list(times), keys, ordered)
+            _record(state, rows, keys, times, (a, b), kept, notes, ordered)
         state.seq = first + end - 1
         latest = max(at[done:end])
         if latest > state.at:
             state.at = latest
         done = end
     return kept
+
+
+def _record(state: LadderState, rows: Sequence[int], keys: list[tuple[PlayerId, PlayerId]],
+            times: Sequence[Timestamp], players: tuple[Sequence[PlayerId], Sequence[PlayerId]],
+            kept: list[bool], notes: dict[int, str] | None, ordered: bool) -> None:
+    """Anti-farming over one stretch between prunes: the matches `rows` (their pairs
+    `keys`, played at `times`) go into the record; those it finds farmed are unrated."""
+    farm, due = state.farm, state.farm_due
+    a, b = players
+    # Most pairs are new to the record and play once here: those go in at once (a
+    # merged dict keeps its hashes); the others one by one, in order.
+    fresh = dict(zip(keys, map(list, zip(times)), strict=True))
+    slow = fresh.keys() & farm.keys()
+    if len(fresh) < len(keys):
+        seen: set[tuple[PlayerId, PlayerId]] = set()
+        for key in keys:
+            if key in seen:
+                slow.add(key)
+            seen.add(key)
+    if slow:
+        for key in slow:
+            del fresh[key]
+        farm.update(fresh)
+        due.push_all([t for t, k in zip(times, keys, strict=True) if k in fresh],
+                     [k for k in keys if k in fresh], ordered)
+        for i, key, when in zip(rows, keys, times, strict=True):
+            if key in slow:
+                note = state.farmed(key, when)
+                if note:
+                    kept[i] = False
+                    if notes is not None:
+                        notes[i] = note
+                else:
+                    state.remember_pair(a[i], b[i], when)
+    else:
+        farm.update(fresh)
+        due.push_all(list(times), keys, ordered)
 
 
 def rate_columns(state: LadderState, a: Sequence[PlayerId], b: Sequence[PlayerId],

@@ -43,6 +43,7 @@ from core.domain.settings import (
     format_value,
     preset,
 )
+from core.domain.shape import shape_refusal
 from core.i18n import LANGUAGES, N_, Message, t
 
 
@@ -280,8 +281,6 @@ def _check_queue(settings: Settings) -> None:
     if settings.is_position:
         raise SettingError(t("setting.queue_position"))
     size = team_size(settings.queue)
-    from core.domain.shape import shape_refusal  # (the rulebooks read the settings, as we do)
-
     sample = Result((tuple(range(size)), tuple(range(size, 2 * size))))
     if shape_refusal(settings, sample, "") is not None:
         raise SettingError(t("setting.queue_teams", queue=settings.queue))

@@ -17,7 +17,7 @@ from core.domain.model import PlayerId, Timestamp
 from core.domain.records import LadderInfo, MatchRecord
 from core.domain.rulebooks import choose
 from core.domain.settings import TABLE_NAMES, Settings
-from core.domain.standing import MatchEffect
+from core.domain.standing import MatchEffect, PlayerState
 from core.domain.state import LadderState
 from core.domain.tables import HallEntry, TableRow, gain_table, ladder_table, league
 from core.i18n import t
@@ -101,6 +101,28 @@ def build(
     members = {p: s for p, s in state.players.items() if s.member}
     book = choose(settings)
     listed = {p: s for p, s in members.items() if not book.provisional(settings, s)}
+    return {
+        "ladder": ladder.name,
+        "preset": settings.preset,
+        "at": iso(at),
+        "players": _players(state, members, names),
+        "tables": _tables(settings, listed, names, week, at),
+        "hall_of_fame": [_hall(e, names, settings) for e in state.hall],
+        "matches": [
+            {"id": m.id, "status": status, "rated": rated, "played_at": iso(m.reported_at),
+             "players": [names.get(p, str(p)) for p in m.result.players],
+             "draw": m.result.draw,
+             "score": list(m.result.score) if m.result.score else None}
+            for m, status, rated in sorted(matches, key=lambda t: (t[0].reported_at, t[0].id))
+        ],
+    }
+
+
+def _players(state: LadderState, members: dict[PlayerId, PlayerState],
+             names: dict[PlayerId, str]) -> list[dict[str, Any]]:
+    """The members, in the ladder's order, with their standings."""
+    settings = state.settings
+    book = choose(settings)
     if settings.is_position:
         order = [p for p in state.order if p in members]
     else:
@@ -121,7 +143,13 @@ def build(
             "provisional": book.provisional(settings, s),
             **book.exported(s),
         })
+    return players
 
+
+def _tables(settings: Settings, listed: dict[PlayerId, PlayerState],
+            names: dict[PlayerId, str], week: dict[PlayerId, tuple[float, int]],
+            at: Timestamp) -> dict[str, Any]:
+    """The ladder's tables, of the players past their provisional games."""
     def gains(rows: list[TableRow]) -> list[dict[str, Any]]:
         return [{"name": names.get(r.player, str(r.player)), "gain": _number(settings, r.value),
                  "rated_games": r.rated_games} for r in rows]
@@ -143,21 +171,7 @@ def build(
                                            for p, s in listed.items()], at)
             tables[table] = [{"name": names.get(r.player, str(r.player)),
                               "rating": _number(settings, r.value)} for r in rows]
-    return {
-        "ladder": ladder.name,
-        "preset": settings.preset,
-        "at": iso(at),
-        "players": players,
-        "tables": tables,
-        "hall_of_fame": [_hall(e, names, settings) for e in state.hall],
-        "matches": [
-            {"id": m.id, "status": status, "rated": rated, "played_at": iso(m.reported_at),
-             "players": [names.get(p, str(p)) for p in m.result.players],
-             "draw": m.result.draw,
-             "score": list(m.result.score) if m.result.score else None}
-            for m, status, rated in sorted(matches, key=lambda t: (t[0].reported_at, t[0].id))
-        ],
-    }
+    return tables
 
 
 def _hall(entry: HallEntry, names: dict[PlayerId, str], settings: Settings) -> dict[str, Any]:
