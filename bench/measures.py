@@ -19,8 +19,8 @@ from core.domain.calendar import DAY, parse_instant
 from core.domain.records import Context, Reply, UserRef
 from core.service.dispatch import handle
 from core.service.jobs import catch_up_due
-from storage.schema import prepare
-from storage.sqlite import SqliteStore
+from storage.sqlite.schema import prepare
+from storage.sqlite.store import SqliteStore
 
 T0 = parse_instant("2026-01-05T10:00:00+00:00")
 

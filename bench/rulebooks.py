@@ -13,8 +13,8 @@ from core.domain.collector import paused
 from core.domain.events import PlayerJoined
 from core.domain.settings import preset
 from core.domain.state import replay
-from storage.sqlite import SqliteStore
-from storage.tuning import LONGEST_BATCH
+from storage.sql.tuning import LONGEST_BATCH
+from storage.sqlite.store import SqliteStore
 
 T0 = 1767607200  # 2026-01-05 10:00 UTC
 

@@ -19,7 +19,7 @@ from bench.measures import (
     report_rate,
 )
 from bench.web import web_beside_a_writer
-from storage.sqlite import SqliteStore
+from storage.sqlite.store import SqliteStore
 
 
 def _say(progress: bool, text: str) -> None:

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.scale_worker import STEP, T0, LadderClock, command
-from storage.postgres import store_for
+from storage.stores import store_for
 
 ROOT = Path(__file__).resolve().parent.parent
 LADDERS, PLAYERS = 20, 12

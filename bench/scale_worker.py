@@ -19,7 +19,7 @@ from typing import Any
 
 from core.domain.records import Context, Reply, UserRef
 from core.service.dispatch import handle
-from storage.postgres import store_for
+from storage.stores import store_for
 
 T0 = 1767607200  # 2026-01-05 10:00 UTC
 STEP = 15 * 60  # a ladder's commands come 15 simulated minutes apart

@@ -17,7 +17,7 @@ from pathlib import Path
 import aiohttp
 
 from bench.measures import Bot, median_of, pairs
-from storage.sqlite import SqliteStore
+from storage.sqlite.store import SqliteStore
 
 CLIENTS = 50
 PLAYERS = 100

@@ -21,9 +21,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from core.domain.calendar import DAY
-from storage import files
-from storage.schema import configure, migrations
-from storage.sqlite import SqliteStore
+from storage.sql.versions import migrations
+from storage.sqlite import files
+from storage.sqlite.schema import configure
+from storage.sqlite.store import SqliteStore
 
 STAMP = "%Y%m%d-%H%M%S"  # in names of backups, UTC
 

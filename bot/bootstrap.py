@@ -11,7 +11,7 @@ from collections.abc import Callable
 from bot.config import Config
 from bot.limits import Limiter
 from bot.runtime import Platform, Runtime
-from storage.units import SqlStore
+from storage.sql.units import SqlStore
 
 
 def platforms(config: Config, store: SqlStore, limiter: Limiter,

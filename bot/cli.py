@@ -27,9 +27,10 @@ from bot.runtime import NO_PLATFORM
 from core.domain.errors import LadderError, NoLadder
 from core.service import dispatch
 from core.service.queries.ladders import member_count
-from storage.files import UnusableDatabase
-from storage.postgres import is_url, store_for
-from storage.schema import SchemaTooNew
+from storage.postgres.store import is_url
+from storage.sql.versions import SchemaTooNew
+from storage.sqlite.files import UnusableDatabase
+from storage.stores import store_for
 from storage.transfer import TransferError, copy_database
 
 

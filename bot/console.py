@@ -27,7 +27,7 @@ from core.domain.records import Announcement, ChartData, Context, Reply, UserRef
 from core.domain.settings import Policy
 from core.i18n import render, t
 from core.service.dispatch import catch_up_chat, handle
-from storage.units import SqlStore
+from storage.sql.units import SqlStore
 
 CHAT = "console"
 LINE = re.compile(r"^@([^\s:]+):\s?(.*)$")

@@ -20,9 +20,9 @@ from bot.following import Follower, LiveStandings, Step
 from bot.gateway import Gateway
 from bot.scheduler import Scheduler
 from core.domain.records import Announcement
-from storage.dialect import SQLITE
-from storage.sqlite import SqliteStore
-from storage.units import SqlStore
+from storage.sql.dialect import SQLITE
+from storage.sql.units import SqlStore
+from storage.sqlite.store import SqliteStore
 
 log = logging.getLogger(__name__)
 

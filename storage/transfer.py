@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from storage.dialect import POSTGRESQL
-from storage.repo import SqlRepo
-from storage.units import SqlStore
+from storage.sql.dialect import POSTGRESQL
+from storage.sql.repo import SqlRepo
+from storage.sql.units import SqlStore
 
 # Parents before children; each with its key, for reading in order a chunk at a time.
 TABLES: list[tuple[str, tuple[str, ...]]] = [

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from storage.memory.store import MemoryStore
-from storage.postgres import PgStore
-from storage.sqlite import SqliteStore
+from storage.postgres.store import PgStore
+from storage.sqlite.store import SqliteStore
 from tests.support import postgres
 from tests.support.chat import Chat
 

@@ -35,7 +35,7 @@ from core.service.queries.views import (
     player_view,
     standings_view,
 )
-from storage.units import SqlStore
+from storage.sql.units import SqlStore
 
 log = logging.getLogger(__name__)
 

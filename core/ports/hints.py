@@ -1,7 +1,7 @@
 """Hints a repository may act on: which reads a command makes next.
 
 They read nothing. A server's store sends the reads named together, in one round trip
-(storage/postgres.py); the SQLite store and the in-memory twin have no round trips and
+(storage/postgres/store.py); the SQLite store and the in-memory twin have no round trips and
 ignore them (`NoHints`). A read named and not made costs a read; one made and not
 named, a round trip: never a different answer.
 """

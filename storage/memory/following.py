@@ -1,5 +1,5 @@
 """The in-memory twin's part for what follows the standings: the roles a ladder gives,
-what each member was given, and the live standings message (as storage/following.py)."""
+what each member was given, and the live standings message (as storage/sql/following.py)."""
 
 from __future__ import annotations
 

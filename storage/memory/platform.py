@@ -1,6 +1,6 @@
 """The in-memory twin's part for the platforms' own data: the @handles a platform taught
 the bot, the outbox of announcements, each ladder's queue, and the messages already
-answered (as storage/platform_data.py)."""
+answered (as storage/sql/platform_data.py)."""
 
 from __future__ import annotations
 

@@ -35,7 +35,7 @@ from core.ports.repository import DAY_RANKS
 from storage.memory.following import FollowingData, MemoryFollowing
 from storage.memory.platform import MemoryPlatform, PlatformData
 from storage.memory.sharing import MemorySharing, SharingData
-from storage.projection import change_rows
+from storage.sql.projection import change_rows
 
 
 @dataclass

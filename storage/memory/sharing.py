@@ -1,5 +1,5 @@
 """The in-memory twin's part for one ladder across platforms: linked accounts, ladders
-another chat plays under its own name, and one-time codes (as storage/sharing.py)."""
+another chat plays under its own name, and one-time codes (as storage/sql/sharing.py)."""
 
 from __future__ import annotations
 

@@ -16,7 +16,7 @@ from bot.backup import DAY, BackupError, backup, check, daily, restore, running
 from bot.config import Config
 from bot.runtime import Runtime
 from core.domain.calendar import parse_instant
-from storage.sqlite import SqliteStore
+from storage.sqlite.store import SqliteStore
 from tests.e2e.test_console import ladderbot
 from tests.support.audit import audit
 from tests.support.chat import Chat
@@ -31,7 +31,7 @@ WRITER = textwrap.dedent("""
     import asyncio, sys, threading
     from core.domain.records import Context, UserRef
     from core.service.dispatch import handle
-    from storage.sqlite import SqliteStore
+    from storage.sqlite.store import SqliteStore
 
     stop = threading.Event()
     threading.Thread(target=lambda: (sys.stdin.readline(), stop.set()), daemon=True).start()

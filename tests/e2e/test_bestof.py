@@ -12,7 +12,7 @@ from typing import Any
 from aiohttp.test_utils import TestClient, TestServer
 
 from bot.web.pages import Web
-from storage.sqlite import SqliteStore
+from storage.sqlite.store import SqliteStore
 from tests.support.chat import Chat
 
 ELO = ("whole=true", "start=1000", "confirm=false")  # classic Elo, K 32, from 1000
@@ -192,7 +192,7 @@ async def test_a_far_back_void_rates_later_matches_by_games_as_a_fresh_history(
         tmp_path: Path, monkeypatch: Any) -> None:
     # A correction beyond the journal follows its ripple or replays from a snapshot: the
     # matches rated by their games after it must come out as if it had never been.
-    from storage import tuning
+    from storage.sql import tuning
 
     monkeypatch.setattr(tuning, "UNDO_EVENTS", 7)
     monkeypatch.setattr(tuning, "SYNC_RESTATE", 4)

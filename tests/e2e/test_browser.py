@@ -14,7 +14,7 @@ from playwright.async_api import Dialog, async_playwright
 
 from bot.web.pages import Web
 from core.domain.calendar import parse_instant
-from storage.sqlite import SqliteStore
+from storage.sqlite.store import SqliteStore
 from tests.support.browser import ARGS, chromium
 
 ROOT = Path(__file__).resolve().parents[2]

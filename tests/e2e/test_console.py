@@ -395,7 +395,7 @@ async def test_an_unexpected_error_is_apologised_for_and_the_script_goes_on(
 
     from bot import console as console_module
     from bot.text import APOLOGY
-    from storage.sqlite import SqliteStore
+    from storage.sqlite.store import SqliteStore
 
     real = console_module.handle
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from core.domain.calendar import parse_instant
 from core.domain.state import replay
-from storage.sqlite import SqliteStore
+from storage.sqlite.store import SqliteStore
 from tests.support.audit import integrity
 from tests.support.bot_process import kill_at
 from tests.support.chat import Chat
@@ -24,7 +24,7 @@ WORKER = textwrap.dedent("""
     import asyncio, sys, time
     from core.domain.records import Context, UserRef
     from core.service.dispatch import handle
-    from storage import sqlite
+    from storage.sqlite import store as sqlite
 
     original = sqlite.SqlRepo._project
 

@@ -18,7 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from storage.postgres import is_url, store_for
+from storage.postgres.store import is_url
+from storage.stores import store_for
 from tests.support import postgres
 from tests.support.audit import audit, integrity
 from tests.support.bot_process import kill_at

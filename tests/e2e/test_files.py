@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from bot.backup import BackupError, restore
-from storage.schema import migrations
+from storage.sql.versions import migrations
 from tests.e2e.test_console import DUEL_START, ROOT, console, ladderbot
 
 AT = "2026-01-05T11:00:00+00:00"
@@ -194,8 +194,8 @@ def test_a_restore_gives_up_while_another_program_holds_the_lock(tmp_path: Path)
 async def test_a_failed_daily_backup_leaves_nothing_and_says_why(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from bot.backup import daily
-    from storage import files
-    from storage.sqlite import SqliteStore
+    from storage.sqlite import files
+    from storage.sqlite.store import SqliteStore
 
     def full(source: sqlite3.Connection, dest: sqlite3.Connection, **_: object) -> None:
         dest.execute("CREATE TABLE half (x)")  # the copy had begun

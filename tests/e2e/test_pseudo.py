@@ -23,7 +23,7 @@ from bot.web import words as web_words
 from bot.web.pages import Web
 from core import i18n
 from core.service.helptext import USAGE
-from storage.sqlite import SqliteStore
+from storage.sqlite.store import SqliteStore
 from tests.support.adapters import discord_harness, telegram_harness
 from tests.support.chat import Chat
 from tests.support.discord_fake import (

@@ -20,7 +20,7 @@ import pytest
 
 from bot.discord.roles import RoleSync
 from bot.scheduler import Scheduler
-from storage.sqlite import SqliteStore
+from storage.sqlite.store import SqliteStore
 from tests.support.adapters import T0, DiscordHarness, discord_harness
 from tests.support.discord_fake import (
     ADMINISTRATOR,

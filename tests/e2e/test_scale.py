@@ -14,8 +14,9 @@ from typing import Any
 
 import pytest
 
-from storage.postgres import PgStore, store_for
-from storage.sqlite import SqliteStore
+from storage.postgres.store import PgStore
+from storage.sqlite.store import SqliteStore
+from storage.stores import store_for
 from tests.e2e.test_console import DUEL, DUTCH, FAME, NHWC, WARLIGHT, export, ladderbot, scripts
 from tests.support import postgres
 from tests.support.audit import audit
@@ -196,7 +197,7 @@ async def test_a_lost_server_connection_is_made_again(postgres_url: str) -> None
 async def test_a_newer_postgresql_database_is_refused_untouched(postgres_url: str) -> None:
     import psycopg
 
-    from storage.schema import SchemaTooNew
+    from storage.sql.versions import SchemaTooNew
 
     async with PgStore(postgres_url):
         pass  # made by this version

@@ -12,8 +12,8 @@ import pytest
 from bot.scheduler import due_now
 from core.domain.records import UserRef
 from core.service.queries.views import ladder_list
-from storage.postgres import PgStore
-from storage.sqlite import SqliteStore
+from storage.postgres.store import PgStore
+from storage.sqlite.store import SqliteStore
 from storage.transfer import NOT_COPIED, TABLES, copy_database
 from tests.support.chat import Chat
 

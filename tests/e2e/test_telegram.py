@@ -25,7 +25,7 @@ from bot.telegram.platform import APOLOGY, TelegramPlatform
 from bot.telegram.render import split as split_text
 from core.domain.records import Reply
 from core.service.dispatch import export
-from storage.sqlite import SqliteStore
+from storage.sqlite.store import SqliteStore
 from tests.support.adapters import T0, rewired, telegram_harness, with_web_url
 from tests.support.adapters import TelegramHarness as Harness
 from tests.support.telegram_fake import GROUP, FakeRequest, FakeTelegram, message, person

@@ -12,7 +12,7 @@ from bot.scheduler import Scheduler
 from core.domain.calendar import DAY, HOUR, iso, parse_instant
 from core.domain.events import DecayDay, SeasonClosed
 from core.domain.records import Announcement
-from storage.sqlite import SqliteStore
+from storage.sqlite.store import SqliteStore
 from tests.support.chat import Chat
 
 

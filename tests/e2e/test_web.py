@@ -11,7 +11,7 @@ import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
 from bot.web.pages import Web
-from storage.sqlite import SqliteStore
+from storage.sqlite.store import SqliteStore
 from tests.support.chat import Chat
 
 HOSTILE = "<script>alert(1)</script>"

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from storage.sqlite import SqliteStore
+from storage.sqlite.store import SqliteStore
 from tests.support.chat import Chat
 
 

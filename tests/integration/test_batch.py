@@ -27,9 +27,9 @@ from core.domain.pairs import FARM_PRUNE_EVERY
 from core.domain.records import UserRef
 from core.domain.settings import Settings, preset
 from core.domain.state import LadderState, replay
-from storage import tuning
-from storage.postgres import PgStore
-from storage.sqlite import SqliteStore
+from storage.postgres.store import PgStore
+from storage.sql import tuning
+from storage.sqlite.store import SqliteStore
 from tests.support import postgres
 from tests.support.chat import T0
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from storage.sqlite import SqliteStore
+from storage.sqlite.store import SqliteStore
 from tests.e2e.test_console import export, ladderbot
 from tests.support.chat import Chat
 

@@ -17,9 +17,9 @@ from core.domain import elo
 from core.domain.events import DecayDay, PlayerJoined, PlayerLeft, RatingAdjusted
 from core.domain.settings import Settings, preset
 from core.domain.state import replay
-from storage.dialect import POSTGRESQL, SQLITE
-from storage.history import decay_args
-from storage.pgsession import numbered
+from storage.postgres.session import numbered
+from storage.sql.dialect import POSTGRESQL, SQLITE
+from storage.sql.history import decay_args
 from tests.support import postgres
 from tests.support.chat import T0
 

@@ -18,9 +18,9 @@ from typing import Any
 import pytest
 
 from core.domain.calendar import HOUR
-from storage import tuning
 from storage.memory.store import MemoryStore
-from storage.sqlite import SqliteStore
+from storage.sql import tuning
+from storage.sqlite.store import SqliteStore
 from tests.support.chat import Chat
 
 OPTIONS = {"duel": ["calibration=1"], "warlight": [], "fame": [], "dutch": [], "nhwc": []}

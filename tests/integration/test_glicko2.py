@@ -72,7 +72,7 @@ async def test_a_glicko2_ladder_refuses_many_sides_and_keeps_the_provisional_out
         tmp_path: Any) -> None:
     """Free-for-alls are refused with the reason; a player is provisional while RD > 110:
     in no table but the list of all players, where they are marked."""
-    from storage.sqlite import SqliteStore
+    from storage.sqlite.store import SqliteStore
     from tests.support.chat import Chat
 
     async with SqliteStore(tmp_path / "g.db") as store:
@@ -101,7 +101,7 @@ async def test_a_settings_change_moves_the_provisional_into_the_tables(tmp_path:
     """Who is provisional is stored beside each player for the tables' SQL: a settings
     change that makes someone no longer provisional (or provisional again) must rewrite
     them, or the table goes on leaving them out."""
-    from storage.sqlite import SqliteStore
+    from storage.sqlite.store import SqliteStore
     from tests.support.chat import Chat
 
     async with SqliteStore(tmp_path / "g.db") as store:
@@ -129,7 +129,7 @@ async def test_a_rating_periods_close_is_announced_when_it_moved_ratings(
     """With period=day the games of a day are rated at the next 00:00, and the chat is
     told who moved (as every other rating change is told); a day without games closes
     in silence."""
-    from storage.sqlite import SqliteStore
+    from storage.sqlite.store import SqliteStore
     from tests.support.chat import Chat
 
     async with SqliteStore(tmp_path / "p.db") as store:
@@ -177,7 +177,7 @@ def test_players_any_distance_apart_get_finite_values(
 async def test_a_game_10000_apart_is_rated_not_an_apology(tmp_path: Any) -> None:
     """The console report of issue 30: `/mod adjust @a +10000`, then a game, on both
     period forms (each game at once; a day's games together)."""
-    from storage.sqlite import SqliteStore
+    from storage.sqlite.store import SqliteStore
     from tests.support.chat import Chat
 
     for form in ("game", "day"):

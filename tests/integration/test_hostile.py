@@ -14,8 +14,8 @@ from core.commands.words import MAX_TEXT
 from core.domain.errors import LadderError
 from core.domain.records import Context, Reply, UserRef
 from core.service.dispatch import handle
-from storage.repo import SqlRepo
-from storage.sqlite import SqliteStore
+from storage.sql.repo import SqlRepo
+from storage.sqlite.store import SqliteStore
 from tests.support.chat import T0
 
 NASTY = [

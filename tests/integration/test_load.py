@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from storage.sqlite import SqliteStore
+from storage.sqlite.store import SqliteStore
 from tests.support.audit import audit
 from tests.support.load import Clock, Outcomes, check_matches, run_command, setup_commands, stream
 

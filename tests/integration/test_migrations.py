@@ -13,9 +13,9 @@ import pytest
 from core.domain.calendar import parse_instant
 from core.domain.settings import preset
 from core.i18n import decode, span, t
-from storage.codec import settings_to_json
-from storage.schema import SchemaTooNew, migrations
-from storage.sqlite import SqliteStore
+from storage.sql.codec import settings_to_json
+from storage.sql.versions import SchemaTooNew, migrations
+from storage.sqlite.store import SqliteStore
 from tests.support.chat import Chat
 
 

@@ -1,4 +1,4 @@
-"""storage/pgsession.py's reads against a real PostgreSQL server: a read sent ahead goes
+"""storage/postgres/session.py's reads against a real PostgreSQL server: a read sent ahead goes
 with the round trip before it, a read made again is answered from the first while
 nothing could have changed its rows, and a command makes the round trips it should."""
 
@@ -11,9 +11,9 @@ from typing import Any
 import psycopg
 import pytest
 
-from storage import pgsession
-from storage.pgsession import Connection
-from storage.postgres import PgStore
+from storage.postgres import session as pgsession
+from storage.postgres.session import Connection
+from storage.postgres.store import PgStore
 from tests.support import postgres
 from tests.support.chat import Chat
 

@@ -1,4 +1,4 @@
-"""storage/pgwire.py against a real PostgreSQL server: values arrive as they were sent,
+"""storage/postgres/wire.py against a real PostgreSQL server: values arrive as they were sent,
 errors are psycopg's classes, and a failed batch leaves the session usable."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ import psycopg
 import pytest
 from psycopg import errors
 
-from storage import pgwire
-from storage.pgsession import connect, numbered
+from storage.postgres import wire as pgwire
+from storage.postgres.session import connect, numbered
 from tests.support import postgres
 
 
@@ -115,7 +115,7 @@ def test_a_value_that_cannot_be_sent_fails_its_own_statement(postgres_server: st
     batch, and the ROLLBACK TO failed with "savepoint does not exist")."""
     import asyncio
 
-    from storage.pgsession import Connection
+    from storage.postgres.session import Connection
 
     conn = Connection(asyncio.run(postgres.fresh_database(postgres_server)))
     try:

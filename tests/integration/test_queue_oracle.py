@@ -26,7 +26,7 @@ from typing import Any
 
 import pytest
 
-from storage.sqlite import SqliteStore
+from storage.sqlite.store import SqliteStore
 from tests.support.chat import Chat
 
 SEEDS = int(os.environ.get("ORACLE_SEEDS", "6"))

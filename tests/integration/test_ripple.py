@@ -14,10 +14,10 @@ import pytest
 import core.domain.pairs
 import core.domain.ripple
 from core.domain.calendar import DAY, HOUR
-from storage import rederive, tuning
 from storage.memory.store import MemoryStore
-from storage.postgres import PgStore
-from storage.sqlite import SqliteStore
+from storage.postgres.store import PgStore
+from storage.sql import rederive, tuning
+from storage.sqlite.store import SqliteStore
 from tests.support import postgres
 from tests.support.chat import Chat
 

@@ -41,8 +41,8 @@ from typing import Any
 
 import pytest
 
-from storage import tuning
-from storage.sqlite import SqliteStore
+from storage.sql import tuning
+from storage.sqlite.store import SqliteStore
 from tests.support.chat import T0, Chat
 
 DAY = 86_400

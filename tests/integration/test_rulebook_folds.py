@@ -31,8 +31,8 @@ from core.domain.records import UserRef
 from core.domain.rulebooks import glicko2, glicko_math
 from core.domain.settings import Settings, preset
 from core.domain.state import LadderState, replay
-from storage import tuning
-from storage.sqlite import SqliteStore
+from storage.sql import tuning
+from storage.sqlite.store import SqliteStore
 from tests.support.chat import T0
 
 

@@ -29,7 +29,7 @@ from typing import Any
 import pytest
 from openskill.models import PlackettLuce
 
-from storage.sqlite import SqliteStore
+from storage.sqlite.store import SqliteStore
 from tests.support.chat import Chat
 
 SEEDS = int(os.environ.get("ORACLE_SEEDS", "6"))

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from core.domain.setting_keys import SETTING_SPECS
 from core.domain.setting_values import Range
 from core.domain.settings import PRESETS
-from storage.sqlite import SqliteStore
+from storage.sqlite.store import SqliteStore
 from tests.support.chat import Chat
 
 DAY = 86_400

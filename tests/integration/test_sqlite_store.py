@@ -14,8 +14,8 @@ import pytest
 from core.domain.records import Context, UserRef
 from core.domain.state import LadderState
 from core.service.dispatch import handle
-from storage import tuning
-from storage.sqlite import SqliteStore
+from storage.sql import tuning
+from storage.sqlite.store import SqliteStore
 from tests.support.chat import Chat
 
 

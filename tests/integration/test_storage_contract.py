@@ -27,11 +27,11 @@ from core.domain.records import AuditEntry, ChallengeRecord, MatchRecord, UserRe
 from core.domain.settings import preset
 from core.domain.state import replay
 from core.i18n import decode, render, span, t
-from storage import tuning
-from storage.codec import state_from_json
 from storage.memory.store import MemoryStore
-from storage.postgres import PgStore
-from storage.sqlite import SqliteStore
+from storage.postgres.store import PgStore
+from storage.sql import tuning
+from storage.sql.codec import state_from_json
+from storage.sqlite.store import SqliteStore
 from tests.support import postgres
 from tests.support.chat import T0, Chat
 

@@ -8,8 +8,9 @@ from pathlib import Path
 from typing import Any
 
 from core.domain.state import replay
-from storage.postgres import is_url, store_for
-from storage.repo import SqlRepo
+from storage.postgres.store import is_url
+from storage.sql.repo import SqlRepo
+from storage.stores import store_for
 
 
 def integrity(path: Path) -> str:

@@ -22,8 +22,8 @@ from pathlib import Path
 
 from bot.scheduler import Scheduler
 from core.domain.records import Announcement
-from storage import sqlite
-from storage.postgres import store_for
+from storage.sqlite import store as sqlite
+from storage.stores import store_for
 from tests.support.load import CHAT, T0, Clock, run_command
 
 

@@ -15,8 +15,8 @@ from pathlib import Path
 
 from core.domain.records import Context, Reply, UserRef
 from core.service.dispatch import handle
-from storage.postgres import store_for
-from storage.repo import SqlRepo
+from storage.sql.repo import SqlRepo
+from storage.stores import store_for
 
 CHAT = "console"
 T0 = 1767607200  # 2026-01-05 10:00 UTC

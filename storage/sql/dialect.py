@@ -19,7 +19,7 @@ class Dialect:
     begin: str  # a unit of work that writes
     read_begin: str  # a unit of work that only reads
     decay: str  # a decay day for every member, the formula of core.domain.elo.decay_amount
-    bulk_decay: bool  # a big ladder's decay rebuilds an index beside (storage/replay.py)
+    bulk_decay: bool  # a big ladder's decay rebuilds an index beside (storage/sql/replay.py)
     index_hints: bool  # `INDEXED BY`, where SQLite's planner would pick a worse index
     for_update: str  # a read that holds its rows until the transaction ends (a one-time
     # code taken by two processes at once goes to one); SQLite's writer is alone anyway

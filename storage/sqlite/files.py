@@ -11,17 +11,15 @@ from __future__ import annotations
 
 import asyncio
 import os
-import re
 import sqlite3
 import time
 from collections.abc import Callable
-from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import quote
 
 import aiosqlite
 
-from storage import dbthread
+from storage.sqlite import dbthread
 
 # The tables every Ladderbot database has, from its first migration on.
 LADDERBOT_TABLES = frozenset({"ladders", "events", "players"})
@@ -153,21 +151,6 @@ def copy_database(source: sqlite3.Connection, target: Path) -> None:
     except BaseException:
         _remove(partial)
         raise
-
-
-def export_file(folder: Path, chat: str, name: str, text: str, at: int) -> str:
-    """Write a deleted ladder's export beside the database, under a name of its own
-    (`deleted-telegram_-100123-main-20260105T100000.json`, when it was deleted); return
-    its path."""
-    safe = re.sub(r"[^A-Za-z0-9_-]", "_", chat)
-    stamp = datetime.fromtimestamp(at, UTC).strftime("%Y%m%dT%H%M%S")
-    path = folder / f"deleted-{safe}-{name}-{stamp}.json"
-    count = 1
-    while path.exists():
-        count += 1
-        path = folder / f"deleted-{safe}-{name}-{stamp}-{count}.json"
-    path.write_text(text, encoding="utf-8")
-    return str(path)
 
 
 def backup(source: sqlite3.Connection, dest: sqlite3.Connection, *,

@@ -13,7 +13,7 @@ from typing import Any
 
 from core.domain.model import Timestamp
 from core.domain.records import Announcement, LadderInfo, QueueState, UserRef
-from storage.codec import queue_from_json, queue_to_json
+from storage.sql.codec import queue_from_json, queue_to_json
 
 
 class PlatformTables:

@@ -1,38 +1,15 @@
-"""The SQLite schema: the numbered migrations (storage/migrations), how a file is
-checked before it is touched, and the settings every connection needs."""
+"""The SQLite schema: its numbered migrations (storage/sqlite/migrations) applied, how a
+file is checked before it is touched, and the settings every connection needs."""
 
 from __future__ import annotations
 
 import logging
 import sqlite3
-from importlib import resources
 
-from storage import files
+from storage.sql.versions import migrations, refuse_newer
+from storage.sqlite import files
 
 log = logging.getLogger("storage.sqlite")  # (the name the operators' logs know)
-
-
-class SchemaTooNew(Exception):
-    """The database was written by a newer Ladderbot."""
-
-
-def migrations(folder: str = "migrations") -> list[tuple[int, str]]:
-    """(version, SQL) of every numbered migration in storage/FOLDER, in order."""
-    found = []
-    for entry in (resources.files("storage") / folder).iterdir():
-        name = entry.name
-        if name.endswith(".sql") and name[:4].isdigit():
-            found.append((int(name[:4]), entry.read_text()))
-    return sorted(found)
-
-
-def refuse_newer(version: int, latest: int) -> None:
-    """Raise SchemaTooNew for a database written by a newer Ladderbot."""
-    if version > latest:
-        raise SchemaTooNew(
-            f"This database has schema version {version}, but this Ladderbot knows versions "
-            f"up to {latest}. Upgrade Ladderbot to use it; the database was not changed."
-        )
 
 
 def prepare(conn: sqlite3.Connection, path: str = "this file", existing: bool = False) -> int:

@@ -20,8 +20,8 @@ from core.domain.standing import PlayerState
 from core.domain.tables import HallEntry, TableRow, gain_table
 from core.ports.hints import PageNamesRead
 from core.ports.repository import DAY_RANKS
-from storage import tuning
-from storage.part import Read, RepoPart
+from storage.sql import tuning
+from storage.sql.part import Read, RepoPart
 
 _PAGE = 200  # rows of a table read to be shown (a page, its names looked up next)
 

@@ -33,22 +33,22 @@ from core.ports.hints import (
     TimelineRead,
     UnfinishedChallengesRead,
 )
-from storage import files
-from storage.codec import (
+from storage.sql.codec import (
     settings_from_json,
     settings_to_json,
 )
-from storage.following import FollowingTables
-from storage.match_tables import MatchTables
-from storage.part import Read
-from storage.platform_data import PlatformTables
-from storage.reads import ProjectionReads
-from storage.rederive import Rederivation
-from storage.replay import EventLog
-from storage.sharing import SharingTables
+from storage.sql.deleted import export_file
+from storage.sql.following import FollowingTables
+from storage.sql.match_tables import MatchTables
+from storage.sql.part import Read
+from storage.sql.platform_data import PlatformTables
+from storage.sql.reads import ProjectionReads
+from storage.sql.rederive import Rederivation
+from storage.sql.replay import EventLog
+from storage.sql.sharing import SharingTables
 
 if TYPE_CHECKING:
-    from storage.units import SqlStore
+    from storage.sql.units import SqlStore
 
 
 class SettingsCache:
@@ -69,7 +69,7 @@ class SettingsCache:
 class SqlRepo(EventLog, Rederivation, MatchTables, ProjectionReads, FollowingTables,
               PlatformTables, SharingTables):
     """The Repo protocol in SQL, inside one transaction: over sqlite3's connection, and
-    over PostgreSQL's sessions, which take sqlite3's methods (storage/pgsession.py)."""
+    over PostgreSQL's sessions, which take sqlite3's methods (storage/postgres/session.py)."""
 
     def __init__(self, conn: sqlite3.Connection, store: SqlStore) -> None:
         self.conn = conn
@@ -202,7 +202,7 @@ class SqlRepo(EventLog, Rederivation, MatchTables, ProjectionReads, FollowingTab
         self.store.forget({ladder})  # SQLite may give the id to the next new ladder
 
     def keep_export(self, chat: str, name: str, text: str, at: Timestamp) -> str:
-        return files.export_file(self.store.home, chat, name, text, at)
+        return export_file(self.store.home, chat, name, text, at)
 
     # ---- players
     # "user" is quoted: a reserved word in PostgreSQL, an ordinary name in SQLite.

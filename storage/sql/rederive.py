@@ -18,11 +18,11 @@ from core.domain.ripple import ripple
 from core.domain.ripple_history import Original
 from core.domain.standing import Change, PlayerState
 from core.domain.state import LadderState, standing_changes
-from storage import tuning
-from storage.codec import (
+from storage.sql import tuning
+from storage.sql.codec import (
     decode_event,
 )
-from storage.history import (
+from storage.sql.history import (
     INSERT_CHANGES,
     RESTATE_FLAGS,
     Cached,
@@ -30,7 +30,7 @@ from storage.history import (
     history_rows,
     players_key,
 )
-from storage.part import RepoPart
+from storage.sql.part import RepoPart
 
 
 class Rederivation(RepoPart):

@@ -1,4 +1,4 @@
-"""What every part of the SQL repository may use of the whole (storage/sqlite.py's
+"""What every part of the SQL repository may use of the whole (storage/sqlite/store.py's
 `SqlRepo` is made of the parts): the connection, the store, the two statement
 helpers, and the few methods one part calls in another."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from storage.dialect import Dialect
+from storage.sql.dialect import Dialect
 
 Read = tuple[str, tuple[Any, ...]]  # a statement and its arguments
 ROWS_A_STATEMENT = 100  # rows one INSERT of `insert_rows` carries at most

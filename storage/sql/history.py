@@ -17,8 +17,8 @@ from core.domain.model import Correction, PlayerId, Timestamp
 from core.domain.settings import Settings
 from core.domain.standing import Applied
 from core.domain.state import LadderState
-from storage.dialect import Dialect
-from storage.projection import change_rows
+from storage.sql.dialect import Dialect
+from storage.sql.projection import change_rows
 
 
 def duel_columns(event: Event) -> tuple[int | None, ...]:

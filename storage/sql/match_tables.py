@@ -16,16 +16,16 @@ from core.domain.records import (
     ChallengeRecord,
     MatchRecord,
 )
-from storage import tuning
-from storage.codec import (
+from storage.sql import tuning
+from storage.sql.codec import (
     dumps,
     result_from_json,
     result_to_json,
 )
-from storage.history import (
+from storage.sql.history import (
     players_key,
 )
-from storage.part import Read, RepoPart, insert_rows
+from storage.sql.part import Read, RepoPart, insert_rows
 
 
 class MatchTables(RepoPart):
@@ -33,7 +33,7 @@ class MatchTables(RepoPart):
 
     # ---- matches
     def new_match_id(self, ladder: int) -> int:
-        # (storage/units.py's KNOWN says why it is read, and PostgreSQL's store has it
+        # (storage/sql/units.py's KNOWN says why it is read, and PostgreSQL's store has it
         # from the ladder's own read)
         value: int = self.store.known(self, "match", ladder)
         return value

@@ -1,10 +1,10 @@
 """One PostgreSQL session with the sqlite3 methods the repository uses (`execute`,
-`executemany`, `fetchone`, `fetchall`), for storage/postgres.py's store.
+`executemany`, `fetchone`, `fetchall`), for storage/postgres/store.py's store.
 
 A statement whose result nobody reads (an INSERT, an UPDATE, a SAVEPOINT, an advisory
 lock; the repository never asks how many rows one changed) waits in `pending` and goes
 to the server with the next read, or with the COMMIT, all of them in one pipeline (one
-round trip, storage/pgwire.py). A read the unit is about to make can be sent ahead
+round trip, storage/postgres/wire.py). A read the unit is about to make can be sent ahead
 (`ahead`), with the round trip before it; the rows of a read answer it again while
 nothing that could change them (a write, a lock, a rollback) came between. The
 sessions run with `synchronous_commit=off`: a commit returns before its WAL record is
@@ -23,7 +23,7 @@ from psycopg import pq
 from psycopg.adapt import Dumper
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
-from storage.pgwire import Params, Wire, encode
+from storage.postgres.wire import Params, Wire, encode
 
 STREAM_CHUNK = 5000  # rows fetched at a time when a replay streams a long log
 KEPT_ROWS = 1000  # a read of more rows is not kept to answer it again (few are made twice)
@@ -52,7 +52,7 @@ def _values(args: Sequence[Any]) -> tuple[Any, ...]:
 
 class _IntAsUnknown(Dumper):
     """An integer as text of no stated type, which the server reads as the type the
-    statement gives its place (a BIGINT column, an INTEGER argument), as storage/pgwire.py
+    statement gives its place (a BIGINT column, an INTEGER argument), as storage/postgres/wire.py
     sends every parameter: for what still goes through psycopg's cursors (a streamed
     read, its FETCH)."""
 
@@ -71,7 +71,7 @@ def connect(url: str) -> psycopg.Connection[Any]:
     raw = psycopg.connect(make_conninfo(url, options=options), autocommit=True,
                           cursor_factory=psycopg.RawCursor)
     raw.adapters.register_dumper(int, _IntAsUnknown)
-    raw.prepare_threshold = None  # statements are prepared by storage/pgwire.py's names
+    raw.prepare_threshold = None  # statements are prepared by storage/postgres/wire.py's names
     return raw
 
 
@@ -97,7 +97,7 @@ _NONE = Rows([])
 class Connection:
     """sqlite3.Connection's methods over one PostgreSQL session, on the connection's
     thread. Writes wait in `pending` until a read or the end of the transaction sends
-    them, all in one round trip (storage/pgwire.py)."""
+    them, all in one round trip (storage/postgres/wire.py)."""
 
     def __init__(self, url: str) -> None:
         self.url = url

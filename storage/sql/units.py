@@ -1,9 +1,9 @@
 """What both SQL stores share: units of work in transactions, tried again after a
 transient failure, and the standings of recently used ladders kept in memory.
 
-A store is given its `Dialect` (storage/dialect.py) and how to reach its database: the
-SQLite store (storage/sqlite.py) one aiosqlite thread, the PostgreSQL store
-(storage/postgres.py) a few psycopg connections. Either runs a unit of work as one call
+A store is given its `Dialect` (storage/sql/dialect.py) and how to reach its database: the
+SQLite store (storage/sqlite/store.py) one aiosqlite thread, the PostgreSQL store
+(storage/postgres/store.py) a few psycopg connections. Either runs a unit of work as one call
 on a database thread: `_unit`, or `_group` for units that queued up together.
 """
 
@@ -21,10 +21,10 @@ from pathlib import Path
 from typing import Any, Self, TypeVar
 
 from core.domain.budget import within
-from storage import tuning
-from storage.dialect import Dialect
-from storage.history import Cached
-from storage.repo import SettingsCache, SqlRepo
+from storage.sql import tuning
+from storage.sql.dialect import Dialect
+from storage.sql.history import Cached
+from storage.sql.repo import SettingsCache, SqlRepo
 
 T = TypeVar("T")
 Waiting = tuple[Callable[[SqlRepo], Any], "asyncio.Future[Any]"]  # a unit, its outcome
@@ -35,7 +35,7 @@ log = logging.getLogger(__name__)
 # (another process may have written since: the cached standings are checked against
 # it) and the next match number (after the stored ones: a read of the primary key,
 # where a counter in the ladder's row would be one more page written by every report).
-# Templates: PostgreSQL's store reads them beside the ladder's row (storage/postgres.py).
+# Templates: PostgreSQL's store reads them beside the ladder's row (storage/postgres/store.py).
 KNOWN = {"seq": "SELECT coalesce(max(seq), 0) FROM events WHERE ladder={ladder}",
          "match": "SELECT coalesce(max(id), 0) + 1 FROM matches WHERE ladder={ladder}"}
 _KNOWN_READS = {what: sql.format(ladder="?") for what, sql in KNOWN.items()}

@@ -20,11 +20,13 @@ from typing import Any, Self, TextIO, TypeVar
 
 import aiosqlite
 
-from storage import dbthread, files, tuning
-from storage.dialect import SQLITE
-from storage.repo import SqlRepo
-from storage.schema import migrations, prepare
-from storage.units import SqlStore
+from storage.sql import tuning
+from storage.sql.dialect import SQLITE
+from storage.sql.repo import SqlRepo
+from storage.sql.units import SqlStore
+from storage.sql.versions import migrations
+from storage.sqlite import dbthread, files
+from storage.sqlite.schema import prepare
 
 T = TypeVar("T")
 

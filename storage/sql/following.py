@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from core.domain.records import LadderInfo, PinRecord, RoleConfig, RoleHolding
-from storage.codec import dumps, pin_from_json, pin_to_json, roles_from_json, roles_to_json
+from storage.sql.codec import dumps, pin_from_json, pin_to_json, roles_from_json, roles_to_json
 
 
 class FollowingTables:

@@ -1,8 +1,8 @@
 """PostgreSQL, for several bot processes on one database (with psycopg 3).
 
-The repository is the one of storage/repo.py: its SQL is written so both databases read
-it, and what differs is a value, storage/dialect.py's POSTGRESQL. It runs on a session
-with sqlite3's methods (storage/pgsession.py) that waits for the server only where it
+The repository is the one of storage/sql/repo.py: its SQL is written so both databases read
+it, and what differs is a value, storage/sql/dialect.py's POSTGRESQL. It runs on a session
+with sqlite3's methods (storage/postgres/session.py) that waits for the server only where it
 reads. A unit of work runs on a thread of its own connection from start to commit as
 plain calls, as it does on SQLite's thread, and the bot's event loop only awaits the
 whole unit. The store holds a few connections (`LANES`), each on its own thread, so
@@ -33,13 +33,12 @@ from typing import Any, Self, TypeVar
 import psycopg
 from psycopg import errors
 
-from storage import tuning
-from storage.dialect import POSTGRESQL
-from storage.pgsession import Connection
-from storage.repo import SqlRepo
-from storage.schema import migrations, refuse_newer
-from storage.sqlite import SqliteStore
-from storage.units import KNOWN, SqlStore
+from storage.postgres.session import Connection
+from storage.sql import tuning
+from storage.sql.dialect import POSTGRESQL
+from storage.sql.repo import SqlRepo
+from storage.sql.units import KNOWN, SqlStore
+from storage.sql.versions import migrations, refuse_newer
 
 T = TypeVar("T")
 
@@ -101,7 +100,7 @@ def prepare(conn: Connection) -> int:
         if found is not None and found[0]:
             row = conn.execute("SELECT version FROM ladderbot_schema").fetchone()
             version = int(row[0]) if row is not None else 0
-        # storage/postgres/NNNN_*.sql: the SQLite migrations, numbered alike.
+        # storage/postgres/migrations/NNNN_*.sql: the SQLite migrations, numbered alike.
         known = migrations("postgres")
         latest = known[-1][0]
         refuse_newer(version, latest)
@@ -346,8 +345,3 @@ class PgStore(SqlStore):
 
     async def backup(self, target: str | Path) -> None:
         raise NotImplementedError("PostgreSQL databases are backed up with pg_dump")
-
-
-def store_for(target: str, **options: Any) -> SqlStore:
-    """The store a database target names: a PostgreSQL URL, or a SQLite file."""
-    return PgStore(target, **options) if is_url(target) else SqliteStore(target, **options)

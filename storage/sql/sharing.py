@@ -13,7 +13,7 @@ from typing import Any
 
 from core.domain.model import Timestamp
 from core.domain.records import LadderInfo
-from storage.dialect import Dialect
+from storage.sql.dialect import Dialect
 
 
 class SharingTables:

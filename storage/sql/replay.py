@@ -22,8 +22,8 @@ from core.domain.settings import Settings
 from core.domain.standing import Applied
 from core.domain.state import LadderState
 from core.domain.tables import HallEntry, TableRow
-from storage import tuning
-from storage.codec import (
+from storage.sql import tuning
+from storage.sql.codec import (
     decode_event,
     dumps,
     encode_event,
@@ -32,14 +32,14 @@ from storage.codec import (
     state_from_json,
     state_to_json,
 )
-from storage.history import (
+from storage.sql.history import (
     CHANGES_INTO,
     Cached,
     decay_args,
     duel_columns,
     stored_changes,
 )
-from storage.part import RepoPart, insert_rows
+from storage.sql.part import RepoPart, insert_rows
 
 
 class EventLog(RepoPart):

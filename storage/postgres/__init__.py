@@ -1,0 +1,1 @@
+"""The PostgreSQL store: its sessions, its wire, its migrations."""

@@ -1,0 +1,1 @@
+"""The SQLite store: its file, its database thread, its migrations."""
