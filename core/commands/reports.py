@@ -129,7 +129,6 @@ def read_report(args: Args) -> Command:
                         loss=kind == "loss" and not sides)
 
 
-
 def _read_sides(args: Args, kind: str) -> tuple[tuple[UserRef, ...], ...]:
     """The sides a report's kind names, in order (the winner first); () for the asker's
     match from the queue."""

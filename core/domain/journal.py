@@ -17,10 +17,7 @@ from core.domain.events import (
 )
 from core.domain.model import Correction, PlayerId, pair_key
 from core.domain.pairs import PairMemory
-from core.domain.standing import (
-    PlayerState,
-    Undo,
-)
+from core.domain.standing import PlayerState, Undo
 
 
 class Journaled(PairMemory):

@@ -16,11 +16,7 @@ from core.domain.due import DueQueue
 from core.domain.model import PlayerId, Timestamp
 from core.domain.rulebooks import Rulebook, choose
 from core.domain.settings import Settings
-from core.domain.standing import (
-    PlayerState,
-    SeriesState,
-    Undo,
-)
+from core.domain.standing import PlayerState, SeriesState, Undo
 from core.domain.tables import HallEntry, TableRow
 
 

@@ -10,7 +10,6 @@ The fold owns a mutable accumulator for speed (a million events must replay in a
 second); everything it consumes and returns is frozen.
 """
 
-
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping

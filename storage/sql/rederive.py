@@ -19,9 +19,7 @@ from core.domain.ripple_history import Original
 from core.domain.standing import Change, PlayerState
 from core.domain.state import LadderState, standing_changes
 from storage.sql import tuning
-from storage.sql.codec import (
-    decode_event,
-)
+from storage.sql.codec import decode_event
 from storage.sql.history import (
     INSERT_CHANGES,
     RESTATE_FLAGS,

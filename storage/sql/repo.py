@@ -319,7 +319,7 @@ class SqlRepo(EventLog, Rederivation, MatchTables, ProjectionReads, FollowingTab
     def _fill_looks(self, ladder: int) -> None:
         """What the names of a ladder's players from before schema 20 look like, once."""
         # (through the look index: by the primary key, every player of the ladder is read)
-        rows = self._all(f"SELECT id, name FROM player_names"
+        rows = self._all("SELECT id, name FROM player_names"
                          f"{self.dialect.indexed_by('player_names_look')} "
                          "WHERE ladder=? AND look=''", (ladder,))
         if rows:

@@ -15,7 +15,7 @@ from core.domain.errors import NoLadder
 from core.domain.events import collect_corrections
 from core.domain.model import PlayerId, Timestamp
 from core.domain.records import LadderInfo, MatchRecord
-from core.domain.rulebooks import choose
+from core.domain.rulebooks import Rulebook, choose
 from core.domain.settings import TABLE_NAMES, Settings
 from core.domain.standing import MatchEffect, PlayerState
 from core.domain.state import LadderState
@@ -105,7 +105,7 @@ def build(
         "ladder": ladder.name,
         "preset": settings.preset,
         "at": iso(at),
-        "players": _players(state, members, names),
+        "players": _players(state, book, members, names),
         "tables": _tables(settings, listed, names, week, at),
         "hall_of_fame": [_hall(e, names, settings) for e in state.hall],
         "matches": [
@@ -118,11 +118,10 @@ def build(
     }
 
 
-def _players(state: LadderState, members: dict[PlayerId, PlayerState],
+def _players(state: LadderState, book: Rulebook, members: dict[PlayerId, PlayerState],
              names: dict[PlayerId, str]) -> list[dict[str, Any]]:
     """The members, in the ladder's order, with their standings."""
     settings = state.settings
-    book = choose(settings)
     if settings.is_position:
         order = [p for p in state.order if p in members]
     else:
