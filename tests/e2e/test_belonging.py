@@ -4,14 +4,10 @@ check made on one path only, or on another ladder than the one the command acts 
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-
-from tests.e2e.test_discord import ALICE, BOB, MOD, ephemeral, ladder, report, text
-from tests.support.adapters import DiscordHarness, discord_harness, telegram_harness
+from tests.support.adapters import DiscordHarness, telegram_harness
 from tests.support.chat import Chat
 from tests.support.discord_fake import (
     GUILD,
@@ -23,6 +19,7 @@ from tests.support.discord_fake import (
     user_option,
     with_user,
 )
+from tests.support.discord_play import ALICE, BOB, MOD, ephemeral, ladder, report, text
 from tests.support.platform_limits import telegram_entities
 from tests.support.telegram_fake import COMMANDS, GROUP
 from tests.support.telegram_fake import person as tg_person
@@ -32,12 +29,6 @@ HELPER = member(person(1300000000000000106, "helper"), roles=[ROLE])
 YOURSELF = "You cannot report a game against yourself: name your opponent."
 DRAW_MARGIN = "A draw carries no margin."
 CODE = re.compile(r"\b[A-Z2-9]{4}-[A-Z2-9]{4}\b")
-
-
-@pytest.fixture
-async def dc(tmp_path: Path) -> AsyncIterator[DiscordHarness]:
-    async with discord_harness(tmp_path / "l.db") as harness:
-        yield harness
 
 
 # ---- a game against oneself, a draw with a margin: refused on every path, alike

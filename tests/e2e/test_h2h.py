@@ -8,10 +8,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from storage.memory.store import MemoryStore
-from tests.e2e.test_discord import ALICE, BOB, ephemeral, ladder, text
 from tests.support.adapters import discord_harness, telegram_harness
 from tests.support.chat import Chat
 from tests.support.discord_fake import command, option, user_option, with_user
+from tests.support.discord_play import ALICE, BOB, ephemeral, ladder, text
 from tests.support.telegram_fake import person as tg_person
 
 # bob's win at 984 against 1016: 32 * (1 - 1 / (1 + 10 ** (32 / 400))), rounded

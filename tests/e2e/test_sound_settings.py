@@ -24,9 +24,9 @@ from core.domain.setting_values import BadValue, Range
 from core.domain.settings import PRESETS, Settings, preset
 from core.domain.state import replay
 from core.i18n import render
-from tests.e2e.test_discord import DAVE, ephemeral, ladder, text
 from tests.support.adapters import discord_harness
 from tests.support.discord_fake import command
+from tests.support.discord_play import DAVE, ephemeral, ladder, text
 from tests.support.history import History
 
 BUDGET = 5.0  # seconds: a game is rated in well under a millisecond

@@ -1,0 +1,51 @@
+"""The people and the moves of the Discord end-to-end tests: a moderator and three players
+of one guild, a ladder made and joined, a typed /report, and how a response reads."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.support.adapters import DiscordHarness
+from tests.support.discord_fake import (
+    MANAGE_GUILD,
+    command,
+    member,
+    option,
+    person,
+    user_option,
+    with_user,
+)
+
+MOD = member(person(1300000000000000101, "mod"), permissions=MANAGE_GUILD)
+ALICE = member(person(1300000000000000102, "alice"))
+BOB = member(person(1300000000000000103, "bob"))
+DAVE = member(person(1300000000000000105, "dave"))
+EPHEMERAL = 64
+
+
+def text(response: dict[str, Any]) -> str:
+    """What a response says: an embed's title and description, or its content."""
+    if response.get("embeds"):
+        e = response["embeds"][0]
+        return f"{e.get('title', '')}\n{e.get('description', '')}".strip()
+    return str(response.get("content", ""))
+
+
+def ephemeral(response: dict[str, Any]) -> bool:
+    return bool(response.get("flags", 0) & EPHEMERAL)
+
+
+async def ladder(dc: DiscordHarness, *options: str) -> None:
+    """The moderator creates the duel ladder `main`; alice and bob join it."""
+    await dc.send(command("create", option("name", "main"), option("preset", "duel"),
+                          option("options", " ".join(options)), by=MOD, group="ladder"))
+    await dc.send(command("join", by=ALICE))
+    await dc.send(command("join", by=BOB))
+
+
+def report(by: dict[str, Any], result: str, opponent: dict[str, Any],
+           *extra: dict[str, Any]) -> dict[str, Any]:
+    """A /report with typed options: the result and the opponent as a user option."""
+    return command("report", option("result", result),
+                   with_user(user_option("opponent", opponent["user"]), opponent["user"]),
+                   *extra, by=by)
