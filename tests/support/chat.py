@@ -99,3 +99,9 @@ class Chat:
     async def join(self, *names: str, ladder: str = "") -> None:
         for n in names:
             await self.ok(n, f"/join {ladder}".strip())
+
+
+async def duel(chat: Chat, *options: str) -> None:
+    """A duel ladder `main` with `options`, which alice and bob have joined."""
+    await chat.ladder("duel", *options)
+    await chat.join("alice", "bob")
