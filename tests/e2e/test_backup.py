@@ -17,9 +17,9 @@ from bot.config import Config
 from bot.runtime import Runtime
 from core.domain.calendar import parse_instant
 from storage.sqlite.store import SqliteStore
-from tests.e2e.test_console import ladderbot
 from tests.support.audit import audit
 from tests.support.chat import Chat
+from tests.support.console import ladderbot
 
 ROOT = Path(__file__).resolve().parents[2]
 AT = "2026-02-01T00:00:00+00:00"

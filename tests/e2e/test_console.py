@@ -1,14 +1,8 @@
 """`ladderbot console` and `ladderbot export` as CONSOLE.md specifies, run as a user would.
-
-For every preset, a script in which moderators void and change earlier results must end
-in the standings of the corrected history played from scratch.
-"""
+(scripts of corrected histories: test_console_corrections.py)."""
 
 from __future__ import annotations
 
-import json
-import resource
-import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -16,33 +10,8 @@ from typing import Any
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def ladderbot(*args: str, stdin: str = "", cwd: Path | None = None,
-              limit: int | None = None) -> subprocess.CompletedProcess[str]:
-    """Run the command line; `limit` caps the size of any file it writes (a full disk)."""
-    def capped() -> None:
-        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a failed write, not a killed process
-        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
-
-    return subprocess.run([sys.executable, "-m", "bot.cli", *args], input=stdin, text=True,
-                          capture_output=True, timeout=120, cwd=cwd or ROOT,
-                          preexec_fn=None if limit is None else capped)
-
-
-def console(db: Path, script: str, *admins: str) -> str:
-    flags = [f"--admin={a}" for a in admins or ("mod",)]
-    done = ladderbot("console", "--db", str(db), *flags, stdin=script)
-    assert done.returncode == 0, done.stderr
-    return done.stdout
-
-
-def export(db: Path, at: str, ladder: str = "main", chat: str = "console") -> dict[str, Any]:
-    done = ladderbot("export", "--db", str(db), "--ladder", ladder, "--at", at, "--chat", chat)
-    assert done.returncode == 0, done.stderr
-    data: dict[str, Any] = json.loads(done.stdout)
-    return data
+from tests.support.console import DUEL_START, ROOT, console, export, ladderbot
+from tests.support.corrected_scripts import DUEL
 
 
 def test_hook_smoke_script(tmp_path: Path) -> None:
@@ -129,10 +98,6 @@ def test_export_of_an_unknown_ladder_or_database(tmp_path: Path) -> None:
         "2999, such as 2026-03-01T09:00:00+00:00" in done.stderr
 
 
-DUEL_START = ("!time 2026-01-05T10:00:00+00:00\n@mod: /ladder create main preset=duel\n"
-              "@alice: /join\n@bob: /join\n@alice: /report win @bob\n")
-
-
 def test_superscript_and_foreign_digits_are_refused_and_the_script_goes_on(
         tmp_path: Path) -> None:
     # '²'.isdigit() is true and int('²') fails; int('٣') is 3: numbers are ASCII digits.
@@ -201,126 +166,6 @@ def test_export_at_an_earlier_instant_shows_the_ladder_as_it_stood(tmp_path: Pat
     assert {p["name"]: p["rating"] for p in then["players"]} == {"a": 1016, "b": 984}
     assert [m["id"] for m in then["matches"]] == [1]
 
-
-# ------------------------------------------------------------ corrected histories
-# Each script line is paired with what the history "as it should have been" has in its
-# place: the same line, another line, or nothing.
-
-SAME = object()
-
-
-def scripts(lines: list[tuple[str, Any]]) -> tuple[str, str]:
-    played = "\n".join(line for line, _ in lines) + "\n"
-    corrected = "\n".join(line if fix is SAME else fix for line, fix in lines if fix is not None)
-    return played, corrected + "\n"
-
-
-DUEL = [
-    ("!time 2026-01-05T10:00:00+00:00", SAME),
-    ("@mod: /ladder create main preset=duel confirm=false calibration=2", SAME),
-    ("@a: /join", SAME), ("@b: /join", SAME), ("@c: /join", SAME),
-    ("@mod: /mod adjust @b +100 setup", SAME),
-    ("@a: /report win @b", SAME),
-    ("!time 2026-01-05T11:00:00+00:00", SAME),
-    ("@b: /report win @c", None),                     # voided below
-    ("@c: /report draw @a", "@c: /report win @a"),    # changed below
-    ("!time 2026-01-06T09:00:00+00:00", SAME),
-    ("@a: /report win @c", SAME),
-    ("@b: /report win @a", SAME),
-    ("@c: /report win @b moves=1", SAME),             # too short: unrated
-    ("!time 2026-01-07T09:00:00+00:00", SAME),
-    ("@a: /report win @b", None),                     # voided below: anti-farming shifts
-    ("@a: /report win @b", SAME), ("@a: /report win @b", SAME),
-    ("@a: /report win @b", SAME),                     # the 5th in 7 days, until the void
-    ("@mod: /mod void 2 not played", None),
-    ("@mod: /mod set 3 @c wrong result", None),
-    ("@mod: /mod void 7 duplicate", None),
-    ("!time 2026-01-07T12:00:00+00:00", SAME),
-    ("@a: /standings week", SAME),
-]
-
-NHWC = [
-    ("!time 2026-01-05T10:00:00+00:00", SAME),
-    ("@mod: /ladder create main preset=nhwc confirm=false", SAME),
-    *[(f"@p{i}: /join", SAME) for i in range(1, 7)],
-    ("@p6: /challenge @p2", SAME), ("@p2: /accept", SAME),
-    ("@p4: /challenge @p3", SAME), ("@p3: /accept", SAME),
-    ("@p4: /report win @p3 overwhelming", "@p4: /report loss @p3 minor"),
-    ("@p6: /report win @p2 minor", SAME),
-    ("@p5: /challenge @p1", SAME), ("@p1: /accept", SAME),
-    ("@p5: /report draw @p1", None),
-    ("@mod: /mod set 1 @p3 minor wrong way round", None),
-    ("@mod: /mod void 3 not played", None),
-    ("@mod: /mod adjust @p5 +1 fair play", SAME),
-]
-
-DUTCH = [
-    ("!time 2026-01-05T10:00:00+00:00", SAME),
-    ("@mod: /ladder create main preset=dutch confirm=false timezone=Europe/Amsterdam", SAME),
-    ("@a: /join", SAME), ("@b: /join", SAME), ("@c: /join", SAME),
-    ("@mod: /mod adjust @a +1000 setup", SAME), ("@mod: /mod adjust @b +1000 setup", SAME),
-    ("@mod: /mod adjust @c +1500 setup", SAME),
-    ("@a: /report win @b", SAME),
-    ("!time 2026-01-05T12:00:00+00:00", SAME),
-    ("@b: /report win @c", SAME),
-    ("@a: /report win @b", None),                     # voided: the series shrinks
-    ("!time 2026-01-05T20:00:00+00:00", SAME),
-    ("@b: /report draw @a", "@b: /report win @a"),
-    ("!time 2026-01-08T09:00:00+00:00", SAME),      # three midnights of decay
-    ("@c: /report win @a", SAME),
-    ("@mod: /mod void 3 mistake", None),
-    ("@mod: /mod set 4 @b check", None),
-]
-
-FAME = [
-    ("!time 2026-01-05T10:00:00+00:00", SAME),
-    ("@mod: /ladder create main preset=fame confirm=false", SAME),
-    *[(f"@{n}: /join", SAME) for n in "abcd"],
-    ("@a: /report ffa @a @b @c moves=30", SAME),
-    ("@b: /report win @d moves=300", "@d: /report win @b moves=300"),
-    ("@c: /report teams @c @d vs @a @b", SAME),
-    ("@d: /report win @a", None),
-    ("@mod: /mod set 2 @d reversed", None),
-    ("@mod: /mod void 4 not a real game", None),
-]
-
-WARLIGHT = [
-    ("!time 2026-01-05T10:00:00+00:00", SAME),
-    ("@mod: /ladder create main preset=warlight confirm=false ffa=placement", SAME),
-    *[(f"@{n}: /join", SAME) for n in "abcd"],
-    ("@a: /report ffa @a @b @c @d", "@a: /report ffa @b @a @c @d"),
-    ("@c: /report teams @a @c vs @b @d", SAME),
-    ("@b: /report win @c", None),
-    ("@d: /report draw @a", SAME),
-    ("@mod: /mod set 1 @b @a @c @d order was wrong", None),
-    ("@mod: /mod void 3 not played", None),
-]
-
-
-@pytest.mark.parametrize("lines", [DUEL, NHWC, DUTCH, FAME, WARLIGHT],
-                         ids=["duel", "nhwc", "dutch", "fame", "warlight"])
-def test_corrections_equal_the_corrected_history_from_scratch(
-    tmp_path: Path, lines: list[tuple[str, Any]]
-) -> None:
-    played, corrected = scripts(lines)
-    out = console(tmp_path / "played.db", played)
-    assert "Standings re-derived" in out or "It had not counted yet" in out
-    console(tmp_path / "corrected.db", corrected)
-    at = "2026-01-09T00:00:00+00:00"
-    a, b = export(tmp_path / "played.db", at), export(tmp_path / "corrected.db", at)
-    assert a["players"] == b["players"]
-    assert a["tables"] == b["tables"]
-    assert a["hall_of_fame"] == b["hall_of_fame"]
-    confirmed = [m for m in a["matches"] if m["status"] == "confirmed"]
-    assert [m["rated"] for m in confirmed] == [m["rated"] for m in b["matches"]]
-
-
-def test_duel_script_numbers(tmp_path: Path) -> None:
-    # Spot checks against RULES.md: the corrected duel history starts with the worked
-    # pair's first game, A (1000) beats B (1100): +20.
-    out = console(tmp_path / "l.db", scripts(DUEL)[1])
-    assert "a 1000 -> 1020 (+20), b 1100 -> 1080 (-20)" in out
-    assert "shorter than 2 moves, so unrated" in out
 
 
 # ------------------------------------------------------------ time on the console

@@ -19,7 +19,7 @@ from bot.text import APOLOGY
 from core.commands.registry import SPECS
 from core.domain.setting_keys import PROPERTIES, SETTING_SPECS
 from core.i18n import render
-from tests.e2e.test_console import console
+from tests.support.console import console
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"

@@ -17,7 +17,7 @@ import pytest
 
 from bot.backup import BackupError, restore
 from storage.sql.versions import migrations
-from tests.e2e.test_console import DUEL_START, ROOT, console, ladderbot
+from tests.support.console import DUEL_START, ROOT, console, ladderbot
 
 AT = "2026-01-05T11:00:00+00:00"
 

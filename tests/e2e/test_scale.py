@@ -17,10 +17,11 @@ import pytest
 from storage.postgres.store import PgStore
 from storage.sqlite.store import SqliteStore
 from storage.stores import store_for
-from tests.e2e.test_console import DUEL, DUTCH, FAME, NHWC, WARLIGHT, export, ladderbot, scripts
 from tests.support import postgres
 from tests.support.audit import audit
 from tests.support.chat import Chat
+from tests.support.console import export, ladderbot
+from tests.support.corrected_scripts import DUEL, DUTCH, FAME, NHWC, WARLIGHT, scripts
 from tests.support.load import (
     T0,
     check_many,

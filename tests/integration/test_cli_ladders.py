@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from storage.sqlite.store import SqliteStore
-from tests.e2e.test_console import export, ladderbot
 from tests.support.chat import Chat
+from tests.support.console import export, ladderbot
 
 
 async def _database(path: Path) -> None:

@@ -9,8 +9,8 @@ from typing import Any
 
 from core.domain.records import Context
 from core.service.dispatch import handle
-from tests.e2e.test_console import console
 from tests.support.chat import T0, user
+from tests.support.console import console
 
 ROOT = Path(__file__).resolve().parents[2]
 

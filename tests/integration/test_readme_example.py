@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.e2e.test_console import console
+from tests.support.console import console
 
 ROOT = Path(__file__).resolve().parents[2]
 

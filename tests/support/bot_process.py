@@ -11,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.e2e.test_console import ladderbot
+from tests.support.console import ladderbot
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -1,0 +1,44 @@
+"""The command line run as a user runs it: `ladderbot console` over a script, `ladderbot export` at
+an instant, any other subcommand."""
+
+from __future__ import annotations
+
+import json
+import resource
+import signal
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def ladderbot(*args: str, stdin: str = "", cwd: Path | None = None,
+              limit: int | None = None) -> subprocess.CompletedProcess[str]:
+    """Run the command line; `limit` caps the size of any file it writes (a full disk)."""
+    def capped() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a failed write, not a killed process
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    return subprocess.run([sys.executable, "-m", "bot.cli", *args], input=stdin, text=True,
+                          capture_output=True, timeout=120, cwd=cwd or ROOT,
+                          preexec_fn=None if limit is None else capped)
+
+
+def console(db: Path, script: str, *admins: str) -> str:
+    flags = [f"--admin={a}" for a in admins or ("mod",)]
+    done = ladderbot("console", "--db", str(db), *flags, stdin=script)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def export(db: Path, at: str, ladder: str = "main", chat: str = "console") -> dict[str, Any]:
+    done = ladderbot("export", "--db", str(db), "--ladder", ladder, "--at", at, "--chat", chat)
+    assert done.returncode == 0, done.stderr
+    data: dict[str, Any] = json.loads(done.stdout)
+    return data
+
+
+DUEL_START = ("!time 2026-01-05T10:00:00+00:00\n@mod: /ladder create main preset=duel\n"
+              "@alice: /join\n@bob: /join\n@alice: /report win @bob\n")
