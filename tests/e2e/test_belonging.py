@@ -9,7 +9,7 @@ from typing import Any
 
 from tests.support.adapters import DiscordHarness, telegram_harness
 from tests.support.chat import Chat
-from tests.support.discord_fake import (
+from tests.support.discord_payloads import (
     GUILD,
     button,
     command,

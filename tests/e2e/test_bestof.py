@@ -13,7 +13,10 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from bot.web.pages import Web
 from storage.sqlite.store import SqliteStore
+from tests.support.adapters import DiscordHarness
 from tests.support.chat import Chat
+from tests.support.discord_payloads import command, option
+from tests.support.discord_play import ALICE, BOB, MOD, ephemeral, report
 
 ELO = ("whole=true", "start=1000", "confirm=false")  # classic Elo, K 32, from 1000
 
@@ -160,32 +163,19 @@ async def test_the_score_on_the_web(tmp_path: Path) -> None:
     assert data["matches"][0]["score"] == "2-1"
 
 
-async def test_discords_report_takes_a_score_option(tmp_path: Path) -> None:
-    from tests.support.adapters import discord_harness
-    from tests.support.discord_fake import command, member, option, person, user_option, with_user
-
-    mod = member(person(1300000000000000101, "mod"), permissions=1 << 5)
-    alice = member(person(1300000000000000102, "alice"))
-    bob = member(person(1300000000000000103, "bob"))
-
-    def report(score: str) -> dict[str, Any]:
-        return command("report", option("result", "loss"),
-                       with_user(user_option("opponent", bob["user"]), bob["user"]),
-                       option("score", score), by=alice)
-
-    async with discord_harness(tmp_path / "l.db") as dc:
-        await dc.send(command("create", option("name", "main"), option("preset", "warlight"),
-                              option("options", " ".join(ELO) + " bestof=3"), by=mod,
-                              group="ladder"))
-        await dc.send(command("join", by=alice))
-        await dc.send(command("join", by=bob))
-        for bad in ("2-1 ladder=other", "two", "1-1"):
-            refused = await dc.send(report(bad))
-            assert refused.get("flags", 0) & 64, bad  # ephemeral
-        assert (await dc.export())["matches"] == []
-        counted = await dc.send(report("1-2"))
-        assert counted["content"].startswith("Match #1: bob beat alice (2-1).")
-        assert (await dc.export())["matches"][0]["score"] == [2, 1]
+async def test_discords_report_takes_a_score_option(dc: DiscordHarness) -> None:
+    await dc.send(command("create", option("name", "main"), option("preset", "warlight"),
+                          option("options", " ".join(ELO) + " bestof=3"), by=MOD,
+                          group="ladder"))
+    await dc.send(command("join", by=ALICE))
+    await dc.send(command("join", by=BOB))
+    for bad in ("2-1 ladder=other", "two", "1-1"):
+        refused = await dc.send(report(ALICE, "loss", BOB, option("score", bad)))
+        assert ephemeral(refused), bad
+    assert (await dc.export())["matches"] == []
+    counted = await dc.send(report(ALICE, "loss", BOB, option("score", "1-2")))
+    assert counted["content"].startswith("Match #1: bob beat alice (2-1).")
+    assert (await dc.export())["matches"][0]["score"] == [2, 1]
 
 
 async def test_a_far_back_void_rates_later_matches_by_games_as_a_fresh_history(

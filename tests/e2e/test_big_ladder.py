@@ -26,7 +26,7 @@ from tests.support.adapters import (
     telegram_harness,
 )
 from tests.support.chat import Chat
-from tests.support.discord_fake import (
+from tests.support.discord_payloads import (
     GUILD,
     MANAGE_GUILD,
     button,
@@ -36,7 +36,7 @@ from tests.support.discord_fake import (
     user_option,
     with_user,
 )
-from tests.support.discord_fake import person as discord_person
+from tests.support.discord_payloads import person as discord_person
 from tests.support.telegram_fake import GROUP
 from tests.support.telegram_fake import person as telegram_person
 

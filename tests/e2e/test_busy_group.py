@@ -15,12 +15,16 @@ from pathlib import Path
 import looptime
 from telegram.ext import ExtBot
 
+from bot.discord.board import EVERY as DISCORD_EVERY
 from bot.following import LiveStandings
 from bot.telegram.board import TelegramBoard
 from bot.telegram.outgoing import Outgoing
 from bot.telegram.render import render
 from storage.memory.store import MemoryStore
+from tests.e2e.test_live_standings import MOD, pinned, player, report
+from tests.support.adapters import discord_harness
 from tests.support.chat import T0, Chat
+from tests.support.discord_payloads import command, option
 from tests.support.telegram_fake import GROUP, FakeRequest, FakeTelegram
 
 REPORTS, EVERY = 100, 3.0  # five minutes
@@ -82,11 +86,6 @@ async def test_a_busy_discord_channel_is_answered_in_time_beside_its_live_messag
         tmp_path: Path) -> None:
     # Discord answers each command within its 3 seconds (the stand-in refuses a later
     # answer, on its clock) while the live message is edited at most once in 5 s there.
-    from bot.discord.board import EVERY as DISCORD_EVERY
-    from tests.e2e.test_live_standings import MOD, pinned, player, report
-    from tests.support.adapters import discord_harness
-    from tests.support.discord_fake import command, option
-
     async with discord_harness(tmp_path / "l.db") as dc:
         live = await pinned(dc, "main")
         await dc.send(command("set", option("options", "farm_limit=none"), by=MOD,

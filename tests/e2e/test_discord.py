@@ -12,7 +12,7 @@ import pytest
 from bot.discord.platform import APOLOGY
 from tests.support.adapters import DiscordHarness as Harness
 from tests.support.chat import Chat
-from tests.support.discord_fake import (
+from tests.support.discord_payloads import (
     CHANNEL,
     GUILD,
     OTHER_CHANNEL,

@@ -12,11 +12,11 @@ import sys
 from pathlib import Path
 
 from tests.support.bot_process import ratings, start, stop
-from tests.support.discord_fake import (
+from tests.support.discord_fake import FakeDiscord
+from tests.support.discord_payloads import (
     CHANNEL,
     GUILD,
     MANAGE_GUILD,
-    FakeDiscord,
     button,
     command,
     member,

@@ -14,7 +14,7 @@ import pytest
 
 from tests.support import platform_limits
 from tests.support.adapters import DiscordHarness as Harness
-from tests.support.discord_fake import command, member, person
+from tests.support.discord_payloads import command, member, person
 from tests.support.discord_play import ALICE, BOB, MOD, ladder, report
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from bot.limits import Limiter
 from tests.support.adapters import DiscordHarness as Harness
 from tests.support.adapters import rewired, with_web_url
-from tests.support.discord_fake import command, member, option, person
+from tests.support.discord_payloads import command, member, option, person
 from tests.support.discord_play import ALICE, BOB, DAVE, MOD, ephemeral, ladder, report, text
 
 

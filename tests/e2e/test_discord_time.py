@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from tests.support.adapters import DiscordHarness as Harness
-from tests.support.discord_fake import button, command, option
+from tests.support.discord_payloads import button, command, option
 from tests.support.discord_play import ALICE, BOB, DAVE, MOD, ephemeral, ladder, report, text
 
 

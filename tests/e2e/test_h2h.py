@@ -10,7 +10,7 @@ from pathlib import Path
 from storage.memory.store import MemoryStore
 from tests.support.adapters import discord_harness, telegram_harness
 from tests.support.chat import Chat
-from tests.support.discord_fake import command, option, user_option, with_user
+from tests.support.discord_payloads import command, option, user_option, with_user
 from tests.support.discord_play import ALICE, BOB, ephemeral, ladder, text
 from tests.support.telegram_fake import person as tg_person
 

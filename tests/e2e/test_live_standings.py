@@ -17,7 +17,7 @@ from bot.following import LiveStandings
 from bot.telegram.board import EVERY as TELEGRAM_EVERY
 from core.domain.records import Announcement
 from tests.support.adapters import T0, DiscordHarness, discord_harness, telegram_harness
-from tests.support.discord_fake import (
+from tests.support.discord_payloads import (
     CHANNEL,
     MANAGE_GUILD,
     command,

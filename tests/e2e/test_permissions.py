@@ -13,7 +13,7 @@ import pytest
 from bot.console import Console
 from storage.sql.repo import SqlRepo
 from storage.sqlite.store import SqliteStore
-from tests.support import discord_fake as dfake
+from tests.support import discord_payloads as dfake
 from tests.support import telegram_fake as tfake
 from tests.support.adapters import discord_harness, telegram_harness
 

@@ -26,7 +26,7 @@ from core.service.helptext import USAGE
 from storage.sqlite.store import SqliteStore
 from tests.support.adapters import discord_harness, telegram_harness
 from tests.support.chat import Chat
-from tests.support.discord_fake import (
+from tests.support.discord_payloads import (
     CHANNEL,
     MANAGE_GUILD,
     button,

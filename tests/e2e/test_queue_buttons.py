@@ -12,7 +12,7 @@ from typing import Any
 
 from bot.scheduler import Scheduler
 from tests.support.adapters import T0, discord_harness, telegram_harness
-from tests.support.discord_fake import (
+from tests.support.discord_payloads import (
     CHANNEL,
     MANAGE_GUILD,
     OTHER_CHANNEL,

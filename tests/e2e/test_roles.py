@@ -22,8 +22,8 @@ from bot.discord.roles import RoleSync
 from bot.scheduler import Scheduler
 from storage.sqlite.store import SqliteStore
 from tests.support.adapters import T0, DiscordHarness, discord_harness
-from tests.support.discord_fake import (
-    ADMINISTRATOR,
+from tests.support.discord_guild import ADMINISTRATOR
+from tests.support.discord_payloads import (
     GUILD,
     MANAGE_GUILD,
     command,

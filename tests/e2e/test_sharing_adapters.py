@@ -14,8 +14,8 @@ from tests.support.adapters import (
     discord_harness,
     telegram_harness,
 )
-from tests.support.discord_fake import CHANNEL, MANAGE_GUILD, command, member, option
-from tests.support.discord_fake import person as discord_person
+from tests.support.discord_payloads import CHANNEL, MANAGE_GUILD, command, member, option
+from tests.support.discord_payloads import person as discord_person
 from tests.support.telegram_fake import GROUP
 from tests.support.telegram_fake import person as telegram_person
 

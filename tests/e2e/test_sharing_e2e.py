@@ -16,16 +16,9 @@ import pytest
 
 from tests.support import postgres
 from tests.support.bot_process import ratings, start, stop
-from tests.support.discord_fake import (
-    CHANNEL,
-    GUILD,
-    MANAGE_GUILD,
-    FakeDiscord,
-    command,
-    member,
-    option,
-)
-from tests.support.discord_fake import person as discord_person
+from tests.support.discord_fake import FakeDiscord
+from tests.support.discord_payloads import CHANNEL, GUILD, MANAGE_GUILD, command, member, option
+from tests.support.discord_payloads import person as discord_person
 from tests.support.telegram_fake import BOT, GROUP, FakeTelegram, serve
 from tests.support.telegram_fake import message as sent_message
 from tests.support.telegram_fake import person as telegram_person

@@ -25,7 +25,7 @@ from core.domain.settings import PRESETS, Settings, preset
 from core.domain.state import replay
 from core.i18n import render
 from tests.support.adapters import discord_harness
-from tests.support.discord_fake import command
+from tests.support.discord_payloads import command
 from tests.support.discord_play import DAVE, ephemeral, ladder, text
 from tests.support.history import History
 

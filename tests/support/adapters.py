@@ -22,7 +22,8 @@ from bot.telegram.outgoing import Outgoing
 from bot.telegram.platform import TelegramPlatform
 from core.service.queries.export import export_ladder
 from storage.sqlite.store import SqliteStore
-from tests.support.discord_fake import GUILD, FakeDiscord
+from tests.support.discord_fake import FakeDiscord
+from tests.support.discord_payloads import GUILD
 from tests.support.discord_private import deliver_interaction
 from tests.support.telegram_fake import BOT, GROUP, FakeRequest, FakeTelegram, message
 

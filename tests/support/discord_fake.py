@@ -18,168 +18,35 @@ a follow-up of its own be private.
 from __future__ import annotations
 
 import asyncio
-import itertools
 import json
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from aiohttp import WSMsgType, web
 
 from tests.support import platform_limits as limits
+from tests.support.discord_guild import Guild
+from tests.support.discord_payloads import (
+    APP,
+    BOT_USER,
+    CHANNEL,
+    EPHEMERAL,
+    GUILD,
+    bot_message,
+    member,
+    person,
+    snowflake,
+)
 
-APP = 1300000000000000001
-GUILD = 1300000000000000002
-CHANNEL = 1300000000000000003
-OTHER_CHANNEL = 1300000000000000009
-BOT_USER = {"id": str(APP), "username": "Ladderbot", "discriminator": "0", "bot": True,
-            "global_name": None, "avatar": None}
-MANAGE_GUILD = 1 << 5
-MANAGE_ROLES, ADMINISTRATOR = 1 << 28, 1 << 3
 # A server's member routes (GET a member, PUT and DELETE a member's role) share one
 # bucket per server here: 10 requests, refilled at one a second. Discord does not
 # publish its numbers (they come in each answer's headers); this is of their size.
 MEMBER_BURST, MEMBER_RATE = 10.0, 1.0
 MAX_ROLES, ROLE_NAME = 250, 100  # a server's roles, a role's name (discord-api-docs)
-EPHEMERAL = 64
 FIRST_RESPONSE, TOKEN_LIFE = 3.0, 15 * 60.0  # seconds
 DEFERRED, DEFERRED_UPDATE, UPDATE = 5, 6, 7  # callback types
-_ids = itertools.count(1300000000000001000)
-
-
-def snowflake() -> str:
-    return str(next(_ids))
-
-
-def person(uid: int, name: str) -> dict[str, Any]:
-    return {"id": str(uid), "username": name, "discriminator": "0", "global_name": name,
-            "avatar": None}
-
-
-def member(user: dict[str, Any], permissions: int = 0,
-           roles: list[int] | None = None) -> dict[str, Any]:
-    return {"user": user, "roles": [str(r) for r in roles or []], "nick": None,
-            "joined_at": "2026-01-01T00:00:00+00:00", "deaf": False, "mute": False,
-            "flags": 0, "permissions": str(permissions)}
-
-
-def _message(channel: int, content: str, data: dict[str, Any]) -> dict[str, Any]:
-    return {"id": snowflake(), "channel_id": str(channel), "author": BOT_USER,
-            "content": content, "timestamp": "2026-01-05T10:00:00+00:00",
-            "edited_timestamp": None, "tts": False, "mention_everyone": False, "mentions": [],
-            "mention_roles": [], "attachments": [], "embeds": data.get("embeds", []),
-            "pinned": False, "type": 0, "components": data.get("components", []),
-            "flags": data.get("flags", 0)}
-
-
-def option(name: str, value: Any) -> dict[str, Any]:
-    kind = {bool: 5, int: 4, str: 3}[type(value)]
-    return {"name": name, "type": kind, "value": value}
-
-
-def user_option(name: str, user: dict[str, Any]) -> dict[str, Any]:
-    return {"name": name, "type": 6, "value": user["id"]}
-
-
-def command(name: str, *options: dict[str, Any], by: dict[str, Any],
-            group: str | None = None, guild: int = GUILD) -> dict[str, Any]:
-    """An INTERACTION_CREATE payload for a slash command (`group` for /ladder, /mod)."""
-    users = {o["value"]: o.pop("user") for o in options if o.get("type") == 6 and "user" in o}
-    opts: list[dict[str, Any]] = list(options)
-    data: dict[str, Any] = {"id": snowflake(), "name": group or name, "type": 1,
-                            "guild_id": str(guild)}
-    data["options"] = [{"name": name, "type": 1, "options": opts}] if group else opts
-    if users:
-        data["resolved"] = {"users": users,
-                            "members": {k: {**member(v), "user": None} for k, v in users.items()}}
-        for m in data["resolved"]["members"].values():
-            m.pop("user")
-    return _interaction(2, data, by, guild)
-
-
-def button(custom_id: str, by: dict[str, Any]) -> dict[str, Any]:
-    """An INTERACTION_CREATE payload for a button press on a bot message."""
-    components = [{"type": 1, "components": [
-        {"type": 2, "style": 3, "label": "Confirm", "custom_id": custom_id}]}]
-    payload = _interaction(3, {"custom_id": custom_id, "component_type": 2}, by)
-    payload["message"] = _message(CHANNEL, "Match reported", {"components": components})
-    return payload
-
-
-def _interaction(kind: int, data: dict[str, Any], by: dict[str, Any],
-                 guild: int = GUILD) -> dict[str, Any]:
-    return {
-        "id": snowflake(), "application_id": str(APP), "type": kind, "token": f"tok{snowflake()}",
-        "version": 1, "guild_id": str(guild), "channel_id": str(CHANNEL),
-        "channel": {"id": str(CHANNEL), "type": 0, "guild_id": str(guild), "name": "ladder",
-                    "position": 0, "permission_overwrites": [], "nsfw": False,
-                    "parent_id": None},
-        "member": by, "data": data, "locale": "en-US", "guild_locale": "en-US",
-        "app_permissions": "2147483647", "entitlements": [],
-        "authorizing_integration_owners": {"0": str(guild)}, "context": 0,
-        "attachment_size_limit": 8388608,
-    }
-
-
-def with_user(opt: dict[str, Any], user: dict[str, Any]) -> dict[str, Any]:
-    """A user option that carries its resolved user."""
-    return {**opt, "user": user}
-
-
-@dataclass
-class Guild:
-    """The one server's roles and members, as far as the bot's role routes see them. The
-    bot holds the role `Ladderbot` (position 10, Manage Roles); members are there unless
-    they `left`."""
-
-    roles: dict[str, dict[str, Any]] = field(default_factory=dict)
-    members: dict[str, set[str]] = field(default_factory=dict)  # user id -> role ids
-    left: set[str] = field(default_factory=set)
-    bot_role: str = ""
-
-    def __post_init__(self) -> None:
-        self.roles[str(GUILD)] = _role(str(GUILD), "@everyone", 0, 0)
-        self.bot_role = self.add_role("Ladderbot", 0, position=10,
-                                      permissions=MANAGE_ROLES)["id"]
-        self.members[str(APP)] = {self.bot_role}
-
-    def add_role(self, name: str, colour: int, position: int = 1,
-                 permissions: int = 0) -> dict[str, Any]:
-        """A role at `position`, the others at or above it moved up one (as Discord
-        places a new role just above @everyone)."""
-        for role in self.roles.values():
-            if role["position"] >= position and role["id"] != str(GUILD):
-                role["position"] += 1
-        made = _role(snowflake(), name, position, permissions, colour)
-        self.roles[made["id"]] = made
-        return made
-
-    def top(self) -> int:
-        """The position of the bot's highest role."""
-        return max(self.roles[r]["position"] for r in self.members[str(APP)])
-
-    def may_manage(self) -> bool:
-        allowed = int(self.roles[str(GUILD)]["permissions"])
-        for r in self.members[str(APP)]:
-            allowed |= int(self.roles[r]["permissions"])
-        return bool(allowed & (MANAGE_ROLES | ADMINISTRATOR))
-
-    def named(self, name: str) -> list[str]:
-        """The ids of the roles of this name."""
-        return [r["id"] for r in self.roles.values() if r["name"] == name]
-
-    def holders(self, name: str) -> set[str]:
-        """The user ids holding a role of this name."""
-        ids = set(self.named(name))
-        return {u for u, held in self.members.items() if held & ids}
-
-
-def _role(rid: str, name: str, position: int, permissions: int,
-          colour: int = 0) -> dict[str, Any]:
-    return {"id": rid, "name": name, "color": colour, "hoist": False, "icon": None,
-            "unicode_emoji": None, "position": position, "permissions": str(permissions),
-            "managed": False, "mentionable": False, "flags": 0}
 
 
 @dataclass
@@ -342,7 +209,7 @@ class FakeDiscord:
                                           method == "DELETE"):
             if method == "DELETE":
                 return 204, None
-            message = _message(CHANNEL, body.get("data", {}).get("content", ""),
+            message = bot_message(CHANNEL, body.get("data", {}).get("content", ""),
                                body.get("data", {}))
             return 200, {"interaction": {"id": path.split("/")[2], "type": 2,
                                          "response_message_id": message["id"],
@@ -351,7 +218,7 @@ class FakeDiscord:
                          "resource": {"type": body["type"], "message": message}}
         if path.startswith(f"/webhooks/{APP}/") or path.startswith("/channels/"):
             channel = int(path.split("/")[2]) if path.startswith("/channels/") else CHANNEL
-            return 200, _message(channel, body.get("content", ""), body)
+            return 200, bot_message(channel, body.get("content", ""), body)
         if path.startswith(f"/applications/{APP}/") and path.endswith("/commands"):
             return 200, [{**c, "id": snowflake(), "application_id": str(APP), "version": "1"}
                          for c in body] if isinstance(body, list) else []

@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from tests.support.adapters import DiscordHarness
-from tests.support.discord_fake import (
+from tests.support.discord_payloads import (
+    EPHEMERAL,
     MANAGE_GUILD,
     command,
     member,
@@ -20,7 +21,6 @@ MOD = member(person(1300000000000000101, "mod"), permissions=MANAGE_GUILD)
 ALICE = member(person(1300000000000000102, "alice"))
 BOB = member(person(1300000000000000103, "bob"))
 DAVE = member(person(1300000000000000105, "dave"))
-EPHEMERAL = 64
 
 
 def text(response: dict[str, Any]) -> str:
