@@ -21,10 +21,10 @@ from bot.telegram.board import TelegramBoard
 from bot.telegram.outgoing import Outgoing
 from bot.telegram.render import render
 from storage.memory.store import MemoryStore
-from tests.e2e.test_live_standings import MOD, pinned, player, report
 from tests.support.adapters import discord_harness
 from tests.support.chat import T0, Chat
 from tests.support.discord_payloads import command, option
+from tests.support.discord_play import MOD, pinned, player, report
 from tests.support.telegram_fake import GROUP, FakeRequest, FakeTelegram
 
 REPORTS, EVERY = 100, 3.0  # five minutes
@@ -94,7 +94,7 @@ async def test_a_busy_discord_channel_is_answered_in_time_beside_its_live_messag
         for _ in range(REPORTS):
             dc.clock.now += EVERY
             before = len(dc.fake.edits())
-            await report(dc, player(1), player(2))
+            await dc.send(report(player(1), "win", player(2)))
             await live.step()
             await live.settled()
             edits_at += [dc.clock.now] * (len(dc.fake.edits()) - before)

@@ -19,23 +19,16 @@ from core.domain.records import Announcement
 from tests.support.adapters import T0, DiscordHarness, discord_harness, telegram_harness
 from tests.support.discord_payloads import (
     CHANNEL,
-    MANAGE_GUILD,
     command,
-    member,
     option,
-    person,
     with_user,
 )
+from tests.support.discord_play import MOD, pinned, player
 from tests.support.telegram_fake import GROUP
 from tests.support.telegram_fake import person as tg_person
 
-MOD = member(person(1300000000000000101, "mod"), permissions=MANAGE_GUILD)
 HOSTILE = "@everyone **x** [y](https://evil.example)"
 HEAD = "main: ladder (rating; calibrated players active in the last 30 days)"
-
-
-def player(n: int, name: str | None = None) -> dict[str, Any]:
-    return member(person(1300000000000000200 + n, name or f"p{n}"))
 
 
 def posts(dc: DiscordHarness) -> list[dict[str, Any]]:
@@ -209,18 +202,6 @@ async def test_a_command_pokes_only_its_ladder_and_a_tick_looks_at_all(tmp_path:
 
 
 # ---- within the platforms' budgets (issue 48)
-async def pinned(dc: DiscordHarness, *names: str) -> LiveStandings:
-    """Ladders `names` in the one channel, each with two players and a pinned message."""
-    for n, name in enumerate(names):
-        await dc.send(command("create", option("name", name), option("preset", "duel"),
-                              option("options", "calibration=0 confirm=false"), by=MOD,
-                              group="ladder"))
-        for who in (player(2 * n + 1), player(2 * n + 2)):
-            await dc.send(command("join", option("ladder", name), by=who))
-        await dc.send(command("pin", option("ladder", name), by=MOD, group="ladder"))
-    return LiveStandings(dc.store, [dc.platform.board], dc.clock, dc.platform.post)
-
-
 async def test_a_lost_permission_is_a_problem_shown_and_retried_not_the_end(
         tmp_path: Path) -> None:
     # A 403 was taken for a deleted message: the pin was dropped, "was deleted" was

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from storage.postgres.store import is_url
 from tests.support import postgres
 from tests.support.bot_process import ratings, start, stop
 from tests.support.discord_fake import FakeDiscord
@@ -73,6 +74,24 @@ def code_in(text: str) -> str:
     return found.group(1)
 
 
+def both_platforms(config: Path, db: str, discord_port: int, telegram_port: int) -> Path:
+    """A config for one bot on Discord and Telegram (their stand-ins) over `db`: a SQLite
+    file's path or a PostgreSQL URL."""
+    where = f'url = "{db}"' if is_url(db) else f'path = "{db}"'
+    config.write_text(
+        f'[database]\n{where}\n\n[discord]\ntoken = "test-token"\n'
+        f'api_base_url = "http://127.0.0.1:{discord_port}/api/v10"\n'
+        f'gateway_url = "ws://127.0.0.1:{discord_port}/gateway"\n\n'
+        f'[telegram]\ntoken = "123456:TEST"\nbase_url = "http://127.0.0.1:{telegram_port}/bot"\n')
+    return config
+
+
+async def posted(discord: FakeDiscord, text: str) -> None:
+    """Wait until a post in the ladder's Discord channel holds `text`."""
+    await discord.wait_until(lambda: any(text in p for p in discord.channel_posts(CHANNEL)),
+                             lambda: f"posts {discord.channel_posts(CHANNEL)}")
+
+
 @pytest.mark.parametrize("database", ["sqlite", "postgres"])
 async def test_one_ladder_on_discord_and_telegram_in_one_run(
         tmp_path: Path, database: str, request: pytest.FixtureRequest) -> None:
@@ -83,14 +102,7 @@ async def test_one_ladder_on_discord_and_telegram_in_one_run(
     telegram = Telegram(api)
     db = str(tmp_path / "ladder.db") if database == "sqlite" else \
         await postgres.fresh_database(request.getfixturevalue("postgres_server"))
-    where = f'path = "{db}"' if database == "sqlite" else f'url = "{db}"'
-    config = tmp_path / "config.toml"
-    config.write_text(
-        f'[database]\n{where}\n\n[discord]\ntoken = "test-token"\n'
-        f'api_base_url = "http://127.0.0.1:{discord.port}/api/v10"\n'
-        f'gateway_url = "ws://127.0.0.1:{discord.port}/gateway"\n\n'
-        f'[telegram]\ntoken = "123456:TEST"\nbase_url = "http://127.0.0.1:{port}/bot"\n')
-    bot = await start(config)
+    bot = await start(both_platforms(tmp_path / "config.toml", db, discord.port, port))
     answered = 0
 
     async def interact(payload: dict[str, Any]) -> str:
@@ -108,9 +120,7 @@ async def test_one_ladder_on_discord_and_telegram_in_one_run(
         assert discord.responses()[-1].get("flags", 0) & 64  # ephemeral: the mod's alone
         telegram.say(TMOD, f"/ladder join-share {code_in(shared)} cup")
         await telegram.until(GROUP["id"], "now plays cup")
-        await discord.wait_until(lambda: any("called cup" in p for p in
-                                             discord.channel_posts(CHANNEL)),
-                                 lambda: f"posts {discord.channel_posts(CHANNEL)}")
+        await posted(discord, "called cup")
         await interact(command("join", by=ALICE))
         telegram.say(BOB, "/join")
         await telegram.until(GROUP["id"], "bob")
@@ -125,17 +135,13 @@ async def test_one_ladder_on_discord_and_telegram_in_one_run(
         pending = await telegram.until(GROUP["id"], "Match #1 reported")
         telegram.press(BOB, pending)  # Confirm, on Telegram
         await telegram.until(GROUP["id"], "alice 1000 -> 1016 (+16), bob 1000 -> 984 (-16)")
-        await discord.wait_until(lambda: any("1016 (+16)" in p for p in
-                                             discord.channel_posts(CHANNEL)),
-                                 lambda: f"posts {discord.channel_posts(CHANNEL)}")
+        await posted(discord, "1016 (+16)")
         # alice's Telegram account is the same player: her profile is the Discord one's
         telegram.say(ALICE_T, "/profile")
         await telegram.until(GROUP["id"], "1016")
         telegram.say(TMOD, "/mod void 1 wrong players")
         await telegram.until(GROUP["id"], "alice 1016 -> 1000")
-        await discord.wait_until(lambda: any("1016 -> 1000" in p for p in
-                                             discord.channel_posts(CHANNEL)),
-                                 lambda: f"posts {discord.channel_posts(CHANNEL)}")
+        await posted(discord, "1016 -> 1000")
     finally:
         [err] = await stop(bot)
         await runner.cleanup()

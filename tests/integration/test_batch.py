@@ -124,6 +124,50 @@ def test_a_run_that_does_not_suit_is_left_alone() -> None:
     assert fold_duels(short, *list(zip(*rows[:-1], strict=True))) == 0
 
 
+def _write_log(repo: Any, rng: random.Random, events: list[Event]) -> int:
+    """A duel ladder of 20 players: three runs of 300 plain matches, each followed by an
+    adjustment and a player leaving. Every event is appended to `events` too."""
+    ladder = repo.add_ladder("c", "main", preset("duel"), T0, None)
+    ids = [repo.add_player(ladder.id, UserRef(f"c:{i}", f"p{i}")).id for i in range(20)]
+    events.extend(PlayerJoined(T0, p) for p in ids)
+    repo.append(ladder.id, events)
+    for part in range(3):  # runs of plain matches between other events
+        for at, a, b, drawn, rated, moves, played in _rows(rng, 20, 300, T0 + part * 30 * DAY):
+            result = Result(((ids[a - 1],), (ids[b - 1],)), drawn, None, moves, rated)
+            mid = repo.new_match_id(ladder.id)
+            events.append(MatchConfirmed(at, Match(mid, played, result)))
+            repo.append(ladder.id, [events[-1]])
+        events.append(RatingAdjusted(T0 + (part * 30 + 29) * DAY, ids[part], 40, "mod", "x"))
+        events.append(PlayerLeft(T0 + (part * 30 + 29) * DAY, ids[-1 - part]))
+        repo.append(ladder.id, events[-2:])
+    return int(ladder.id)
+
+
+def _check_runs(repo: Any, ladder: int, events: list[Event], folded: list[int]) -> None:
+    """Loaded from the log alone, and replayed visiting only its end: the whole log's state."""
+    whole = replay(preset("duel"), events)
+    repo.conn.execute("DELETE FROM snapshots")  # loading folds the whole log
+    assert repo.state(ladder).fingerprint() == whole.fingerprint()
+    assert sum(folded) > 800
+    for p, player in whole.players.items():
+        assert repo.player_state(ladder, p).rating == player.rating
+    # A replay that visits only its last events folds the others in runs.
+    seen: dict[str, list[Any]] = {"part": [], "all": []}
+    states = []
+    for name, start in (("part", 700), ("all", 0)):
+        state = LadderState(preset("duel"))
+        repo._stream(ladder, state, len(events), collect_corrections(events),
+                     lambda seq, at, e, out, n=name: seen[n].append((seq, out)),
+                     visit_from=start, snapshots=(lambda seq: True) if start else None)
+        states.append(state.fingerprint())
+    assert states == [whole.fingerprint()] * 2
+    assert [row[0] for row in repo._all("SELECT seq FROM snapshots ORDER BY seq")] == [400, 800]
+    assert seen["part"] == [v for v in seen["all"] if v[0] >= 700]
+    for seq in (400, 800):  # the snapshots stored by the first hold their moment
+        assert repo._snapshot_before(ladder, seq + 1).fingerprint() == \
+            replay(preset("duel"), events[:seq]).fingerprint()
+
+
 @pytest.mark.parametrize("kind", ["sqlite", "postgres"])
 async def test_a_restarted_store_folds_its_log_in_runs(
         kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
@@ -150,50 +194,7 @@ async def test_a_restarted_store_folds_its_log_in_runs(
 
     events: list[Event] = []
     async with opened() as store:
-        def build(repo: Any) -> int:
-            ladder = repo.add_ladder("c", "main", preset("duel"), T0, None)
-            ids = [repo.add_player(ladder.id, UserRef(f"c:{i}", f"p{i}")).id
-                   for i in range(20)]
-            events.extend(PlayerJoined(T0, p) for p in ids)
-            repo.append(ladder.id, events)
-            for part in range(3):  # runs of plain matches between other events
-                for at, a, b, drawn, rated, moves, played in _rows(rng, 20, 300,
-                                                                   T0 + part * 30 * DAY):
-                    result = Result(((ids[a - 1],), (ids[b - 1],)), drawn, None, moves, rated)
-                    mid = repo.new_match_id(ladder.id)
-                    events.append(MatchConfirmed(at, Match(mid, played, result)))
-                    repo.append(ladder.id, [events[-1]])
-                events.append(RatingAdjusted(T0 + (part * 30 + 29) * DAY, ids[part], 40,
-                                             "mod", "x"))
-                events.append(PlayerLeft(T0 + (part * 30 + 29) * DAY, ids[-1 - part]))
-                repo.append(ladder.id, events[-2:])
-            return int(ladder.id)
-
-        ladder = await store.run(build)
-    whole = replay(preset("duel"), events)
+        ladder = await store.run(lambda repo: _write_log(repo, rng, events))
     async with opened() as store:
-        def check(repo: Any) -> None:
-            repo.conn.execute("DELETE FROM snapshots")  # loading folds the whole log
-            assert repo.state(ladder).fingerprint() == whole.fingerprint()
-            assert sum(folded) > 800
-            for p, player in whole.players.items():
-                assert repo.player_state(ladder, p).rating == player.rating
-            # A replay that visits only its last events folds the others in runs.
-            seen: dict[str, list[Any]] = {"part": [], "all": []}
-            states = []
-            for name, start in (("part", 700), ("all", 0)):
-                state = LadderState(preset("duel"))
-                repo._stream(ladder, state, len(events), collect_corrections(events),
-                             lambda seq, at, e, out, n=name: seen[n].append((seq, out)),
-                             visit_from=start, snapshots=(lambda seq: True) if start else None)
-                states.append(state.fingerprint())
-            assert states == [whole.fingerprint()] * 2
-            assert [row[0] for row in repo._all("SELECT seq FROM snapshots ORDER BY seq")] \
-                == [400, 800]
-            assert seen["part"] == [v for v in seen["all"] if v[0] >= 700]
-            for seq in (400, 800):  # the snapshots stored by the first hold their moment
-                assert repo._snapshot_before(ladder, seq + 1).fingerprint() == \
-                    replay(preset("duel"), events[:seq]).fingerprint()
-
-        await store.run(check)
+        await store.run(lambda repo: _check_runs(repo, ladder, events, folded))
     assert sum(folded) > 800 + 600  # the runs were folded together, not one by one

@@ -163,6 +163,55 @@ async def ratings(chat: Chat) -> dict[str, float]:
     return {p["name"]: float(p["rating"]) for p in (await chat.export())["players"]}
 
 
+async def queue_step(chat: Chat, model: Model, rng: random.Random, name: str,
+                     roll: float) -> str:
+    """/queue, /queue leave or /ready (mostly by a player a check waits for), answered as
+    the model says: refused exactly where the model refuses."""
+    if roll < 0.35:
+        command, expected = "/queue", lambda: model.join(name, chat.at)
+    elif roll < 0.45:
+        command, expected = "/queue leave", lambda: model.leave(name, chat.at)
+    else:
+        waiting = [n for c in model.checks.values() if not c["on"] for n in c["players"]]
+        name = rng.choice(waiting) if waiting and rng.random() < 0.8 else name
+        command, expected = "/ready", lambda: model.ready(name)
+    step = f"{name}: {command}"
+    model.advance(chat.at)
+    reply = await chat.say(name, command)
+    assert reply is not None and reply.error != expected(), step
+    return step
+
+
+async def ladder_step(chat: Chat, model: Model, rng: random.Random, name: str, roll: float,
+                      reported: int) -> str | None:
+    """Time passing, a member joining or leaving, a report or a void (every later rating
+    moves); None where there was nothing to do."""
+    if roll < 0.82:
+        seconds = rng.choice([5, 20, 59, 60, 61, 130, 600, MINUTES * 60, 3700])
+        await chat.tick(seconds)
+        model.advance(chat.at)
+        return f"tick {seconds}"
+    if roll < 0.87:
+        joined = name not in model.members
+        step = f"{name}: {'/join' if joined else '/leave'}"
+        model.advance(chat.at)
+        await chat.ok(name, "/join" if joined else "/leave")
+        (model.members.add if joined else model.members.discard)(name)
+        return step
+    if roll < 0.93:
+        players = sorted(model.members)
+        if len(players) < 2:
+            return None
+        a, b = rng.sample(players, 2)
+        model.advance(chat.at)
+        await chat.ok(a, f"/report win @{b} again")
+        return f"{a}: /report win @{b}"
+    step = f"/mod void {rng.randrange(1, reported + 1)}"
+    model.advance(chat.at)
+    await chat.say("mod", f"{step} test")  # (refused if voided already)
+    return step
+
+
 @pytest.mark.parametrize("seed", range(SEEDS))
 async def test_the_queue_behaves_as_its_rules(tmp_path: Path, seed: int) -> None:
     rng = random.Random(seed)
@@ -181,48 +230,13 @@ async def test_the_queue_behaves_as_its_rules(tmp_path: Path, seed: int) -> None
             rating = await ratings(chat)
             roll = rng.random()
             name = rng.choice(NAMES)
-            if roll < 0.35:
-                step = f"{name}: /queue"
-                model.advance(chat.at)
-                reply = await chat.say(name, "/queue")
-                assert reply is not None and reply.error != model.join(name, chat.at), step
-            elif roll < 0.45:
-                step = f"{name}: /queue leave"
-                model.advance(chat.at)
-                reply = await chat.say(name, "/queue leave")
-                assert reply is not None and reply.error != model.leave(name, chat.at), step
-            elif roll < 0.65:
-                waiting = [n for c in model.checks.values() if not c["on"]
-                           for n in c["players"]]
-                name = rng.choice(waiting) if waiting and rng.random() < 0.8 else name
-                step = f"{name}: /ready"
-                model.advance(chat.at)
-                reply = await chat.say(name, "/ready")
-                assert reply is not None and reply.error != model.ready(name), step
-            elif roll < 0.82:
-                seconds = rng.choice([5, 20, 59, 60, 61, 130, 600, MINUTES * 60, 3700])
-                step = f"tick {seconds}"
-                await chat.tick(seconds)
-                model.advance(chat.at)
-            elif roll < 0.87:
-                joined = name not in model.members
-                step = f"{name}: {'/join' if joined else '/leave'}"
-                model.advance(chat.at)
-                await chat.ok(name, "/join" if joined else "/leave")
-                (model.members.add if joined else model.members.discard)(name)
-            elif roll < 0.93:
-                players = sorted(model.members)
-                if len(players) < 2:
+            if roll < 0.65:
+                step: str | None = await queue_step(chat, model, rng, name, roll)
+            elif roll < 0.93 or (roll < 0.96 and reported):
+                step = await ladder_step(chat, model, rng, name, roll, reported)
+                if step is None:
                     continue
-                a, b = rng.sample(players, 2)
-                step = f"{a}: /report win @{b}"
-                model.advance(chat.at)
-                await chat.ok(a, f"/report win @{b} again")
-                reported += 1
-            elif roll < 0.96 and reported:  # a correction: every later rating moves
-                step = f"/mod void {rng.randrange(1, reported + 1)}"
-                model.advance(chat.at)
-                await chat.say("mod", f"{step} test")  # (refused if voided already)
+                reported += "/report" in step
             else:
                 step = "restart"
                 await store.close()

@@ -239,6 +239,81 @@ def report_text(rng: random.Random, preset: str, members: list[str]
     return f"/report {word} @{b} again", sides, word == "draw"
 
 
+async def report(chat: Chat, rng: random.Random, rules: Rules, preset: str,
+                 members: list[str], seq: int) -> str:
+    text, sides, draw = report_text(rng, preset, members)  # type: ignore[misc]
+    rated = rng.random() > 0.1
+    text += "" if rated else " unrated"
+    await chat.tick(rng.choice([600, 3600, DAY, 3 * DAY, 20 * DAY]))
+    await chat.ok(sides[0][0] if not text.startswith("/report loss") else sides[1][0], text)
+    number = len(rules.games) + 1  # (a voided game keeps its number)
+    rules.games[number] = Game(number, chat.at, seq, sides, draw, rated)
+    return text
+
+
+async def void(chat: Chat, rng: random.Random, rules: Rules) -> str:
+    game = rules.games[rng.choice(list(rules.games))]
+    text = f"/mod void {game.id} test"
+    if game.voided:
+        await chat.refused("mod", text)
+    else:
+        await chat.ok("mod", text)
+        game.voided = True
+    return text
+
+
+async def set_winner(chat: Chat, rng: random.Random, rules: Rules) -> str | None:
+    """A duel's winner set by a moderator, where both its players are still members."""
+    game = rules.games[rng.choice(list(rules.games))]
+    if len(game.sides) != 2 or any(p not in rules.members for side in game.sides for p in side):
+        return None
+    first = rng.choice([0, 1])
+    text = f"/mod set {game.id} @{game.sides[first][0]} test"
+    if first == 0 and not game.draw and not game.voided:
+        await chat.refused("mod", text)
+        return None
+    await chat.ok("mod", text)
+    if first == 1:
+        game.sides.reverse()
+    game.draw, game.voided = False, False
+    return text
+
+
+async def membership(chat: Chat, rng: random.Random, rules: Rules) -> str | None:
+    """A moderator removes a member (three stay), or one who is not a member joins."""
+    who = rng.choice(NAMES)
+    if who in rules.members and len(rules.members) > 3:
+        await chat.ok("mod", text := f"/mod remove @{who} test")
+        rules.members.discard(who)
+        return text
+    if who not in rules.members:
+        await chat.ok(who, "/join")
+        rules.members.add(who)
+        return "/join"
+    return None
+
+
+async def one_command(chat: Chat, rng: random.Random, rules: Rules, preset: str,
+                      seq: int) -> str | None:
+    """A random command, told to the rulebook; what was said, or None where nothing was."""
+    roll, members = rng.random(), sorted(rules.members)
+    if roll < 0.5 and len(members) >= 2:
+        return await report(chat, rng, rules, preset, members, seq)
+    if roll < 0.62 and rules.games:
+        return await void(chat, rng, rules)
+    if roll < 0.72 and rules.games:
+        return await set_winner(chat, rng, rules)
+    if roll < 0.8 and members:
+        who, amount = rng.choice(members), rng.choice([-40, -5, 12, 60])
+        await chat.ok("mod", text := f"/mod adjust @{who} {amount:+d} test")
+        rules.adjustments.append((seq, chat.at, who, amount))
+        return text
+    if roll < 0.9:
+        return await membership(chat, rng, rules)
+    await chat.tick(rng.choice([DAY, 5 * DAY, 40 * DAY]))
+    return "days go by"
+
+
 async def play(tmp_path: Path, seed: int, preset: str, period: str = "game") -> None:
     rng = random.Random(seed)
     rules: Rules = Glicko() if preset == "glicko2" else Skill()
@@ -246,7 +321,7 @@ async def play(tmp_path: Path, seed: int, preset: str, period: str = "game") -> 
     options = ["confirm=false"] + ([f"period={period}"] if period != "game" else [])
     seq = 0
     keys = ("rating", "rd", "volatility") if preset == "glicko2" else ("rating", "mu", "sigma")
-    path, at, next_id = tmp_path / "l.db", None, 1
+    path, at = tmp_path / "l.db", None
     for segment in range(4):  # the bot restarted between segments
         async with SqliteStore(path, snapshot_every=5 if seed % 2 else 50) as store:
             chat = Chat(store, at=at) if at is not None else Chat(store)
@@ -254,59 +329,10 @@ async def play(tmp_path: Path, seed: int, preset: str, period: str = "game") -> 
                 await chat.ladder(preset, *options)
                 await chat.join(*NAMES)
             for _ in range(35):
-                roll, members = rng.random(), sorted(rules.members)
                 seq += 1
-                if roll < 0.5 and len(members) >= 2:
-                    text, sides, draw = report_text(rng, preset, members)  # type: ignore[misc]
-                    rated = rng.random() > 0.1
-                    text += "" if rated else " unrated"
-                    await chat.tick(rng.choice([600, 3600, DAY, 3 * DAY, 20 * DAY]))
-                    await chat.ok(sides[0][0] if not text.startswith("/report loss") else
-                                  sides[1][0], text)
-                    rules.games[next_id] = Game(next_id, chat.at, seq, sides, draw, rated)
-                    next_id += 1
-                elif roll < 0.62 and rules.games:
-                    game = rules.games[rng.choice(list(rules.games))]
-                    text = f"/mod void {game.id} test"
-                    if game.voided:
-                        await chat.refused("mod", text)
-                    else:
-                        await chat.ok("mod", text)
-                        game.voided = True
-                elif roll < 0.72 and rules.games:
-                    game = rules.games[rng.choice(list(rules.games))]
-                    if len(game.sides) != 2 or any(p not in rules.members
-                                                   for side in game.sides for p in side):
-                        continue
-                    first = rng.choice([0, 1])
-                    text = f"/mod set {game.id} @{game.sides[first][0]} test"
-                    if first == 0 and not game.draw and not game.voided:
-                        await chat.refused("mod", text)
-                        continue
-                    await chat.ok("mod", text)
-                    if first == 1:
-                        game.sides.reverse()
-                    game.draw, game.voided = False, False
-                elif roll < 0.8 and members:
-                    who, amount = rng.choice(members), rng.choice([-40, -5, 12, 60])
-                    text = f"/mod adjust @{who} {amount:+d} test"
-                    await chat.ok("mod", text)
-                    rules.adjustments.append((seq, chat.at, who, amount))
-                elif roll < 0.9:
-                    who = rng.choice(NAMES)
-                    if who in rules.members and len(rules.members) > 3:
-                        text = f"/mod remove @{who} test"
-                        await chat.ok("mod", text)
-                        rules.members.discard(who)
-                    elif who not in rules.members:
-                        text = "/join"
-                        await chat.ok(who, text)
-                        rules.members.add(who)
-                    else:
-                        continue
-                else:
-                    text = "days go by"
-                    await chat.tick(rng.choice([DAY, 5 * DAY, 40 * DAY]))
+                text = await one_command(chat, rng, rules, preset, seq)
+                if text is None:
+                    continue
                 await store.restate_pending()
                 rules.now = chat.at
                 compare(await chat.export(), rules, keys, text)

@@ -14,24 +14,10 @@ from core.domain.calendar import DAY
 from core.domain.events import collect_corrections
 from core.domain.state import replay
 from storage.memory.store import MemoryStore
-from storage.postgres.store import PgStore
 from storage.sql import tuning
 from storage.sql.codec import state_from_json
-from storage.sqlite.store import SqliteStore
-from tests.support import postgres
 from tests.support.chat import Chat
-
-SQL_STORES = pytest.mark.parametrize("kind", ["sqlite", "postgres"])
-
-
-async def sql_store(kind: str, path: Path, request: pytest.FixtureRequest,
-                    **options: Any) -> Any:
-    """A new SQL store of `kind` (not yet open): a SQLite file at `path`, or a database
-    of its own on the tests' PostgreSQL server."""
-    if kind == "sqlite":
-        return SqliteStore(path, **options)
-    server = request.getfixturevalue("postgres_server")
-    return PgStore(await postgres.fresh_database(server), **options)
+from tests.support.sql_stores import SQL_STORES, sql_store
 
 
 @SQL_STORES

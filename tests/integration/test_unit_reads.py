@@ -12,8 +12,8 @@ import pytest
 from core.domain.events import SettingsChanged
 from core.domain.records import Context
 from core.service.dispatch import handle
-from tests.integration.test_storage_contract import SQL_STORES, sql_store
 from tests.support.chat import T0, Chat, user
+from tests.support.sql_stores import SQL_STORES, sql_store
 
 
 def _set(repo: Any, text: str) -> None:

@@ -1,10 +1,12 @@
 """The people and the moves of the Discord end-to-end tests: a moderator and three players
-of one guild, a ladder made and joined, a typed /report, and how a response reads."""
+of one guild (and a numbered crowd), a ladder made and joined, a typed /report, ladders
+with a pinned live message, and how a response reads."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from bot.following import LiveStandings
 from tests.support.adapters import DiscordHarness
 from tests.support.discord_payloads import (
     EPHEMERAL,
@@ -49,3 +51,20 @@ def report(by: dict[str, Any], result: str, opponent: dict[str, Any],
     return command("report", option("result", result),
                    with_user(user_option("opponent", opponent["user"]), opponent["user"]),
                    *extra, by=by)
+
+
+def player(n: int, name: str | None = None) -> dict[str, Any]:
+    """The member p<n> (or `name`), the n-th of a numbered crowd."""
+    return member(person(1300000000000000200 + n, name or f"p{n}"))
+
+
+async def pinned(dc: DiscordHarness, *names: str) -> LiveStandings:
+    """Ladders `names` in the one channel, each with two players and a pinned message."""
+    for n, name in enumerate(names):
+        await dc.send(command("create", option("name", name), option("preset", "duel"),
+                              option("options", "calibration=0 confirm=false"), by=MOD,
+                              group="ladder"))
+        for who in (player(2 * n + 1), player(2 * n + 2)):
+            await dc.send(command("join", option("ladder", name), by=who))
+        await dc.send(command("pin", option("ladder", name), by=MOD, group="ladder"))
+    return LiveStandings(dc.store, [dc.platform.board], dc.clock, dc.platform.post)

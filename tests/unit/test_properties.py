@@ -27,6 +27,31 @@ from tests.support.history import T0 as T0_FOR_TESTS
 PRESET_NAMES = sorted(PRESETS)
 
 
+def _game(draw: st.DrawFn, settings: Settings, pool: list[int], at: int, match_id: int,
+          challenge: int) -> tuple[list[Event], int]:
+    """A confirmed game among `pool` (on a position ladder, perhaps of an accepted
+    challenge), and the number of the last challenge."""
+    multi = not settings.is_position and settings.max_sides is None
+    size = draw(st.integers(2, min(4, len(pool)))) if multi else 2
+    players = draw(st.permutations(pool))[:size]
+    teams = multi and settings.teams and size == 4 and draw(st.booleans())
+    sides = ((players[0], players[1]), (players[2], players[3])) if teams else \
+        tuple((p,) for p in players)
+    draw_game = len(sides) == 2 and draw(st.booleans())
+    margin = draw(st.sampled_from(list(Margin))) if settings.is_position and not draw_game \
+        else None
+    result = Result(sides, draw_game, margin, draw(st.none() | st.integers(1, 300)),
+                    draw(st.booleans()) or draw(st.booleans()))
+    events: list[Event] = []
+    cid = None
+    if settings.is_position and draw(st.booleans()):
+        challenge += 1
+        cid = challenge
+        events.append(ChallengeAccepted(at - 30, cid, players[0], players[1]))
+    events.append(MatchConfirmed(at, Match(match_id, at - 10, result, cid)))
+    return events, challenge
+
+
 @st.composite
 def histories(draw: st.DrawFn, preset_name: str | None = None) -> tuple[str, list[Event]]:
     """A random but well-formed log: joins, games, corrections, time and moderator acts."""
@@ -45,26 +70,10 @@ def histories(draw: st.DrawFn, preset_name: str | None = None) -> tuple[str, lis
             ["game"] * 8 + ["void", "change", "adjust", "decay", "close", "leave", "join"]
         ))
         if action == "game" and len(members) >= 2:
-            pool = sorted(members)
-            multi = not settings.is_position and settings.max_sides is None
-            size = draw(st.integers(2, min(4, len(pool)))) if multi else 2
-            players = draw(st.permutations(pool))[:size]
-            teams = multi and settings.teams and size == 4 and draw(st.booleans())
-            sides = ((players[0], players[1]), (players[2], players[3])) if teams else \
-                tuple((p,) for p in players)
-            draw_game = len(sides) == 2 and draw(st.booleans())
-            margin = draw(st.sampled_from(list(Margin))) if settings.is_position and not draw_game \
-                else None
-            result = Result(sides, draw_game, margin, draw(st.none() | st.integers(1, 300)),
-                            draw(st.booleans()) or draw(st.booleans()))
-            cid = None
-            if settings.is_position and draw(st.booleans()):
-                challenge += 1
-                cid = challenge
-                events.append(ChallengeAccepted(at - 30, cid, players[0], players[1]))
-            match_id = len(matches) + 1
-            matches.append(match_id)
-            events.append(MatchConfirmed(at, Match(match_id, at - 10, result, cid)))
+            played, challenge = _game(draw, settings, sorted(members), at, len(matches) + 1,
+                                      challenge)
+            events += played
+            matches.append(len(matches) + 1)
         elif action == "void" and matches:
             events.append(MatchVoided(at, draw(st.sampled_from(matches)), "mod", "x"))
         elif action == "change" and matches:

@@ -12,6 +12,7 @@ from tests.support.oracles.base import (
     FLOOR,
     MIN_GAIN,
     START,
+    Game,
     History,
     K,
     Player,
@@ -80,29 +81,8 @@ class Duel(History):
                 player = players[entry[1]]
                 player.rating = floored(player.rating + entry[2], player.rating, rule["floor"])
                 continue
-            game = entry
-            if game.voided:
-                continue
-            w, lo = players[game.winner], players[game.loser]
-            count_game(w, lo, game)
-            pair = frozenset((game.winner, game.loser))
-            recent = [t for t in pair_times[pair] if game.at - 7 * DAY < t <= game.at]
-            short = game.moves is not None and game.moves < 2
-            if not game.rated or short or len(recent) >= rule["farm_limit"]:
-                continue
-            pair_times[pair].append(game.at)
-            if game.draw:
-                high, low = (w, lo) if w.rating >= lo.rating else (lo, w)
-                moved = rounded(rule["k"] * (expected(high.rating - low.rating) - 0.5))
-                new = {id(high): high.rating - moved, id(low): low.rating + moved}
-            else:
-                gain = max(MIN_GAIN, rounded(rule["k"] * (1 - expected(w.rating - lo.rating))))
-                new = {id(w): w.rating + gain, id(lo): lo.rating - gain}
-            for p in (w, lo):
-                after = floored(new[id(p)], p.rating, rule["floor"])
-                p.changes.append((game.at, after - p.rating, season))
-                p.rating = after
-                p.rated_games += 1
+            if not entry.voided:
+                self.rate(entry, players, pair_times, rule, season)
         if season is not None:
             close_until(now)
         return {"players": players, "hall": hall,
@@ -114,6 +94,31 @@ class Duel(History):
                                   and p.last_played is not None
                                   and p.last_played > now - 30 * DAY),
                                  key=lambda row: -row[1])}
+
+    @staticmethod
+    def rate(game: Game, players: dict[str, Player], pair_times: dict[frozenset[str], list[int]],
+             rule: dict[str, int], season: str | None) -> None:
+        """A game counted, and rated unless unrated, too short or farmed (RULES.md 3)."""
+        w, lo = players[game.winner], players[game.loser]
+        count_game(w, lo, game)
+        pair = frozenset((game.winner, game.loser))
+        recent = [t for t in pair_times[pair] if game.at - 7 * DAY < t <= game.at]
+        short = game.moves is not None and game.moves < 2
+        if not game.rated or short or len(recent) >= rule["farm_limit"]:
+            return
+        pair_times[pair].append(game.at)
+        if game.draw:
+            high, low = (w, lo) if w.rating >= lo.rating else (lo, w)
+            moved = rounded(rule["k"] * (expected(high.rating - low.rating) - 0.5))
+            new = {id(high): high.rating - moved, id(low): low.rating + moved}
+        else:
+            gain = max(MIN_GAIN, rounded(rule["k"] * (1 - expected(w.rating - lo.rating))))
+            new = {id(w): w.rating + gain, id(lo): lo.rating - gain}
+        for p in (w, lo):
+            after = floored(new[id(p)], p.rating, rule["floor"])
+            p.changes.append((game.at, after - p.rating, season))
+            p.rating = after
+            p.rated_games += 1
 
     @staticmethod
     def gain_table(players: dict[str, Player], members: set[str], counts: Any,
@@ -199,34 +204,38 @@ class Dutch(History):
                                       "base": {n: players[n].rating for n in pair},
                                       "score": dict.fromkeys(pair, 0.0),
                                       "moved": dict.fromkeys(pair, 0)}
-            # RULES, "Best-of-N matches": rated by its games, a match adds them all.
-            games, won = (sum(game.score), game.score[0]) \
-                if self.games_mode and game.score else (1, None)
-            run["games"] += games
-            n = run["games"]
-            for name in pair:
-                if won is None:
-                    run["score"][name] += 0.5 if game.draw else float(name == game.winner)
-                else:
-                    run["score"][name] += won if name == game.winner else games - won
-            for name in pair:
-                other = next(o for o in pair if o != name)
-                mine, theirs = run["base"][name], run["base"][other]
-                score = run["score"][name] / n
-                stronger_won_all = score in (0.0, 1.0) and (mine > theirs) == (score == 1.0)
-                if abs(mine - theirs) > 719 and stronger_won_all:
-                    change = 0
-                else:
-                    factor = 2 - 1 / 2 ** (n - 1)
-                    change = rounded(self.k(mine) * factor * (score - expected(mine - theirs)))
-                p = players[name]
-                # The series' earlier change is replaced by the new one.
-                after = max(0, p.rating - run["moved"][name] + change)
-                run["moved"][name] += after - p.rating
-                p.rating = after
-                p.rated_games += 1
+            self.add_to_series(run, game, players)
         decay_until(now)
         return {"players": players}
+
+    def add_to_series(self, run: dict[str, Any], game: Game, players: dict[str, Player]) -> None:
+        """A rated game added to its pair's series, whose change replaces the series' last."""
+        pair = frozenset((game.winner, game.loser))
+        # RULES, "Best-of-N matches": rated by its games, a match adds them all.
+        games, won = (sum(game.score), game.score[0]) \
+            if self.games_mode and game.score else (1, None)
+        run["games"] += games
+        n = run["games"]
+        for name in pair:
+            if won is None:
+                run["score"][name] += 0.5 if game.draw else float(name == game.winner)
+            else:
+                run["score"][name] += won if name == game.winner else games - won
+        for name in pair:
+            other = next(o for o in pair if o != name)
+            mine, theirs = run["base"][name], run["base"][other]
+            score = run["score"][name] / n
+            stronger_won_all = score in (0.0, 1.0) and (mine > theirs) == (score == 1.0)
+            if abs(mine - theirs) > 719 and stronger_won_all:
+                change = 0
+            else:
+                factor = 2 - 1 / 2 ** (n - 1)
+                change = rounded(self.k(mine) * factor * (score - expected(mine - theirs)))
+            p = players[name]
+            after = max(0, p.rating - run["moved"][name] + change)
+            run["moved"][name] += after - p.rating
+            p.rating = after
+            p.rated_games += 1
 
     def compare(self, export: dict[str, Any], now: int, after: str) -> None:
         want, got = self.derive(now), self.listed(export, after)

@@ -1,0 +1,25 @@
+"""The two SQL stores for tests that run on both: a SQLite file, or a database of its own on the
+tests' PostgreSQL server."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from storage.postgres.store import PgStore
+from storage.sqlite.store import SqliteStore
+from tests.support import postgres
+
+SQL_STORES = pytest.mark.parametrize("kind", ["sqlite", "postgres"])
+
+
+async def sql_store(kind: str, path: Path, request: pytest.FixtureRequest,
+                    **options: Any) -> Any:
+    """A new SQL store of `kind` (not yet open): a SQLite file at `path`, or a database
+    of its own on the tests' PostgreSQL server."""
+    if kind == "sqlite":
+        return SqliteStore(path, **options)
+    server = request.getfixturevalue("postgres_server")
+    return PgStore(await postgres.fresh_database(server), **options)
