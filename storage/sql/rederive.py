@@ -132,36 +132,12 @@ class Rederivation(RepoPart):
             if rippled is not None:
                 return rippled
         state = old if forward is not None else self._snapshot_before(ladder, from_seq)
-        # History is rewritten at once for the newest events and for the week the week
-        # table reads; older history waits for `restate`.
-        at = self._one("SELECT at FROM events WHERE ladder=? AND seq=?", (ladder, upto))[0]
-        cutoff = at - round((state.settings.week_days + 1) * DAY)
-        start = self._one(  # the first event whose history is rewritten now
-            "SELECT seq FROM events WHERE ladder=? AND seq >= ? AND seq <= ? "
-            "AND (seq >= ? OR at > ?) ORDER BY seq LIMIT 1",
-            (ladder, from_seq, upto, upto - tuning.SYNC_RESTATE, cutoff))[0]
+        start = self._history_start(ladder, from_seq, upto, state.settings.week_days)
         # Who can stand differently afterwards: the players of the events replayed, or,
         # when they are many more than the players, simply every player (a visit per
         # event costs more than comparing them all).
         every_player = forward is None and (upto - from_seq) * 2 > len(state.players)
-        rows: list[tuple[Any, ...]] = []
-        effects: list[tuple[Any, ...]] = []
-        touched: set[PlayerId] = set()
-
-        def visit(seq: int, at: int, event: Event | None, outcome: Any) -> None:
-            if every_player:  # nothing to track
-                pass
-            elif event is None:
-                touched.update(outcome[1:3])
-            else:
-                touched.update(outcome.players)
-                if isinstance(event, MatchConfirmed):  # the players of a voided match too
-                    touched.update(event.match.result.players)
-                elif outcome.kind in ("decay", "season"):  # the others name their players
-                    touched.update(state.players)
-            if seq >= start:
-                history_rows(ladder, seq, at, event, outcome, rows, effects)
-
+        visit = _Visits(ladder, start, state, every_player)
         journal = None if forward is not None else max(from_seq, upto - tuning.UNDO_EVENTS)
         # Snapshots go with the history: stored now where it is written now; for the older
         # part `restate`, which folds it again anyway, stores them (a snapshot holds every
@@ -169,15 +145,26 @@ class Rederivation(RepoPart):
         self._stream(ladder, state, upto, cached.corrections, visit,
                      visit_from=start if every_player else from_seq,
                      snapshots=lambda seq: seq >= start, journal_from=journal)
-        self._write_history(ladder, start, upto, rows, effects)
+        self._write_history(ladder, start, upto, visit.rows, visit.effects)
         if start > from_seq:
             self._mark_stale(ladder, from_seq, start)
-        changed, moved = _what_moved(old, state, forward, touched, every_player)
+        changed, moved = _what_moved(old, state, forward, visit.touched, every_player)
         self._write_standings(ladder, old, state, changed)
         cached.state = state
         # Storage keeps no per-event effects of a re-derivation (a long one would hold
         # millions): what moved is what the reply tells.
         return Rederived(from_seq, (), moved)
+
+    def _history_start(self, ladder: int, from_seq: int, upto: int, week_days: float) -> int:
+        """The first event whose history a re-derivation rewrites at once: the newest
+        events, and those of the week the week table reads; older history waits for
+        `restate`."""
+        at = self._one("SELECT at FROM events WHERE ladder=? AND seq=?", (ladder, upto))[0]
+        cutoff = at - round((week_days + 1) * DAY)
+        return int(self._one(
+            "SELECT seq FROM events WHERE ladder=? AND seq >= ? AND seq <= ? "
+            "AND (seq >= ? OR at > ?) ORDER BY seq LIMIT 1",
+            (ladder, from_seq, upto, upto - tuning.SYNC_RESTATE, cutoff))[0])
 
     def _write_standings(self, ladder: int, old: LadderState, state: LadderState,
                          changed: list[PlayerId]) -> None:
@@ -286,3 +273,31 @@ def _what_moved(old: LadderState, state: LadderState,
     changed = [p for p in touched if (s := state.players.get(p)) is not None
                and (s != old.players.get(p) or new_rungs.get(p) != old_rungs.get(p))]
     return changed, standing_changes(old.players.get, old.order, state, changed)
+
+
+class _Visits:
+    """What a re-derivation's replay collects as it visits events: who can stand
+    differently afterwards (unless that is every player), and the history rows of the
+    events from `start` on."""
+
+    __slots__ = ("effects", "every_player", "ladder", "rows", "start", "state", "touched")
+
+    def __init__(self, ladder: int, start: int, state: LadderState, every_player: bool) -> None:
+        self.ladder, self.start, self.state, self.every_player = ladder, start, state, every_player
+        self.rows: list[tuple[Any, ...]] = []
+        self.effects: list[tuple[Any, ...]] = []
+        self.touched: set[PlayerId] = set()
+
+    def __call__(self, seq: int, at: int, event: Event | None, outcome: Any) -> None:
+        if self.every_player:  # nothing to track
+            pass
+        elif event is None:
+            self.touched.update(outcome[1:3])
+        else:
+            self.touched.update(outcome.players)
+            if isinstance(event, MatchConfirmed):  # the players of a voided match too
+                self.touched.update(event.match.result.players)
+            elif outcome.kind in ("decay", "season"):  # the others name their players
+                self.touched.update(self.state.players)
+        if seq >= self.start:
+            history_rows(self.ladder, seq, at, event, outcome, self.rows, self.effects)
