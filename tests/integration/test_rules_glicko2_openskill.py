@@ -31,6 +31,7 @@ from openskill.models import PlackettLuce
 
 from storage.sqlite.store import SqliteStore
 from tests.support.chat import Chat
+from tests.support.oracles.chats import void_one
 
 SEEDS = int(os.environ.get("ORACLE_SEEDS", "6"))
 NAMES = ["ann", "ben", "cat", "dan", "eve", "fay"]
@@ -251,17 +252,6 @@ async def report(chat: Chat, rng: random.Random, rules: Rules, preset: str,
     return text
 
 
-async def void(chat: Chat, rng: random.Random, rules: Rules) -> str:
-    game = rules.games[rng.choice(list(rules.games))]
-    text = f"/mod void {game.id} test"
-    if game.voided:
-        await chat.refused("mod", text)
-    else:
-        await chat.ok("mod", text)
-        game.voided = True
-    return text
-
-
 async def set_winner(chat: Chat, rng: random.Random, rules: Rules) -> str | None:
     """A duel's winner set by a moderator, where both its players are still members."""
     game = rules.games[rng.choice(list(rules.games))]
@@ -300,7 +290,7 @@ async def one_command(chat: Chat, rng: random.Random, rules: Rules, preset: str,
     if roll < 0.5 and len(members) >= 2:
         return await report(chat, rng, rules, preset, members, seq)
     if roll < 0.62 and rules.games:
-        return await void(chat, rng, rules)
+        return await void_one(chat, rng, rules.games)
     if roll < 0.72 and rules.games:
         return await set_winner(chat, rng, rules)
     if roll < 0.8 and members:

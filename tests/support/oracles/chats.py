@@ -139,6 +139,20 @@ async def answer_sides(chat: Chat, rng: random.Random, match: int, text: str,
     return True
 
 
+def set_spec(game: Any, spec: str, rated: bool | None) -> str:
+    """A moderator's /mod set of `game` to `spec`, perhaps also marking it (un)rated."""
+    marked = {None: "", True: " rated", False: " unrated"}[rated]
+    return f"/mod set {game.id} {spec}{marked} test"
+
+
+def sides_after(game: Any, first: str, draw: bool) -> tuple[str, str]:
+    """The winner and loser a moderator's new result gives a duel: `first` wins, or, for a
+    draw, the sides stay as reported."""
+    if draw:
+        return game.winner, game.loser
+    return first, game.loser if first == game.winner else game.winner
+
+
 async def void_one(chat: Chat, rng: random.Random, games: dict[int, Any]) -> str:
     """A moderator voids a match at random (refused if it is void already)."""
     game = games[rng.choice(list(games))]

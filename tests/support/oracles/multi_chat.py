@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 
 from tests.support.chat import Chat
-from tests.support.oracles.chats import adjust, answer_sides, membership, pause, void_one
+from tests.support.oracles.chats import adjust, answer_sides, membership, pause, set_spec, void_one
 from tests.support.oracles.multi import Multi, Play
 
 
@@ -98,9 +98,8 @@ class MultiChat:
         rng.shuffle(order)
         sides = game.sides if draw else [game.sides[i] for i in order]
         rated = rng.choice([None, None, True, False])
-        spec = "draw" if draw else " ".join(f"@{rng.choice(side)}" for side in sides)
-        spec += {None: "", True: " rated", False: " unrated"}[rated]
-        text = f"/mod set {game.id} {spec} test"
+        text = set_spec(game, "draw" if draw else " ".join(f"@{rng.choice(side)}"
+                                                         for side in sides), rated)
         new = (sides, draw, game.rated if rated is None else rated)
         if new == (game.sides, game.draw, game.rated) and not game.voided:
             await self.chat.refused("mod", text)

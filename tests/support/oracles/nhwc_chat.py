@@ -9,7 +9,15 @@ import random
 
 from tests.support.chat import Chat
 from tests.support.oracles.base import Game
-from tests.support.oracles.chats import adjust, answer, membership, pause, void_one
+from tests.support.oracles.chats import (
+    adjust,
+    answer,
+    membership,
+    pause,
+    set_spec,
+    sides_after,
+    void_one,
+)
 from tests.support.oracles.nhwc import DEFEAT, Nhwc
 
 FORFEIT = 72 * 3600  # an unanswered challenge is a forfeit after this
@@ -172,12 +180,8 @@ class NhwcChat:
         first = rng.choice([game.winner, game.loser])
         margin = None if draw else rng.choice(list(DEFEAT))
         rated = rng.choice([None, None, None, True, False])
-        spec = "draw" if draw else f"@{first} {margin}"
-        spec += {None: "", True: " rated", False: " unrated"}[rated]
-        text = f"/mod set {game.id} {spec} test"
-        winner, loser = (first, game.loser if first == game.winner else game.winner)
-        if draw:  # a draw keeps the sides as reported
-            winner, loser = game.winner, game.loser
+        text = set_spec(game, "draw" if draw else f"@{first} {margin}", rated)
+        winner, loser = sides_after(game, first, draw)
         new = (winner, loser, draw, margin, game.rated if rated is None else rated)
         if new == (game.winner, game.loser, game.draw, game.margin, game.rated) \
                 and not game.voided:

@@ -20,6 +20,8 @@ from tests.support.oracles.chats import (
     kept_score,
     membership,
     pause,
+    set_spec,
+    sides_after,
     typed_score,
     void_one,
 )
@@ -88,12 +90,8 @@ class RatedChat:
         draw = rng.random() < 0.3
         first = rng.choice([game.winner, game.loser])
         rated = rng.choice([None, None, True, False])
-        spec = "draw" if draw else f"@{first}"
-        spec += {None: "", True: " rated", False: " unrated"}[rated]
-        text = f"/mod set {game.id} {spec} test"
-        winner, loser = (first, game.loser if first == game.winner else game.winner)
-        if draw:  # a draw keeps the sides as reported
-            winner, loser = game.winner, game.loser
+        text = set_spec(game, "draw" if draw else f"@{first}", rated)
+        winner, loser = sides_after(game, first, draw)
         new = Game(game.id, game.at, winner, loser, draw, game.rated if rated is None else rated,
                    game.moves, score=kept_score(game.score, draw))
         same = (new.winner, new.loser, new.draw, new.rated, new.score) == (
