@@ -22,6 +22,11 @@ class Command:
     chat_wide: ClassVar[bool] = False
     names_ladder: ClassVar[bool] = False  # its `name` is the ladder the reply is about
     reschedules: ClassVar[bool] = False  # the ladder's jobs are planned again after it
+    # Without `ladder=` in a chat of several ladders (core.service.routing): `routed`, it
+    # goes to the only one its asker plays; `waits`, first to the one where this waits
+    # for the asker: "answer" (a report), "own" (their report), "challenge", "ready".
+    routed: ClassVar[bool] = True
+    waits: ClassVar[str | None] = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,12 +31,16 @@ class IssueChallenge(Command):
 class AcceptChallenge(Command):
     """Accept a challenge (the oldest one, or the one from `challenger`)."""
 
+    waits = "challenge"
+
     challenger: UserRef | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class DeclineChallenge(Command):
     """Decline a challenge, which the rules allow only for a valid reason."""
+
+    waits = "challenge"
 
     reason: str = ""
     challenger: UserRef | None = None

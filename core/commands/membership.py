@@ -12,6 +12,8 @@ from core.i18n import N_
 class Join(Command):
     """Join the ladder."""
 
+    routed = False  # to the default ladder: the only one played is joined already
+
 
 @dataclass(frozen=True, slots=True)
 class Leave(Command):

@@ -33,6 +33,8 @@ class LeaveQueue(Command):
 class Ready(Command):
     """Say ready for the match the queue formed (its number, where given)."""
 
+    waits = "ready"
+
     match_id: int | None = None
 
 

@@ -38,6 +38,9 @@ USAGE: dict[str, str] = {spec.word: " | ".join(spec.usage) for spec in SPECS}
 READ_ONLY_WORDS: tuple[str, ...] = tuple(w for spec in SPECS if spec.reads
                                          for w in (spec.word, *spec.aliases))
 PERSONAL_WORDS: tuple[str, ...] = tuple(spec.word for spec in SPECS if spec.personal)
+# The word that makes a command (the first, where two words make one)
+WORD_OF: dict[type[Command], str] = {kind: spec.word for spec in reversed(SPECS)
+                                     for kind in spec.kinds}
 KINDS: tuple[type[Command], ...] = tuple(dict.fromkeys(k for spec in SPECS for k in spec.kinds))
 # The commands whose reply is no news for the other chats of a shared ladder: those that
 # only answer their asker, and /ladder unshare (it tells them itself). The rest is.

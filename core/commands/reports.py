@@ -58,12 +58,16 @@ class ReportResult(Command):
 class ConfirmResult(Command):
     """Confirm a pending report."""
 
+    waits = "answer"
+
     match_id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class DisputeResult(Command):
     """Dispute a pending report; a moderator decides."""
+
+    waits = "answer"
 
     match_id: int | None = None
     reason: str = ""
@@ -72,6 +76,8 @@ class DisputeResult(Command):
 @dataclass(frozen=True, slots=True)
 class WithdrawReport(Command):
     """Take back a report of one's own side while it waits for the opponent."""
+
+    waits = "own"
 
     match_id: int | None = None
 
@@ -106,6 +112,8 @@ def read_report(args: Args) -> Command:
         token = args.pop()
         low = token.lower()
         if (m := read_margin(low)) is not None and kind in ("win", "loss", "draw"):
+            if margin is not None:
+                raise args.error(t("parse.two_margins"))
             margin = m  # (a draw's is refused by core.commands.checks)
         elif low.startswith("moves="):
             moves = read_moves(args, token)
@@ -116,6 +124,8 @@ def read_report(args: Args) -> Command:
         elif (typed := read_score(token)) is not None:
             if kind == "ffa":
                 raise args.error(t("parse.score_ffa"))
+            if score is not None:
+                raise args.error(t("parse.two_scores"))
             score = typed
         elif low == "draw" and kind == "teams":
             draw = True

@@ -84,6 +84,7 @@ class LadderInfo:
     mod_role: str | None = None  # a chat role whose members moderate (Discord role id)
     shared: bool = False  # another chat plays it too (/ladder share)
     home: str | None = None  # the chat it was made in, when this is another chat's view
+    several: bool = False  # the chat plays another ladder too (its own or shared)
 
 
 @dataclass(frozen=True, slots=True)

@@ -29,6 +29,7 @@ from core.service.handlers.sharing import elsewhere
 from core.service.jobs import catch_up
 from core.service.planning import schedule
 from core.service.queries.export import export_ladder
+from core.service.routing import route
 from core.service.session import Session
 
 DEFAULT_POLICY = Policy()
@@ -152,7 +153,11 @@ def _execute(repo: Repo, ctx: Context, parsed: Parsed, policy: Policy) -> tuple[
         if named is not None and cmd.reschedules and not reply.error:
             schedule(repo, ctx.chat, named)
         return reply, _ladder_language(repo, ctx.chat, named, policy)
-    ladder = repo.ladder(ctx.chat, parsed.ladder)
+    try:
+        ladder = repo.ladder(ctx.chat, parsed.ladder) if parsed.ladder is not None else \
+            route(repo, ctx.chat, ctx.user, cmd)
+    except UsageError as error:  # two ladders fit: which was asked
+        return refused(error), _chat_language(repo, ctx.chat, policy)
     if ladder is None:
         if parsed.ladder is not None:
             return refused(NoLadder(t("ladder.unknown_list", ladder=parsed.ladder))), \

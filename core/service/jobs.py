@@ -34,7 +34,7 @@ from core.service.handlers import queue
 from core.service.handlers.moderation import season_text
 from core.service.handlers.reporting import confirm_match, effect_text
 from core.service.planning import Job, challenge_times, plan, schedule
-from core.service.queries.challenges import whom
+from core.service.queries.challenges import answers, whom
 from core.service.queries.ladders import main_table
 from core.service.session import Session, signed
 
@@ -60,6 +60,8 @@ def catch_up(repo: Repo, ladder: LadderInfo, now: Timestamp) -> list[Announcemen
     texts += _quiet_text(quiet)
     repo.update_ladder(ladder.id, clock=now)
     schedule(repo, ladder.chat, ladder.name)
+    if texts and ladder.several:  # which ladder's, in a chat of several
+        texts = [t("announce.on_ladder", ladder=ladder.name, text=text) for text in texts]
     return _announced(ladder, texts, readies)
 
 
@@ -226,8 +228,10 @@ def _remind(s: Session, job: Job) -> Message:
     if challenge.status == "accepted":
         return t("challenge.remind_play", challenger=s.name(challenge.challenger),
                  challenged=whom(s, challenge), id=challenge.id, due=due)
+    accept, decline = answers(s)
     return t("challenge.remind_answer", challenger=s.name(challenge.challenger),
-             challenged=whom(s, challenge), id=challenge.id, due=due)
+             challenged=whom(s, challenge), id=challenge.id, due=due, accept=accept,
+             decline=decline)
 
 
 def _lapse(s: Session, job: Job) -> Message:

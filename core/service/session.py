@@ -68,18 +68,24 @@ class Session:
         """How to join this ladder: on a chat's other ladders, /join names it."""
         return self.said("/join")
 
-    def said(self, word: str, **options: object) -> str:
+    def said(self, word: str, named: bool = False, **options: object) -> str:
         """A command as this ladder's members type it on their platform, with `ladder`
-        on a chat's other ladders: `/standings season page=2 ladder=cup`, and on Discord
-        its options' way, `/standings table:season page:2 ladder:cup`."""
+        on a chat's other ladders (`named`: on any ladder of a chat of several, as a prompt
+        to answer says it): `/standings season page=2 ladder=cup`, and on Discord its
+        options' way, `/standings table:season page:2 ladder:cup`."""
         given = [(key, str(value)) for key, value in options.items() if value not in (None, "")]
-        if not self.ladder.is_default:
+        if not self.ladder.is_default or (named and self.several):
             given.append(("ladder", self.ladder.name))
         if self.ctx.chat.startswith(DISCORD):
             return " ".join([word, *(f"{key}:{value}" for key, value in given)])
         bare = _BARE.get(word, ())
         return " ".join([word, *(value for key, value in given if key in bare),
                          *(f"{key}={value}" for key, value in given if key not in bare)])
+
+    @property
+    def several(self) -> bool:
+        """Whether the chat plays other ladders than this one."""
+        return self.ladder.several
 
     @property
     def season(self) -> str:

@@ -90,7 +90,8 @@ class MemoryRepo(MemoryFollowing, MemoryPlatform, MemorySharing, NoHints):
 
     def ladders(self, chat: str) -> list[LadderInfo]:
         own = [lad for lad in self.every_ladder() if lad.chat == chat]
-        return own + self.shared_ladders(chat)
+        found = own + self.shared_ladders(chat)
+        return [dataclasses.replace(lad, several=len(found) > 1) for lad in found]
 
     def ladder(self, chat: str, name: str | None) -> LadderInfo | None:
         for lad in self.ladders(chat):

@@ -111,14 +111,17 @@ class SqlRepo(EventLog, Rederivation, MatchTables, ProjectionReads, FollowingTab
         self.store.read_ahead(self, sql, args)
 
     # ---- ladders
+    # (whether the chat plays others too, read with the row: a chat's ladders are indexed)
     _LADDER = ("SELECT id, chat, name, settings, created_at, clock, is_default, channel, public, "
                "season, last_decay, next_due, mod_role, EXISTS (SELECT 1 FROM shares s WHERE "
-               "s.ladder = ladders.id) FROM ladders")
+               "s.ladder = ladders.id), EXISTS (SELECT 1 FROM ladders o WHERE o.chat = "
+               "ladders.chat AND o.id <> ladders.id) OR EXISTS (SELECT 1 FROM shares o WHERE "
+               "o.chat = ladders.chat) FROM ladders")
 
     def _ladder(self, row: Any) -> LadderInfo:
         return LadderInfo(row[0], row[1], row[2], self.store.settings(row[3]), row[4], row[5],
                           bool(row[6]), row[7], bool(row[8]), row[9], row[10], row[11], row[12],
-                          bool(row[13]))
+                          bool(row[13]), several=bool(row[14]))
 
     def due_ladders(self, now: Timestamp) -> list[LadderInfo]:
         sql = f"{self._LADDER} WHERE next_due IS NOT NULL AND next_due <= ? ORDER BY id"

@@ -73,7 +73,9 @@ class SharingTables:
         return str(row[1]) if row[0] == kind and row[2] > now else None
 
     # ---- shared ladders
-    _SHARE = "SELECT chat, ladder, name, is_default, channel, mod_role FROM shares"
+    _SHARE = ("SELECT chat, ladder, name, is_default, channel, mod_role, EXISTS (SELECT 1 FROM "
+              "shares o WHERE o.chat = shares.chat AND o.ladder <> shares.ladder) OR EXISTS "
+              "(SELECT 1 FROM ladders o WHERE o.chat = shares.chat) FROM shares")
 
     def _home(self, ladder: int) -> LadderInfo | None:
         """The ladder as its home chat sees it, locked as a command there would lock it."""
@@ -85,7 +87,7 @@ class SharingTables:
         """Another chat's view of a ladder: its share `row` over the `home` one."""
         return dataclasses.replace(home, chat=row[0], name=row[2], is_default=bool(row[3]),
                                    channel=row[4], mod_role=row[5], shared=True,
-                                   home=home.chat)
+                                   home=home.chat, several=bool(row[6]))
 
     def _shared(self, rows: list[Any]) -> list[LadderInfo]:
         return [self._view(home, row) for row in rows

@@ -186,9 +186,9 @@ async def test_scheduler_applies_downtime_once_at_start(tmp_path: Path) -> None:
         scheduler = Scheduler(store, deliver, clock)
         await scheduler.start()
         scheduler.stop()
-        assert [a.text[:44] for a in posted] == [
-            "Match #1 (A beat B) is confirmed: no answer ",
-            "Season 2026-01 of cup is closed. No one qual",
+        assert [a.text[:49] for a in posted] == [  # (named: the chat has two ladders)
+            "cup: Match #1 (A beat B) is confirmed: no answer ",
+            "cup: Season 2026-01 of cup is closed. No one qual",
         ]
         after_start = await Chat(store, at=int(clock.now)).export("main")
     async with SqliteStore(db) as store:

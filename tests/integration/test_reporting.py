@@ -319,3 +319,25 @@ async def test_withdraw_where_reports_count_at_once_points_to_a_moderator(chat: 
     assert text.startswith("Reports on main count at once. If one is wrong, ask a moderator")
 
 
+
+
+async def test_again_is_a_new_game_whatever_waits(chat: Chat) -> None:
+    # Both sides said it was a second game; the second answer confirmed the first one.
+    await duel(chat)
+    await chat.ok("alice", "/report win @bob")
+    assert (await chat.ok("alice", "/report win @bob again")).startswith("Match #2 reported")
+    assert (await chat.ok("bob", "/report loss @alice again")).startswith("Match #3 reported")
+    assert [m["status"] for m in (await chat.export())["matches"]] == ["pending"] * 3
+
+
+async def test_two_scores_or_two_margins_in_one_report_are_refused(chat: Chat) -> None:
+    # `2-1 2-0` was taken as 2-0, `major minor` as minor.
+    await chat.ladder("warlight", "bestof=3", "confirm=false")
+    await chat.join("alice", "bob")
+    assert (await chat.refused("alice", "/report win @bob 2-1 2-0")).startswith(
+        "One score per report: a match has one final score, such as 2-1.")
+    await chat.ladder("nhwc", name="cup")
+    await chat.join("alice", "bob", ladder="ladder=cup")
+    assert (await chat.refused("alice", "/report win @bob major minor ladder=cup")).startswith(
+        "One margin per report: minor, major or overwhelming.")
+    assert (await chat.export())["matches"] == [] and (await chat.export("cup"))["matches"] == []

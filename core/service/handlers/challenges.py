@@ -18,7 +18,7 @@ from core.domain.model import PlayerId
 from core.domain.records import ChallengeRecord, Reply
 from core.i18n import N_, Message, either, encode, t
 from core.service.planning import challenge_times, expect
-from core.service.queries.challenges import deadline
+from core.service.queries.challenges import answers, deadline
 from core.service.session import Session, rating_text
 
 # An unfinished challenge's status, in words.
@@ -58,9 +58,10 @@ def issue(s: Session, cmd: IssueChallenge) -> Reply:
                              "open", s.now)
     s.repo.save_challenge(record)
     _expect_jobs(s, record)
+    accept, decline = answers(s)
     return Reply(t("challenge.issued", challenger=me.name, challenged=them.name,
                    mine=standing(s, me.id), theirs=standing(s, them.id),
-                   due=s.when(deadline(s, record))))
+                   due=s.when(deadline(s, record)), accept=accept, decline=decline))
 
 
 def _issue_open(s: Session, me: PlayerId, name: str) -> Reply:
@@ -76,7 +77,7 @@ def _issue_open(s: Session, me: PlayerId, name: str) -> Reply:
     _expect_jobs(s, record)
     return Reply(t("challenge.issued_open", challenger=name, id=record.id,
                    mine=standing(s, me), ladder=s.ladder.name,
-                   due=s.when(deadline(s, record))))
+                   due=s.when(deadline(s, record)), accept=s.said(f"/accept @{name}", named=True)))
 
 
 def _incoming(s: Session, me: PlayerId, challenger: PlayerId | None,

@@ -33,7 +33,8 @@ def join(s: Session, _cmd: JoinQueue) -> Reply:
     state = s.repo.queue(s.ladder.id)
     check = _check_of(state, me)
     if check is not None:
-        return Reply(t("queue.in_check", id=check.id, teams=teams_text(s, check)),
+        return Reply(t("queue.in_check", id=check.id, teams=teams_text(s, check),
+                       ready=s.said("/ready", named=True)),
                      private=True, ready=check.id)
     if any(e.player == me for e in state.entries):
         return Reply(waiting_text(s, state, size), private=True)
@@ -198,7 +199,7 @@ def formed_text(s: Session, match: QueueMatch) -> Message:
     """`Queue match #3 on main: @a @b vs @c @d (mean ratings ...). Say /ready (or press
     Ready) within 120 seconds.`"""
     return t("queue.formed", id=match.id, ladder=s.ladder.name, teams=teams_text(s, match),
-             seconds=s.settings.ready_seconds)
+             seconds=s.settings.ready_seconds, ready=s.said("/ready", named=True))
 
 
 def teams_text(s: Session, match: QueueMatch) -> Text:

@@ -79,7 +79,9 @@ def report(s: Session, cmd: ReportResult) -> Reply:
     others = [p for p in result.players if result.side_of(p) != result.side_of(me.id)]
     return Reply(joined(t("report.pending", id=record.id, result=what,
                           others=participants_text(s, others),
-                          within=span(s.settings.confirm_hours, "hour")), formed),
+                          within=span(s.settings.confirm_hours, "hour"),
+                          confirm=s.said("/confirm", named=True),
+                          dispute=s.said("/dispute", named=True)), formed),
                  confirm_match=record.id)
 
 
@@ -149,7 +151,10 @@ def first_reads(repo: Repo, ctx: Context, cmd: ReportResult, ladder: LadderInfo)
 
 
 def _same_game(s: Session, me: PlayerId, result: Result, again: bool) -> Reply | None:
-    """Answer a report of a game already reported, or None when it is a new game."""
+    """Answer a report of a game already reported, or None when it is a new game (as
+    `again` says it is, whatever waits)."""
+    if again:
+        return None
     earlier = s.repo.same_players(s.ladder.id, result.players, games_since(s.settings, s.now))
     for record in earlier:
         if record.status not in ("pending", "disputed"):
@@ -159,13 +164,14 @@ def _same_game(s: Session, me: PlayerId, result: Result, again: bool) -> Reply |
             raise Duplicate(t("duplicate.disputed", id=record.id))
         if mine:
             raise Duplicate(t("duplicate.mine", id=record.id,
-                              result=s.describe_result(record.result)))
+                              result=s.describe_result(record.result),
+                              confirm=s.said("/confirm", named=True)))
         if _same_outcome(record.result, result):
             record, text = confirm_match(s, record, s.now)
             return Reply(joined(t("duplicate.confirms", id=record.id), text))
         raise Duplicate(t("duplicate.other", id=record.id,
                           result=s.describe_result(record.result)))
-    if not s.settings.confirm and not again:
+    if not s.settings.confirm:
         for record in reversed(earlier):
             if record.status != "confirmed" \
                     or record.result.side_of(me) == record.result.side_of(record.reporter):

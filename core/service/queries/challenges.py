@@ -23,3 +23,9 @@ def whom(s: Session, challenge: ChallengeRecord) -> Message:
     if challenge.challenged is None:
         return t("challenge.anyone")
     return s.name(challenge.challenged)
+
+
+def answers(s: Session) -> tuple[str, str]:
+    """How the challenged player accepts and declines, as a prompt to answer says it
+    (naming the ladder in a chat of several)."""
+    return s.said("/accept", named=True), s.said("/decline", named=True)
