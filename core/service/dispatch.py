@@ -20,7 +20,7 @@ from core.domain.budget import renewed
 from core.domain.errors import LadderError, NoLadder, NotAllowed, RuleViolation, UsageError
 from core.domain.model import Timestamp
 from core.domain.names import shielded
-from core.domain.records import Announcement, Context, Reply, refused
+from core.domain.records import Announcement, Context, LadderInfo, Reply, refused
 from core.domain.settings import Policy
 from core.i18n import joined, language_of, render, t
 from core.ports.repository import Repo
@@ -153,16 +153,10 @@ def _execute(repo: Repo, ctx: Context, parsed: Parsed, policy: Policy) -> tuple[
         if named is not None and cmd.reschedules and not reply.error:
             schedule(repo, ctx.chat, named)
         return reply, _ladder_language(repo, ctx.chat, named, policy)
-    try:
-        ladder = repo.ladder(ctx.chat, parsed.ladder) if parsed.ladder is not None else \
-            route(repo, ctx.chat, ctx.user, cmd)
-    except UsageError as error:  # two ladders fit: which was asked
-        return refused(error), _chat_language(repo, ctx.chat, policy)
-    if ladder is None:
-        if parsed.ladder is not None:
-            return refused(NoLadder(t("ladder.unknown_list", ladder=parsed.ladder))), \
-                _chat_language(repo, ctx.chat, policy)
-        return refused(NoLadder(t("ladder.none_here"))), bots
+    ladder = _ladder_for(repo, ctx, parsed.ladder, cmd)
+    if isinstance(ladder, LadderError):
+        return refused(ladder), bots if isinstance(ladder, NoLadder) and parsed.ladder is None \
+            else _chat_language(repo, ctx.chat, policy)
     if cmd.moderator and not ctx.moderates(ladder):
         return refused(NotAllowed(t("moderators.only"))), ladder.settings.language
     announcements = catch_up(repo, ladder, ctx.at)
@@ -184,6 +178,21 @@ def _execute(repo: Repo, ctx: Context, parsed: Parsed, policy: Policy) -> tuple[
     return dataclasses.replace(reply, ladder=ladder.name,
                                announcements=(*announcements, *reply.announcements)
                                ), ladder.settings.language
+
+
+def _ladder_for(repo: Repo, ctx: Context, name: str | None, cmd: Command
+                ) -> LadderInfo | LadderError:
+    """The ladder a command is for: the one it names, else the one it can only mean
+    (core.service.routing); or why there is none to act on."""
+    try:
+        ladder = repo.ladder(ctx.chat, name) if name is not None else \
+            route(repo, ctx.chat, ctx.user, cmd)
+    except UsageError as error:  # two ladders fit: which was asked
+        return error
+    if ladder is None:
+        return NoLadder(t("ladder.unknown_list", ladder=name) if name is not None
+                        else t("ladder.none_here"))
+    return ladder
 
 
 def _shielded(cmd: Command) -> Command:
