@@ -16,10 +16,10 @@ from core.commands.params import (
 )
 from core.commands.words import (
     LADDER_LENGTH,
-    LADDER_NAME,
     MAX_TEXT,
     Args,
     clip,
+    ladder_name,
     read_options,
 )
 from core.domain.settings import PRESETS
@@ -141,8 +141,8 @@ def parse_ladder(args: Args) -> Command:
     if sub == "create":
         if not args.tokens:
             raise args.error(t("mod.name_new"))
-        name = args.pop()
-        if not LADDER_NAME.match(name):
+        name = ladder_name(args.pop())
+        if name is None:
             raise args.error(t("mod.ladder_name"))
         options = read_options(args)
         presets = [v for k, v in options if k == "preset"]
@@ -168,27 +168,29 @@ def parse_ladder(args: Args) -> Command:
                                     "share": ShareLadder(), "unshare": Unshare()}
         return bare[sub]
     if sub == "join-share":
-        if len(args.tokens) != 2 or not LADDER_NAME.match(args.tokens[1]):
+        named = ladder_name(args.tokens[1]) if len(args.tokens) == 2 else None
+        if named is None:
             raise args.error(t("mod.join_share"))
-        code = args.pop()
-        return JoinShare(code, args.pop())
+        return JoinShare(args.pop(), named)
     if sub == "rename":
-        if len(args.tokens) != 1 or not LADDER_NAME.match(args.tokens[0]):
+        named = ladder_name(args.pop()) if len(args.tokens) == 1 else None
+        if named is None:
             raise args.error(t("mod.new_name"))
-        return RenameLadder(args.pop())
+        return RenameLadder(named)
     if sub == "delete":
-        if not args.tokens or not LADDER_NAME.match(args.tokens[0]):
+        name = ladder_name(args.pop()) if args.tokens else None
+        if name is None:
             raise args.error(t("mod.delete_which"))
-        name = args.pop()
         confirmed = bool(args.tokens) and args.tokens[0].lower() == "confirm"
         if confirmed:
             args.pop()
         args.done()
         return DeleteLadder(name, confirmed)
     if sub == "default":
-        if len(args.tokens) != 1 or not LADDER_NAME.match(args.tokens[0]):
+        named = ladder_name(args.pop()) if len(args.tokens) == 1 else None
+        if named is None:
             raise args.error(t("mod.default_which"))
-        return MakeDefault(args.pop())
+        return MakeDefault(named)
     raise args.error(t("mod.unknown_ladder_sub", sub=clip(sub)))
 
 

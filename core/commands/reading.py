@@ -8,7 +8,7 @@ import difflib
 
 from core.commands.base import Parsed
 from core.commands.registry import SPECS, WORDS, usage
-from core.commands.words import LADDER_NAME, MAX_TEXT, Args, Resolver, command_word
+from core.commands.words import MAX_TEXT, Args, Resolver, command_word, ladder_name
 from core.domain.errors import UsageError
 from core.domain.names import shielded
 from core.domain.records import UserRef
@@ -28,8 +28,8 @@ def parse(text: str, author: UserRef, resolve: Resolver,
     kept = []
     for token in tokens:
         if token.lower().startswith("ladder="):
-            ladder = token.split("=", 1)[1]
-            if not LADDER_NAME.match(ladder):
+            ladder = ladder_name(token.split("=", 1)[1])
+            if ladder is None:
                 raise UsageError(t("parse.ladder_name"))
         else:
             kept.append(token)

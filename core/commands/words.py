@@ -4,6 +4,7 @@ and the pieces several commands share (mentions, reasons, match ids, pages, marg
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable
 
 from core.domain.bestof import score_text
@@ -18,8 +19,27 @@ from core.i18n import Message, Number, joined, t
 MAX_REASON = 300
 MAX_ADJUST = 10_000  # points, or rungs, of one /mod adjust
 LADDER_LENGTH = 32  # a ladder name's characters, at most
-LADDER_CHARS = rf"[A-Za-z0-9_-]{{1,{LADDER_LENGTH}}}"  # (inside buttons' data too)
-LADDER_NAME = re.compile(rf"^{LADDER_CHARS}$")
+# ... and its bytes in UTF-8: a Telegram button carries it in its 64 bytes of data
+# (`withdraw:NAME:1234567890`, `pg:s:100000:NAME:season`)
+LADDER_BYTES = 40
+LADDER_CHARS = rf"[^\s:=]{{1,{LADDER_LENGTH}}}"  # (inside buttons' data: `ladder_name` checks)
+_NAME_PARTS = frozenset("-_")
+
+
+def ladder_name(text: str) -> str | None:
+    """`text` as a ladder name, in NFC, or None if it is not one: letters of any script
+    (with their marks), digits, `-` and `_`, up to LADDER_LENGTH characters and
+    LADDER_BYTES bytes."""
+    name = unicodedata.normalize("NFC", text)
+    if not 0 < len(name) <= LADDER_LENGTH or len(name.encode()) > LADDER_BYTES:
+        return None
+    if unicodedata.category(name[0])[0] == "M":  # (a mark belongs to a letter before it)
+        return None
+    for char in name:
+        kind = unicodedata.category(char)
+        if not (kind[0] in "LM" or kind == "Nd" or char in _NAME_PARTS):
+            return None
+    return name
 MAX_PAGE = 100_000
 MAX_TEXT = 2000  # a command's characters, at most
 TABLES = ("season", "week", "ladder", "rating")

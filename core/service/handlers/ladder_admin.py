@@ -13,7 +13,7 @@ from core.i18n import Message, encode, joined, plural, t
 from core.ports.repository import Repo
 from core.service.handlers.sharing import told_ended
 from core.service.queries.export import export_ladder
-from core.service.queries.ladders import member_count
+from core.service.queries.ladders import lookalike, member_count
 from core.service.session import Session
 
 
@@ -24,6 +24,7 @@ def rename(s: Session, cmd: RenameLadder) -> Reply:
         raise RuleViolation(t("rename.same", ladder=old))
     if s.repo.ladder(s.ladder.chat, cmd.name) is not None:
         raise SettingError(t("ladder.exists", ladder=cmd.name))
+    lookalike(s.repo, s.ladder.chat, cmd.name, but=s.ladder.id)
     s.repo.update_ladder(s.ladder.id, name=cmd.name, chat=s.ladder.chat)
     s.audit("rename", encode(t("audit.renamed", old=old, new=cmd.name)))
     return Reply(t("rename.done_default" if s.ladder.is_default else "rename.done",

@@ -41,7 +41,7 @@ from core.domain.tables import TableRow
 from core.i18n import N_, Message, Number, Text, encode, joined, series, t
 from core.ports.repository import Repo
 from core.service.handlers.reporting import confirm_match, reopen_challenge
-from core.service.queries.ladders import hall_text
+from core.service.queries.ladders import hall_text, lookalike
 from core.service.session import Session, rating_text, signed
 
 
@@ -49,6 +49,7 @@ def create_ladder(repo: Repo, ctx: Context, cmd: CreateLadder, policy: Policy) -
     """Create a ladder in the chat from a preset and options."""
     if repo.ladder(ctx.chat, cmd.name) is not None:
         raise SettingError(t("ladder.exists", ladder=cmd.name))
+    lookalike(repo, ctx.chat, cmd.name)
     base = policy.settings_for(cmd.preset)
     rules, properties = split_properties(cmd.options)
     changes = parse_settings(rules)

@@ -20,6 +20,7 @@ from core.domain.records import Announcement, AuditEntry, Context, LadderInfo, R
 from core.domain.settings import Policy
 from core.i18n import Joined, Message, Text, listed, render, t
 from core.ports.repository import Repo
+from core.service.queries.ladders import lookalike
 from core.service.session import Session, platform_of
 
 CODE_MINUTES = 10
@@ -139,6 +140,7 @@ def _join_share(repo: Repo, ctx: Context, cmd: JoinShare, subject: str) -> Reply
         raise RuleViolation(t("share.here_already", ladder=mine.name))
     if repo.ladder(ctx.chat, cmd.name) is not None:
         raise SettingError(t("ladder.exists", ladder=cmd.name))
+    lookalike(repo, ctx.chat, cmd.name)
     home = views[0]
     repo.share(home.id, ctx.chat, cmd.name)
     if ctx.channel is not None:  # (Discord: where it was said is where it announces)

@@ -10,8 +10,9 @@ from collections.abc import Callable
 
 from core.commands.ladders import ListLadders
 from core.commands.views import ShowHallOfFame, ShowHistory, ShowStandings
-from core.domain.errors import RuleViolation
+from core.domain.errors import RuleViolation, SettingError
 from core.domain.model import PlayerId, Timestamp
+from core.domain.names import look
 from core.domain.paging import more_hint, pages, past_the_end
 from core.domain.records import (
     AuditEntry,
@@ -37,6 +38,15 @@ HISTORY_PAGE = 10  # matches of a history a page
 def member_table(settings: Settings) -> str:
     """The table that lists every member: rungs, or ratings (calibrating players too)."""
     return choose(settings).table
+
+
+def lookalike(repo: Repo, chat: str, name: str, but: int | None = None) -> None:
+    """Refuse a ladder name that looks like one the chat has (another ladder than `but`):
+    "mаin" with a Cyrillic а, "Main", "main\u200b" (core.domain.names.look)."""
+    seen = look(name)
+    for ladder in repo.ladders(chat):
+        if ladder.id != but and look(ladder.name) == seen:
+            raise SettingError(t("ladder.lookalike", ladder=name, other=ladder.name))
 
 
 def member_count(repo: Repo, ladder: LadderInfo, at: Timestamp) -> int:
