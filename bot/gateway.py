@@ -37,6 +37,9 @@ BUTTON_LABELS = {"confirm": N_("button.confirm"), "dispute": N_("button.dispute"
 READY_ACTIONS = ("ready",)
 # Every button a press may name (a press of anything else is a stale or forged one).
 PRESSABLE = BUTTON_ACTIONS + READY_ACTIONS
+# The commands a "which ladder?" question offers as buttons, one a ladder (a dispute
+# wants its reason typed; a challenge's answer has no button); a row each, five at most
+CHOOSABLE, MAX_CHOICES = ("confirm", "withdraw", "ready"), 5
 # A page's buttons: `pg:KIND:PAGE:LADDER:TABLE`, within Telegram's 64 bytes of callback
 # data and Discord's 100 characters of custom id (a ladder name is at most 32).
 PAGE_DATA = re.compile(rf"pg:(?P<kind>[sph]):(?P<page>[1-9][0-9]{{0,5}}):"
@@ -94,14 +97,26 @@ BUTTON_DISPUTE = encode(t("dispute.by_button"))  # the reason a dispute's button
 
 
 def button_command(action: str, match: int) -> Command:
-    """The command a button stands for (the same on every platform)."""
+    """The command a button stands for (the same on every platform); match 0 names none
+    (a ladder chosen: the one waiting there)."""
+    number = match or None
     if action == "confirm":
-        return ConfirmResult(match)
+        return ConfirmResult(number)
     if action == "withdraw":
-        return WithdrawReport(match)
+        return WithdrawReport(number)
     if action == "ready":
-        return Ready(match)
-    return DisputeResult(match, BUTTON_DISPUTE)
+        return Ready(number)
+    return DisputeResult(number, BUTTON_DISPUTE)
+
+
+def choice_buttons(reply: Reply) -> list[tuple[str, str, str]]:
+    """A "which ladder?" question's buttons: (label, action, ladder), the command given
+    again on that ladder (`Confirm: cup`), in the reply's language."""
+    if reply.choices is None or reply.choices[0] not in CHOOSABLE:
+        return []
+    action, ladders = reply.choices
+    return [(render(t("button.on_ladder", action=t(BUTTON_LABELS[action]), ladder=ladder),
+                    reply.language), action, ladder) for ladder in ladders[:MAX_CHOICES]]
 
 
 _STOPPED = Reply("")  # a command stopped at its time budget (core.domain.budget)

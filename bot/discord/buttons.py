@@ -28,11 +28,13 @@ class ReportButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     pending report, Ready under a queue match's ready check; the custom id carries what
     it answers, so the buttons keep working after a restart."""
 
-    def __init__(self, action: str, ladder: str, match: int, language: str = "en") -> None:
+    def __init__(self, action: str, ladder: str, match: int, language: str = "en",
+                 label: str = "") -> None:
         style = {"confirm": discord.ButtonStyle.success, "ready": discord.ButtonStyle.success,
                  "dispute": discord.ButtonStyle.danger}.get(action, discord.ButtonStyle.secondary)
         # (Rebuilt from a press, the label is not sent again: the message keeps its own.)
-        super().__init__(discord.ui.Button(label=button_label(action, language), style=style,
+        super().__init__(discord.ui.Button(label=label or button_label(action, language),
+                                           style=style,
                                            custom_id=f"lb:{action}:{match}:{ladder}"))
         self.action, self.ladder, self.match = action, ladder, match
 
@@ -79,6 +81,17 @@ def page_view(turns: tuple[tuple[str, str], ...]) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for label, data in turns:
         view.add_item(PageButton(data, label))
+    return view
+
+
+def choice_view(choices: tuple[tuple[str, str, str], ...]) -> discord.ui.View:
+    """A "which ladder?" question's buttons: the command again, on one ladder each (match
+    0: the one waiting there)."""
+    view = discord.ui.View(timeout=None)
+    for row, (label, action, ladder) in enumerate(choices):
+        button = ReportButton(action, ladder, 0, label=label)
+        button.item.row = row
+        view.add_item(button)
     return view
 
 

@@ -23,7 +23,7 @@ from discord import app_commands
 
 from bot.config import Config
 from bot.discord.board import DiscordBoard
-from bot.discord.buttons import PageButton, ReportButton, page_view, report_view
+from bot.discord.buttons import PageButton, ReportButton, choice_view, page_view, report_view
 from bot.discord.commands import register
 from bot.discord.keys import PLATFORM, chat_key, user_ref
 from bot.discord.render import MENTION, called_ids, calling, chunks, pinged, render, shown
@@ -241,6 +241,8 @@ class DiscordPlatform:
             first["view"] = report_view(*made.buttons)
         elif made.pages:
             first["view"] = page_view(made.pages)
+        elif made.choices:
+            first["view"] = choice_view(made.choices)
         if made.chart:
             from bot.charts import render as draw  # (matplotlib: loaded at the first chart)
 

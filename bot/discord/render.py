@@ -13,7 +13,7 @@ from typing import Any
 
 import discord
 
-from bot.gateway import buttons_of, page_buttons, page_label
+from bot.gateway import buttons_of, choice_buttons, page_buttons, page_label
 from bot.text import contain_bidi, split_text, unlink
 from core.domain.records import Reply
 
@@ -83,6 +83,8 @@ class Rendered:
     buttons: tuple[tuple[str, ...], str, int, str] | None
     # a page of more: its Previous and Next buttons (label, custom id), in its language
     pages: tuple[tuple[str, str], ...] = ()
+    # a "which ladder?" question's buttons: (label, action, ladder)
+    choices: tuple[tuple[str, str, str], ...] = ()
 
 
 def render(reply: Reply, embed: bool = False, own: str | None = None,
@@ -116,4 +118,5 @@ def render(reply: Reply, embed: bool = False, own: str | None = None,
                   page_buttons(reply.pages, reply.ladder)) \
         if reply.pages is not None and reply.ladder is not None and buttons is None else ()
     return Rendered([common | m for m in messages], private,
-                    embed and not reply.error and reply.chart is not None, buttons, turns)
+                    embed and not reply.error and reply.chart is not None, buttons, turns,
+                    tuple(choice_buttons(reply)))

@@ -7,7 +7,7 @@ from __future__ import annotations
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.constants import CallbackQueryLimit, MessageLimit
 
-from bot.gateway import button_label, buttons_of, page_buttons, page_label
+from bot.gateway import button_label, buttons_of, choice_buttons, page_buttons, page_label
 from bot.text import contain_bidi, cut, split_text, unlink
 from core.domain.records import Reply
 
@@ -33,6 +33,11 @@ def buttons(reply: Reply) -> InlineKeyboardMarkup | None:
     page of more."""
     found = keyboard(buttons_of(reply.ready, reply.confirm_match), reply.ladder,
                      reply.language)
+    choices = choice_buttons(reply)
+    if found is None and choices:  # a "which ladder?" question: one button a ladder
+        return InlineKeyboardMarkup([[InlineKeyboardButton(label, callback_data=f"{action}:"
+                                                           f"{ladder}:0")]
+                                     for label, action, ladder in choices])
     if found is not None or reply.pages is None or reply.ladder is None:
         return found
     row = [InlineKeyboardButton(page_label(action, reply.language), callback_data=data)

@@ -30,6 +30,15 @@ class UsageError(LadderError):
         self.stray = stray
 
 
+class Ambiguous(UsageError):
+    """More than one ladder of the chat fits a command given without `ladder=`: the
+    command's `word` and the `ladders` to choose from (adapters may offer buttons)."""
+
+    def __init__(self, reason: Message, word: str, ladders: tuple[str, ...]) -> None:
+        super().__init__(reason)
+        self.word, self.ladders = word, ladders
+
+
 class NotAllowed(LadderError):
     """The user may not do this (not a moderator, not a participant)."""
 

@@ -367,6 +367,9 @@ class Reply:
     posted: int = 0  # announcements to other chats it left in the outbox (the gateway)
     local: bool = False  # no news for the other chats of a shared ladder (its own settings)
     pages: Paging | None = None  # one page of more: Previous and Next buttons
+    # a command to give again on one of these ladders (its word, the ladders' names):
+    # adapters may offer a button for each
+    choices: tuple[str, tuple[str, ...]] | None = None
 
     @property
     def said(self) -> str:

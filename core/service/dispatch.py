@@ -17,7 +17,14 @@ from core.commands.reading import parse
 from core.commands.registry import NOT_NEWS
 from core.commands.words import Resolver
 from core.domain.budget import renewed
-from core.domain.errors import LadderError, NoLadder, NotAllowed, RuleViolation, UsageError
+from core.domain.errors import (
+    Ambiguous,
+    LadderError,
+    NoLadder,
+    NotAllowed,
+    RuleViolation,
+    UsageError,
+)
 from core.domain.model import Timestamp
 from core.domain.names import shielded
 from core.domain.records import Announcement, Context, LadderInfo, Reply, refused
@@ -154,6 +161,9 @@ def _execute(repo: Repo, ctx: Context, parsed: Parsed, policy: Policy) -> tuple[
             schedule(repo, ctx.chat, named)
         return reply, _ladder_language(repo, ctx.chat, named, policy)
     ladder = _ladder_for(repo, ctx, parsed.ladder, cmd)
+    if isinstance(ladder, Ambiguous):  # which ladder, asked with the choices
+        return dataclasses.replace(refused(ladder), choices=(ladder.word, ladder.ladders)), \
+            _chat_language(repo, ctx.chat, policy)
     if isinstance(ladder, LadderError):
         return refused(ladder), bots if isinstance(ladder, NoLadder) and parsed.ladder is None \
             else _chat_language(repo, ctx.chat, policy)

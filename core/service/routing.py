@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from core.commands.base import Command
 from core.commands.registry import WORD_OF
-from core.domain.errors import UsageError
+from core.domain.errors import Ambiguous
 from core.domain.records import LadderInfo, MatchRecord, PlayerInfo, UserRef
 from core.i18n import either, t
 from core.ports.repository import Repo
@@ -72,8 +72,9 @@ def route(repo: Repo, chat: str, user: UserRef, cmd: Command) -> LadderInfo | No
             return waiting[0]
         if len(waiting) > 1:
             word = WORD_OF[type(cmd)]
-            raise UsageError(t("route.which", count=len(waiting), choices=either(
-                [f"/{word} ladder={ladder.name}" for ladder in waiting])))
+            raise Ambiguous(t("route.which", count=len(waiting), choices=either(
+                [f"/{word} ladder={ladder.name}" for ladder in waiting])), word,
+                tuple(ladder.name for ladder in waiting))
     if len(mine) == 1:
         return mine[0][0]
     return default

@@ -152,9 +152,9 @@ class DiscordHarness:
         assert answers, f"no answer was shown: {self.fake.refused}"
         return answers[0]
 
-    async def export(self) -> dict[str, Any]:
+    async def export(self, ladder: str = "main") -> dict[str, Any]:
         data: dict[str, Any] = await self.store.run(
-            lambda repo: export_ladder(repo, f"discord:{GUILD}", "main", T0 + 10_000),
+            lambda repo: export_ladder(repo, f"discord:{GUILD}", ladder, T0 + 10_000),
             commit=False)
         return data
 
