@@ -256,6 +256,8 @@ def validate(settings: Settings, given: Iterable[str] = ()) -> Settings:
         if group in FORMULA_GROUPS and (settings.is_position or settings.formula != group):
             rates = t("rates.position") if settings.is_position else t(_RATES[settings.formula])
             raise SettingError(t("setting.wrong_rulebook", key=key, group=group, rates=rates))
+        if group == "challenges" and key != "challenges" and not settings.challenges:
+            raise SettingError(t("setting.no_challenges", key=key))
     if settings.family == "rating" and settings.formula in ("fame", "zero_sum", "banded") \
             and not settings.whole:
         raise SettingError(t("setting.whole_only", formula=settings.formula))
@@ -280,10 +282,14 @@ def _check_queue(settings: Settings) -> None:
         return
     if settings.is_position:
         raise SettingError(t("setting.queue_position"))
-    size = team_size(settings.queue)
-    sample = Result((tuple(range(size)), tuple(range(size, 2 * size))))
-    if shape_refusal(settings, sample, "") is not None:
+    if not queue_fits(settings, team_size(settings.queue)):
         raise SettingError(t("setting.queue_teams", queue=settings.queue))
+
+
+def queue_fits(settings: Settings, size: int) -> bool:
+    """Whether the ladder rates the matches of a queue of `size` a side."""
+    sample = Result((tuple(range(size)), tuple(range(size, 2 * size))))
+    return shape_refusal(settings, sample, "") is None
 
 
 def describe(settings: Settings) -> str:

@@ -7,6 +7,7 @@ preset and change any key (`/ladder create main preset=duel k=24 floor=none`).
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -196,7 +197,9 @@ def preset(name: str, known: Iterable[str] = PRESETS) -> Settings:
     try:
         overrides = PRESETS[name]
     except KeyError:
-        raise SettingError(t("setting.no_preset", name=name[:40], presets=", ".join(known))
+        guess = next(iter(difflib.get_close_matches(name[:40].lower(), list(known), n=1)), None)
+        raise SettingError(t("setting.no_preset", name=name[:40], presets=", ".join(known),
+                             hint=t("parse.did_you_mean_word", guess=guess) if guess else "")
                            ) from None
     return Settings(preset=name, **overrides)
 

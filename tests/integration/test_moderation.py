@@ -238,7 +238,7 @@ async def test_setting_errors_read_as_sentences_in_chat(chat: Chat) -> None:
     # The same errors are clauses of config-file errors ("[ladder]: there is no ..."), so
     # they are written lower case; in chat they stand alone.
     assert await chat.refused("mod", "/ladder create x preset=chess") == (
-        "There is no preset called 'chess'; choose one of: warlight, fame, duel, nhwc, dutch, "
+        "There is no preset called 'chess'. Choose one of: warlight, fame, duel, nhwc, dutch, "
         "glicko2, openskill.")
     await chat.ladder("duel")
     reply = await chat.refused("mod", "/ladder set colour=red")

@@ -52,6 +52,8 @@ def _enter(s: Session, user: UserRef, player: PlayerInfo | None, how: str,
     on_rung, at_rating = _ENTERED[how]
     if s.settings.is_position:
         rung = s.repo.rank(s.ladder.id, "rung", player.id, s.now)
+        if rung == 1:  # the only one: the top as much as the bottom
+            on_rung = N_("member.first_rung")
         return t(on_rung, name=name, ladder=s.ladder.name, rung=rung or 0), player
     text = t(at_rating, name=name, ladder=s.ladder.name, rating=rating_text(state.rating))
     calibration = s.settings.calibration

@@ -105,13 +105,15 @@ def change_settings(s: Session, cmd: ChangeSettings, made: Sequence[Text] = ()) 
     s.audit("settings", encode(text), detail=encode(text))
     s.refresh()
     link: Message = ""
+    # Without the bot's address, how to serve the page is for the moderator alone.
+    setup = bool(properties.get("public")) and not s.page()
     if properties.get("public"):
         link = t("settings.page", page=s.page()) if s.page() else t("settings.page_served")
     # A chat's own channel and moderators' role are no news for the other chats that
     # play a shared ladder (they were told "main: mod_role=..." as if theirs had changed).
     own = not really and not made and set(properties) <= CHAT_OWN
     return Reply(joined(t("settings.changed", ladder=s.ladder.name, changes=text), link),
-                 local=own)
+                 local=own, private=setup)
 
 
 CHAT_OWN = frozenset({"channel", "mod_role"})  # each chat's own, for a shared ladder

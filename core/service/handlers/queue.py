@@ -17,6 +17,7 @@ from core.commands.registry import usage_error
 from core.domain.errors import RuleViolation
 from core.domain.model import PlayerId, Result, Timestamp
 from core.domain.records import QueueEntry, QueueMatch, QueueState, Reply
+from core.domain.setting_keys import queue_fits
 from core.domain.setting_values import team_size
 from core.domain.teams import balanced
 from core.i18n import Message, Text, joined, listed, t
@@ -250,8 +251,11 @@ def _save(s: Session, state: QueueState) -> None:
 
 def _size(s: Session) -> int:
     """The team size of the ladder's queue, or a refusal where it has none."""
-    if s.settings.queue is None:
-        raise RuleViolation(t("queue.off", ladder=s.ladder.name))
+    if s.settings.queue is None:  # (what a moderator can set here, said)
+        if s.settings.is_position:
+            raise RuleViolation(t("setting.queue_position"))
+        raise RuleViolation(t("queue.off" if queue_fits(s.settings, 2) else "queue.off_duels",
+                              ladder=s.ladder.name))
     return team_size(s.settings.queue)
 
 

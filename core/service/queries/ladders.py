@@ -163,7 +163,8 @@ def standings(s: Session, cmd: ShowStandings) -> Reply:
     elif total > skip + len(rows) or skip:
         me = s.player(s.ctx.user)
         mine = s.repo.rank(s.ladder.id, table, me.id, s.now) if me is not None else None
-        if me is not None and mine is not None and not skip < mine <= skip + len(rows):
+        # (by who is listed: a place shared by a tie is no page's row number)
+        if me is not None and mine is not None and me.id not in {r.player for r in rows}:
             lines.append(t("table.mine", place=mine, name=me.name, total=total))
         lines += more_hint(total - skip - len(rows),
                            s.said("/standings", table=cmd.table, page=cmd.page + 1))
