@@ -132,18 +132,38 @@ class Console:
             self.warn(f"!time needs an ISO 8601 instant {INSTANTS}, such as "
                       f"2026-03-01T09:00:00+00:00, not {text[:60]!r}")
             return
-        if self.clock is not None and target < self.clock:
-            self.warn(f"the clock never moves backwards; it stays at {iso(self.clock)}")
+        # (before the first !time, the database's clock: the real one may have moved it on)
+        floor = self.clock if self.clock is not None else await self.stands()
+        if floor is not None and target < floor:
+            where = "it stays at" if self.clock is not None else "this database's clock stands at"
+            self.warn(f"the clock never moves backwards; {where} {iso(floor)}")
             return
-        if self.clock is not None and target - self.clock > LONGEST_STEP:
+        if floor is not None and target - floor > LONGEST_STEP:
             self.warn("!time moves the clock at most 10 years at once (every day's jobs run "
-                      f"on the way); it stays at {iso(self.clock)}")
+                      f"on the way); it stays at {iso(floor)}")
             return
         self.clock = target
         self.announce(await self.store.run(lambda repo: catch_up_chat(repo, CHAT, target)))
 
+    async def stands(self) -> int | None:
+        """Where the database's clock stands: the latest its ladders here have run to
+        (None: it has none yet)."""
+        return await self.store.run(
+            lambda repo: max((ladder.clock for ladder in repo.ladders(CHAT)), default=None),
+            commit=False)
+
+    async def opened(self) -> None:
+        """Say where an existing database's clock stands, as a session begins: a line
+        before the first `!time` runs at the real time, and no `!time` goes back."""
+        at = await self.stands()
+        if at is not None:
+            self.err.write(f"console: this database's clock stands at {iso(at)}; lines "
+                           "before a !time run at the real time, and !time never goes back\n")
+            self.err.flush()
+
     async def run(self, lines: Iterable[str]) -> None:
         """Handle every line until the input ends."""
+        await self.opened()
         for number, raw in enumerate(lines, 1):
             await self.step(number, raw)
 
@@ -205,6 +225,7 @@ def interactive(start: Callable[[], Coroutine[Any, Any, Console]],
     only cancels the main task, which a prompt blocked in input() never notices."""
     with asyncio.Runner() as runner:
         console = runner.run(start())
+        runner.run(console.opened())
         try:
             for number, raw in enumerate(prompt_lines(), 1):
                 runner.run(console.step(number, raw))

@@ -260,3 +260,19 @@ async def test_an_unexpected_error_is_apologised_for_and_the_script_goes_on(
     assert said[-2:] == [f"bot: {APOLOGY}", "bot: alice joined main at 1200."]
     assert err.getvalue().startswith("console: line 3: unexpected error\nTraceback")
     assert "OverflowError: math range error" in err.getvalue()
+
+
+def test_a_second_session_says_where_the_databases_clock_stands(tmp_path: Path) -> None:
+    # A later session's `!time` to an earlier instant was accepted without a word, and
+    # its lines were stamped at the database's later clock.
+    db = str(tmp_path / "l.db")
+    first = ladderbot("console", "--db", db, "--admin=mod", stdin=DUEL_START +
+                      "!time 2026-01-09T12:00:00+00:00\n")
+    assert first.returncode == 0 and "clock stands" not in first.stderr  # (a new file)
+    again = ladderbot("console", "--db", db, "--admin=mod",
+                      stdin="!time 2026-01-06T10:00:00+00:00\n@a: /profile\n")
+    assert again.stderr.splitlines()[:2] == [
+        "console: this database's clock stands at 2026-01-09T12:00:00+00:00; lines before a "
+        "!time run at the real time, and !time never goes back",
+        "console: line 1: the clock never moves backwards; this database's clock stands at "
+        "2026-01-09T12:00:00+00:00"]
