@@ -135,8 +135,10 @@ class Console:
         # (before the first !time, the database's clock: the real one may have moved it on)
         floor = self.clock if self.clock is not None else await self.stands()
         if floor is not None and target < floor:
-            where = "it stays at" if self.clock is not None else "this database's clock stands at"
+            where = "it stays at" if self.clock is not None else \
+                "it stays where this database's clock stands,"
             self.warn(f"the clock never moves backwards; {where} {iso(floor)}")
+            self.clock = floor  # (simulated from here: not the real time a !time meant to leave)
             return
         if floor is not None and target - floor > LONGEST_STEP:
             self.warn("!time moves the clock at most 10 years at once (every day's jobs run "

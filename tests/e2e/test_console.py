@@ -270,9 +270,11 @@ def test_a_second_session_says_where_the_databases_clock_stands(tmp_path: Path) 
                       "!time 2026-01-09T12:00:00+00:00\n")
     assert first.returncode == 0 and "clock stands" not in first.stderr  # (a new file)
     again = ladderbot("console", "--db", db, "--admin=mod",
-                      stdin="!time 2026-01-06T10:00:00+00:00\n@a: /profile\n")
+                      stdin="!time 2026-01-06T10:00:00+00:00\n@alice: /profile\n")
     assert again.stderr.splitlines()[:2] == [
         "console: this database's clock stands at 2026-01-09T12:00:00+00:00; lines before a "
         "!time run at the real time, and !time never goes back",
-        "console: line 1: the clock never moves backwards; this database's clock stands at "
-        "2026-01-09T12:00:00+00:00"]
+        "console: line 1: the clock never moves backwards; it stays where this database's "
+        "clock stands, 2026-01-09T12:00:00+00:00"]
+    # (and stays there, simulated: the real date would have closed the seasons between)
+    assert "alice on main" in again.stdout and "closed" not in again.stdout
