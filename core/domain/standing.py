@@ -111,9 +111,14 @@ class Applied:
     changes: tuple[Change, ...] = ()
     match: MatchEffect | None = None
     season: SeasonEffect | None = None
+    # a decay day: how many members it moved, and the largest moves (stored as one
+    # statement, not as changes: this is what its summary says)
+    decayed: int = 0
+    most: tuple[Change, ...] = ()
 
 
 NOTHING = Applied("none")
+DECAY_SHOWN = 5  # the largest moves a decay day's summary names
 
 
 @dataclass(slots=True)

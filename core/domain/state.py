@@ -41,6 +41,7 @@ from core.domain.model import Correction, Match, PlayerId, Result, Timestamp, pa
 from core.domain.pairs import unrated_note
 from core.domain.settings import Settings
 from core.domain.standing import (
+    DECAY_SHOWN,
     NOTHING,
     Applied,
     Change,
@@ -143,12 +144,22 @@ class LadderState(RatedGames):
         settings = self.settings
         if not settings.decays:  # the rulebook's own end of a day (a rating period's close)
             return self.rulebook.day_over(self, day)
-        members = [s for s in self.players.values() if s.member]
+        ids = [p for p, s in self.players.items() if s.member]
+        members = [self.players[p] for p in ids]
         ratings = np.fromiter((s.rating for s in members), np.float64, len(members))
-        for state, rating in zip(members, (ratings - elo.decay_amounts(settings, ratings))
-                                 .tolist(), strict=True):
+        amounts = elo.decay_amounts(settings, ratings)
+        after = ratings - amounts
+        for state, rating in zip(members, after.tolist(), strict=True):
             state.rating = rating
-        return Applied("decay")
+        moved = np.flatnonzero(amounts > 0)
+        if not moved.size:
+            return Applied("decay")
+        # the largest moves, in a time that grows with the members, not with their sort
+        top = moved[np.argpartition(-amounts[moved], min(DECAY_SHOWN, moved.size) - 1)
+                    [:DECAY_SHOWN]] if moved.size > DECAY_SHOWN else moved
+        top = top[np.argsort(-amounts[top], kind="stable")]
+        return Applied("decay", decayed=int(moved.size), most=tuple(
+            Change(ids[i], float(ratings[i]), float(after[i])) for i in top.tolist()))
 
     def _close_season(self, label: str, at: Timestamp) -> Applied:
         settings = self.settings

@@ -8,6 +8,7 @@ changes nothing, while jobs that fell due before it (run first, in time order) s
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Callable
 from typing import Any, cast
 
@@ -40,6 +41,7 @@ from core.service.routing import route
 from core.service.session import Session
 
 DEFAULT_POLICY = Policy()
+_LANGUAGE_OPTION = re.compile(r"(?:^|\s)language=(\S+)", re.IGNORECASE)
 
 
 def handle(repo: Repo, ctx: Context, text: str, resolve: Resolver,
@@ -63,7 +65,8 @@ def handle(repo: Repo, ctx: Context, text: str, resolve: Resolver,
     if isinstance(parsed, UsageError):
         parsed = _ladder_named(repo, ctx.chat, text, parsed)
     if isinstance(parsed, LadderError):
-        return spoken(refused(parsed), ctx, _chat_language(repo, ctx.chat, policy))
+        return spoken(refused(parsed), ctx, _chat_language(
+            repo, ctx.chat, _first_language(ctx, policy, _said_language(text))))
     if parsed is None:
         return None
     reply = execute(repo, ctx, parsed, policy)
@@ -79,17 +82,29 @@ def _expect(repo: Repo, ctx: Context, parsed: Parsed) -> None:
         repo.expect_ladder(ctx.chat, parsed.ladder, lambda ladder: expects(repo, ctx, cmd, ladder))
 
 
-def _chat_language(repo: Repo, chat: str, policy: Policy) -> str:
+def _chat_language(repo: Repo, chat: str, fallback: str) -> str:
     """The language of a chat's default ladder (a refusal before any ladder was named),
-    else the bot's."""
-    return _ladder_language(repo, chat, None, policy)
+    else `fallback` (`_first_language`)."""
+    return _ladder_language(repo, chat, None, fallback)
 
 
-def _ladder_language(repo: Repo, chat: str, name: str | None, policy: Policy) -> str:
+def _ladder_language(repo: Repo, chat: str, name: str | None, fallback: str) -> str:
     """The language of the chat's ladder `name` (None, or one that does not exist: the
-    chat's default), else the bot's."""
+    chat's default), else `fallback`."""
     ladder = (repo.ladder(chat, name) if name is not None else None) or repo.ladder(chat, None)
-    return ladder.settings.language if ladder is not None else policy.language
+    return ladder.settings.language if ladder is not None else fallback
+
+
+def _first_language(ctx: Context, policy: Policy, said: str | None) -> str:
+    """What a chat with no ladder yet speaks: the asker's own language where the platform
+    says it (and we speak it), else the `language=` the line gives, else the bot's."""
+    return language_of(ctx.locale, language_of(said, policy.language))
+
+
+def _said_language(text: str) -> str | None:
+    """The `language=` a line gives, if any."""
+    found = _LANGUAGE_OPTION.search(text)
+    return found.group(1) if found is not None else None
 
 
 def spoken(reply: Reply, ctx: Context, language: str) -> Reply:
@@ -135,20 +150,20 @@ def execute(repo: Repo, ctx: Context, parsed: Parsed, policy: Policy = DEFAULT_P
 def _execute(repo: Repo, ctx: Context, parsed: Parsed, policy: Policy) -> tuple[Reply, str]:
     """The reply, and the language of the ladder it concerns (the bot's, if none)."""
     cmd = parsed.command
-    bots = policy.language
+    bots = _first_language(ctx, policy, dict(getattr(cmd, "options", ())).get("language"))
     handler = HANDLERS[type(cmd)]
     # The chat's ladders as a whole (create, default, delete, join a share) are for the
     # chat's moderators; one ladder's moderators' role is asked once its ladder is known.
     if cmd.moderator and cmd.chat_wide and not ctx.moderator:
         return refused(NotAllowed(t("moderators.only"))), \
-            _ladder_language(repo, ctx.chat, parsed.ladder, policy)
+            _ladder_language(repo, ctx.chat, parsed.ladder, bots)
     try:
         check(cmd, ctx.user)  # typed options (Discord's) come here without the parser's checks
     except UsageError as error:
-        return refused(error), _ladder_language(repo, ctx.chat, parsed.ladder, policy)
+        return refused(error), _ladder_language(repo, ctx.chat, parsed.ladder, bots)
     cmd = _shielded(cmd)
     if handler.known is not None:  # (no locale, as on the console: the chat's language)
-        known = storeless(cmd, policy, ctx.locale, _chat_language(repo, ctx.chat, policy))
+        known = storeless(cmd, policy, ctx.locale, _chat_language(repo, ctx.chat, bots))
         assert known is not None
         return known, known.language
     chat = handler.chat
@@ -159,14 +174,14 @@ def _execute(repo: Repo, ctx: Context, parsed: Parsed, policy: Policy) -> tuple[
         named: str | None = getattr(cmd, "name", None) if cmd.names_ladder else None
         if named is not None and cmd.reschedules and not reply.error:
             schedule(repo, ctx.chat, named)
-        return reply, _ladder_language(repo, ctx.chat, named, policy)
+        return reply, _ladder_language(repo, ctx.chat, named, bots)
     ladder = _ladder_for(repo, ctx, parsed.ladder, cmd)
     if isinstance(ladder, Ambiguous):  # which ladder, asked with the choices
         return dataclasses.replace(refused(ladder), choices=(ladder.word, ladder.ladders)), \
-            _chat_language(repo, ctx.chat, policy)
+            _chat_language(repo, ctx.chat, bots)
     if isinstance(ladder, LadderError):
         return refused(ladder), bots if isinstance(ladder, NoLadder) and parsed.ladder is None \
-            else _chat_language(repo, ctx.chat, policy)
+            else _chat_language(repo, ctx.chat, bots)
     if cmd.moderator and not ctx.moderates(ladder):
         return refused(NotAllowed(t("moderators.only"))), ladder.settings.language
     announcements = catch_up(repo, ladder, ctx.at)

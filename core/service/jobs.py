@@ -54,10 +54,15 @@ def catch_up(repo: Repo, ladder: LadderInfo, now: Timestamp) -> list[Announcemen
     # text index -> the queue match whose ready check it carries, and whom it calls
     readies: dict[int, tuple[int, tuple[str, ...]]] = {}
     quiet: list[tuple[Session, SeasonEffect]] = []  # seasons no one qualified in, in turn
+    decays: dict[int, str] = {}  # text index -> the decay day it sums up
     for job in _planned(repo, ladder, now):
+        said = len(texts)
         with renewed():  # (each job its own time budget: a long downtime is many jobs)
             ladder = _job(repo, ladder, job, texts, readies, quiet)
+        if job.kind == "decay" and len(texts) > said:  # (its summary is said last)
+            decays[len(texts) - 1] = job.label
     texts += _quiet_text(quiet)
+    texts, readies = _decay_runs(ladder, texts, readies, decays)
     repo.update_ladder(ladder.id, clock=now)
     schedule(repo, ladder.chat, ladder.name)
     if texts and ladder.several:  # which ladder's, in a chat of several
@@ -92,6 +97,37 @@ def _job(repo: Repo, ladder: LadderInfo, job: Job, texts: list[Message],
             readies[len(texts) - 1] = ready
     repo.update_ladder(ladder.id, clock=job.at)
     return _reload(repo, ladder)
+
+
+def _decay_runs(ladder: LadderInfo, texts: list[Message],
+                readies: dict[int, tuple[int, tuple[str, ...]]], decays: dict[int, str]
+                ) -> tuple[list[Message], dict[int, tuple[int, tuple[str, ...]]]]:
+    """Days of decay caught up in a row (downtime) said in one announcement, with the
+    last day's summary, not one a day; the other texts (and their buttons) as they were."""
+    kept: list[Message] = []
+    moved: dict[int, tuple[int, tuple[str, ...]]] = {}
+    run: list[int] = []
+
+    def close_run() -> None:
+        if len(run) > 1:
+            kept.append(t("decay.days", ladder=ladder.name, first=decays[run[0]],
+                          last=decays[run[-1]], count=len(run), summary=texts[run[-1]]))
+        kept.extend(texts[n] for n in run[:1] if len(run) == 1)
+        run.clear()
+
+    for n, text in enumerate(texts):
+        if n in decays and (not run or run[-1] == n - 1):
+            run.append(n)
+            continue
+        close_run()
+        if n in decays:
+            run.append(n)
+            continue
+        if n in readies:
+            moved[len(kept)] = readies[n]
+        kept.append(text)
+    close_run()
+    return kept, moved
 
 
 def _announced(ladder: LadderInfo, texts: list[Message],
@@ -147,8 +183,14 @@ def _run(s: Session, job: Job) -> Message:
 
 
 def _period_text(s: Session, day: str, applied: Applied | Rederived) -> Message:
-    """A rating period's close at the start of `day`, where its games moved ratings (a
-    decay day says nothing: everyone's rating moves by one rule, which /profile states)."""
+    """A rating period's close at the start of `day`, where its games moved ratings; a
+    decay day's summary, where it moved someone."""
+    if isinstance(applied, Applied) and applied.kind == "decay" and applied.decayed:
+        more = applied.decayed - len(applied.most)
+        return t("decay.summary", ladder=s.ladder.name, day=day,
+                 moved=plural(applied.decayed, "player"),
+                 changes=joined(s.describe_changes(applied.most),
+                                t("changes.more", count=more) if more else "", sep=", "))
     if isinstance(applied, Rederived) or applied.kind != "period" or not applied.changes:
         return ""
     last = (date.fromisoformat(day) - timedelta(days=1)).isoformat()

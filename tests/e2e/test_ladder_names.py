@@ -51,7 +51,7 @@ async def test_a_name_is_refused_past_32_characters_or_40_bytes() -> None:
     too_long = TWENTY + "-"  # 21 characters, 41 bytes
     assert len(TWENTY.encode()) == 40 < len(too_long.encode())
     assert (await chat.refused("mod", f"/ladder create {too_long} preset=duel language=ru")
-            ).startswith("A ladder name is 1-32 letters of any script")
+            ).startswith("Название ладдера — от 1 до 32 букв любого алфавита")  # (the line's)
     assert (await chat.refused("mod", "/ladder create x:y preset=duel")).startswith(
         "A ladder name is")
     await chat.ok("mod", f"/ladder create {TWENTY} preset=duel")

@@ -186,7 +186,10 @@ async def test_scheduler_applies_downtime_once_at_start(tmp_path: Path) -> None:
         scheduler = Scheduler(store, deliver, clock)
         await scheduler.start()
         scheduler.stop()
-        assert [a.text[:49] for a in posted] == [  # (named: the chat has two ladders)
+        decay, *rest = posted  # (named: the chat has two ladders)
+        assert decay.text.startswith("main: Decay on main: 29 days, 2026-01-06 to 2026-02-03. "
+                                     "The last: Decay on main, 2026-02-03: ")
+        assert [a.text[:49] for a in rest] == [
             "cup: Match #1 (A beat B) is confirmed: no answer ",
             "cup: Season 2026-01 of cup is closed. No one qual",
         ]
@@ -201,8 +204,10 @@ async def test_scheduler_applies_downtime_once_at_start(tmp_path: Path) -> None:
         assert await Chat(store, at=int(clock.now)).export("main") == after_start
         # later ticks pick up what falls due after the start
         clock.now += DAY
-        assert await again.tick() == []
-        assert len(posted) == 2
+        ticked = await again.tick()  # (the next midnight's decay, said: 823² // 125000 = 5)
+        assert [a.text for a in ticked] == [
+            "main: Decay on main, 2026-02-04: 1 player lost rating: a 823 -> 818 (-5)."]
+        assert len(posted) == 4  # (the three at the start, and this one)
         events = await store.run(lambda repo: repo.events(1))
         assert len([e for e in events if isinstance(e, DecayDay)]) == 30
 

@@ -75,6 +75,25 @@ async def test_a_refusal_follows_the_askers_language_the_rest_the_ladders(store:
     assert unknown.text.startswith("Je bent geblokkeerd op main (door mod: cheating).")
 
 
+async def test_a_chat_with_no_ladder_speaks_the_askers_language_or_the_lines(
+        store: Any) -> None:
+    # It answered in English, although the line said language=ru (issue 51).
+    refused = await ask(store, "mod", "/ladder create main preset=dule language=ru",
+                        moderator=True)
+    assert refused.text.startswith("Набора правил «dule» нет. Может быть, duel?")
+    listed = await ask(store, "alice", "/ladder list", locale="nl-NL")  # (Discord's locale)
+    assert (listed.text, listed.private) == (
+        "Hier is nog geen ladder. Een moderator maakt er een: /ladder create main "
+        "preset=duel", False)
+    # the asker's own language comes first; an unknown one falls back to the line's
+    refused = await ask(store, "mod", "/ladder create main preset=dule language=ru",
+                        locale="nl", moderator=True)
+    assert refused.text.startswith("Er is geen reglement 'dule'.")
+    refused = await ask(store, "mod", "/ladder create main preset=dule language=nl",
+                        locale="pt-BR", moderator=True)
+    assert refused.text.startswith("Er is geen reglement 'dule'.")
+
+
 async def test_in_a_private_chat_every_reply_is_the_askers_language(store: Any) -> None:
     await ask(store, "mod", "/ladder create main preset=duel", moderator=True)
     reply = await ask(store, "alice", "/join", locale="nl", alone=True)

@@ -7,6 +7,7 @@ They read stored projections through the repository and never replay the log.
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import pairwise
 
 from core.commands.ladders import ListLadders
 from core.commands.views import ShowHallOfFame, ShowHistory, ShowStandings
@@ -29,7 +30,10 @@ from core.domain.tables import HallEntry, calibrating, league, league_name
 from core.i18n import N_, Message, decode, joined, plural, span, t
 from core.ports.hints import PageNamesRead, StandingsRead
 from core.ports.repository import Repo
+from core.service.queries.charts import chart_for
 from core.service.session import Session, instant, rating_text, signed
+
+DECAY_DAYS = 7  # the newest decay days a history names
 
 TOP = 20  # rows of a table a page
 HISTORY_PAGE = 10  # matches of a history a page
@@ -243,10 +247,30 @@ def history(s: Session, cmd: ShowHistory) -> Reply:
     if audit:
         lines.append(t("history.moderators"))
         lines += [audit_text(s, a) for a in audit]
+    if cmd.page == 1:
+        lines += _decay_days(s, who)
     # (a player's history pages by its text hint: a button cannot carry who it is)
     paged = who is None and (more or cmd.page > 1)
     return Reply(joined(*lines, sep="\n"),
                  pages=Paging("history", cmd.page, more) if paged else None)
+
+
+def _decay_days(s: Session, who: PlayerId | None) -> list[Message]:
+    """The newest decay days (DECAY_DAYS), and for one player what each took, as their
+    chart draws it (a decay day is stored once for the ladder, not per player)."""
+    if not s.settings.decays:
+        return []
+    days = [(at, day) for at, kind, day in s.repo.timeline(s.ladder.id)
+            if kind == "decay"][-DECAY_DAYS:]
+    if not days:
+        return []
+    if who is None:
+        return [t("history.decay_days", days=", ".join(day for _, day in days))]
+    chart = chart_for(s.repo, s.ladder, who, s.name(who), s.now)
+    points = chart.points if chart is not None else ()
+    fell = {at: before - after for (_, before), (at, after) in pairwise(points)}
+    moves = [f"{day} {signed(-fell[at])}" for at, day in days if fell.get(at, 0) > 0]
+    return [t("history.decay_player", moves=", ".join(moves))] if moves else []
 
 
 def hall_of_fame(s: Session, _cmd: ShowHallOfFame) -> Reply:
