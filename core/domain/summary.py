@@ -5,7 +5,11 @@ presets and the web), from the settings in force: a custom preset (`base="duel"`
 from __future__ import annotations
 
 from core.domain.settings import Settings, fmt_number
-from core.i18n import Message, joined, listed, span, t
+from core.i18n import N_, Message, joined, listed, span, t
+
+# The tables as a sentence names them (`/standings season` keeps the key itself)
+TABLE_NAMES = {"season": N_("summary.table_season"), "week": N_("summary.table_week"),
+               "ladder": N_("summary.table_ladder")}
 
 
 def described(head: Message, settings: Settings, traits: list[tuple[bool, Message]]) -> Message:
@@ -46,5 +50,6 @@ def ladder_traits(s: Settings) -> list[tuple[bool, Message]]:
         (s.series_hours is not None,
          t("summary.series", within=span(s.series_hours or 0, "hour"))),
         (s.decays, t("summary.decay")),
-        (bool(s.tables), t("summary.tables", count=len(s.tables), tables=listed(s.tables))),
+        (bool(s.tables), t("summary.tables", count=len(s.tables), tables=listed(
+            [t(TABLE_NAMES[table]) if table in TABLE_NAMES else table for table in s.tables]))),
     ]

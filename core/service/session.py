@@ -26,7 +26,7 @@ from core.domain.records import (
 )
 from core.domain.settings import Policy, Settings, fmt_number
 from core.domain.standing import Applied, Change
-from core.i18n import Message, Text, joined, listed, plural, t
+from core.i18n import Message, Number, Text, joined, listed, plural, t
 from core.ports.repository import Repo
 
 PLATFORMS = {"discord": "Discord", "telegram": "Telegram"}
@@ -291,12 +291,16 @@ def rating_text(rating: float) -> str:
     return str(round_half_away(rating))
 
 
-def signed(delta: float) -> str:
-    """`+20`, `-13`, `+20.5`, `0`."""
+def signed(delta: float) -> Message:
+    """`+20`, `-13`, `+20.5`, `0`; a fraction with its reader's decimal sign (`+20,5` in
+    Russian and Dutch), as every other number of the reply."""
     if abs(delta) < 0.05:
         return "0"
-    text = fmt_number(delta) if float(delta).is_integer() else f"{delta:.1f}"
-    return text if delta < 0 else "+" + text
+    if float(delta).is_integer():
+        text = fmt_number(delta)
+        return text if delta < 0 else "+" + text
+    return t("number.signed", sign="-" if delta < 0 else "+",
+             number=Number(round(abs(delta), 1)))
 
 
 

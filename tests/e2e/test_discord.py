@@ -295,13 +295,13 @@ async def test_a_russian_ladders_report_and_buttons_speak_russian(dc: Harness) -
     await dc.send(command("join", by=ALICE))
     await dc.send(command("join", by=BOB))
     pending = await dc.send(report(ALICE, "win", BOB))
-    assert text(pending).startswith("Результат матча #1: alice побеждает bob.")
+    assert text(pending).startswith("Результат матча #1: alice — bob, победа: alice.")
     buttons = pending["components"][0]["components"]
     assert [b["label"] for b in buttons] == ["Подтвердить", "Оспорить", "Отозвать"]
     assert [b["custom_id"] for b in buttons] == [  # what a press answers stays as it was
         "lb:confirm:1:main", "lb:dispute:1:main", "lb:withdraw:1:main"]
     confirmed = await dc.send(button("lb:confirm:1:main", BOB))
-    assert text(confirmed).startswith("Матч #1 подтверждён: alice побеждает bob.")
+    assert text(confirmed).startswith("Матч #1 подтверждён: alice — bob, победа: alice.")
 
 
 async def test_suggest_is_an_ephemeral_list_with_names_as_typed(dc: Harness) -> None:

@@ -152,8 +152,8 @@ async def test_a_ladders_pages_speak_its_language(site: Any) -> None:
     page = await (await client.get("/ladders/1/history")).text()
     assert '<html lang="ru">' in page
     assert "<h2>Последние матчи</h2>" in page and "5 янв. 2026\u202fг. 10:00" in page
-    assert "</span> побеждает <a" in page  # the result's own words, links kept
-    assert "mod аннулирует #2: &lt;b&gt;not&lt;/b&gt; played" in page  # typed as typed
+    assert "</span> — <a" in page  # the result's own words, links kept
+    assert "#2 — аннулирование, модератор mod: &lt;b&gt;not&lt;/b&gt; played" in page
     assert "Recent matches" not in page and "Jan 5" not in page
     player = await (await client.get("/ladders/1/players/1")).text()
     assert "2 игры (рейтинговых: 2): побед 2, поражений 0, ничьих 0" in player

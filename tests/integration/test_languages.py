@@ -4,12 +4,14 @@ through the console and through the command layer."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
 from core.domain.records import Context
 from core.service.dispatch import handle
-from tests.support.chat import T0, user
+from storage.memory.store import MemoryStore
+from tests.support.chat import T0, Chat, user
 from tests.support.console import console
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -121,15 +123,17 @@ def test_a_russian_position_ladder_challenges_and_moves_rungs(tmp_path: Path) ->
                          "@ann: /join\n@bob: /join\n@cat: /join\n@cat: /challenge @bob\n"
                          "@bob: /accept\n@cat: /report win @bob major\n@bob: /confirm\n"))
     assert lines[-4:] == [
-        "cat вызывает @bob (ступень 3 вызывает ступень 2). bob: /accept или /decline до "
+        # (names stay in the nominative: no case, and no verb with a gender, needs them
+        # changed; "cat вызывает @bob", "от cat" wanted "боба", "от кота")
+        "Вызов: cat — @bob (ступень 3 вызывает ступень 2). bob: /accept или /decline до "
         "2026-01-08 10:00 UTC; без ответа вам засчитают поражение (minor).",
-        "bob принимает вызов #1 от cat: cat на ступени 3, bob на ступени 2. Сыграйте до "
+        "Вызов #1 принят: cat на ступени 3 — bob на ступени 2. Сыграйте до "
         "2026-01-12 10:00 UTC, затем /report win|loss|draw @user "
         "minor|major|overwhelming; если не сыграете к этому сроку, вызов сгорит.",
-        "Результат матча #1: cat побеждает bob (major). bob: /confirm или /dispute, на ответ "
-        "есть 24 часа; иначе результат засчитают как есть.",
-        "Матч #1 подтверждён: cat побеждает bob (major). cat: ступень 3 -> 1 (вверх на 2), "
-        "bob: ступень 2 -> 3 (вниз на 1).",
+        "Результат матча #1: cat — bob, победа: cat (major). bob: /confirm или /dispute, на "
+        "ответ есть 24 часа; иначе результат засчитают как есть.",
+        "Матч #1 подтверждён: cat — bob, победа: cat (major). cat: ступень 3 -> 1 (вверх на "
+        "2), bob: ступень 2 -> 3 (вниз на 1).",
     ]
 
 
@@ -156,3 +160,21 @@ def test_a_glicko2_ladder_refuses_a_free_for_all_in_its_language(tmp_path: Path)
                          "@ann: /report ffa @ann @bob @cat\n"))
     assert lines[-1] == ("main: Glicko-2 учитывает только игры один на один: ладдер с "
                          "preset=openskill учитывает игры всех против всех и командные.")
+
+
+async def test_one_decimal_sign_in_a_reply_and_table_names_in_the_ladders_words() -> None:
+    # Russian said `tau 0,5` in one reply and `(+162.3)` in the next; and "таблицы season,
+    # week и ladder" (issue 51). A Glicko-2 game moves ratings by fractions.
+    chat = Chat(MemoryStore(), chat="ru")
+    await chat.ladder("glicko2", "language=ru", "confirm=false")
+    await chat.join("a", "b")
+    moved = await chat.ok("a", "/report win @b")
+    assert re.search(r"\(\+\d+,\d\)", moved) and re.search(r"\(-\d+,\d\)", moved)
+    assert not re.search(r"\d\.\d", moved)
+    assert "tau 0,5" in await chat.ok("a", "/ladder info")
+    await chat.ladder("duel", "language=ru", name="cup")
+    assert "таблицы сезона, недели и ладдера" in await chat.ok("a", "/ladder info ladder=cup")
+    nl = Chat(MemoryStore(), chat="nl")
+    await nl.ladder("glicko2", "language=nl", "confirm=false")
+    await nl.join("a", "b")
+    assert re.search(r"\(\+\d+,\d\)", await nl.ok("a", "/report win @b"))

@@ -37,7 +37,7 @@ async def test_answers_go_to_the_ladder_where_they_are_awaited(store: object) ->
         "Нет результатов, которые ждут вашего подтверждения."
     challenged = await chat.ok(IVAN, f"/challenge @{MARIA}")
     assert "/accept ladder=cup или /decline ladder=cup" in challenged
-    assert (await chat.ok(MARIA, "/accept")).startswith(f"{MARIA} принимает вызов #1")
+    assert (await chat.ok(MARIA, "/accept")).startswith("Вызов #1 принят")
     await chat.ok(ALEKSEI, "/queue ladder=wl")
     formed = await chat.ok(OLGA, "/queue ladder=wl")
     assert "Ответьте /ready ladder=wl" in formed

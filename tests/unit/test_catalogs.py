@@ -13,7 +13,7 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.plurals import get_plural
 
 from core.domain.settings import Language
-from core.i18n import LANGUAGES, PSEUDO, joined, language_of, render, t
+from core.i18n import LANGUAGES, PSEUDO, Number, joined, language_of, render, t
 from core.i18n.catalogs import SOURCE, catalog
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -152,6 +152,23 @@ def test_every_message_renders_with_and_without_a_count(language: str) -> None:
             said = render(t(code, count=count, **params), language)
             assert said.strip() and said != code, (language, code, count)
             assert code not in said, (language, code, count)
+
+
+DECIMAL = {"en": "1.5", "ru": "1,5", "nl": "1,5"}  # (CLDR's decimal sign of each)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_message_says_numbers_by_its_languages_rules(language: str) -> None:
+    # Each message with every number parameter 1.5, and each count 1, 2, 5 and 21: the
+    # language's own decimal sign and plural form, never a bare code. A Russian reply
+    # said `tau 0,5` and `(+162.3)`, two decimal signs in one reply.
+    for code, forms in words_of(SOURCE).items():
+        wanted = {p for form in forms for p in PLACEHOLDER.findall(form)} - {"count"}
+        for count in (1, 2, 5, 21):
+            said = render(t(code, count=count, **dict.fromkeys(wanted, Number(1.5))),
+                          language)
+            assert code not in said, (language, code, count)
+            assert not wanted or DECIMAL[language] in said, (language, code, said)
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

@@ -269,8 +269,8 @@ def _decay_days(s: Session, who: PlayerId | None) -> list[Message]:
     chart = chart_for(s.repo, s.ladder, who, s.name(who), s.now)
     points = chart.points if chart is not None else ()
     fell = {at: before - after for (_, before), (at, after) in pairwise(points)}
-    moves = [f"{day} {signed(-fell[at])}" for at, day in days if fell.get(at, 0) > 0]
-    return [t("history.decay_player", moves=", ".join(moves))] if moves else []
+    moves = [joined(day, signed(-fell[at])) for at, day in days if fell.get(at, 0) > 0]
+    return [t("history.decay_player", moves=joined(*moves, sep=", "))] if moves else []
 
 
 def hall_of_fame(s: Session, _cmd: ShowHallOfFame) -> Reply:
