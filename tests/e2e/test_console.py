@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.support.console import DUEL_START, ROOT, console, export, ladderbot
+from tests.support.console import DUEL_START, ROOT, console, export, ladderbot, read_export
 from tests.support.corrected_scripts import DUEL
 
 
@@ -221,17 +221,17 @@ def test_a_script_split_in_two_runs_ends_as_one_run(tmp_path: Path) -> None:
     console(whole, PART_ONE + PART_TWO)
     at = "2026-02-03T00:00:00+00:00"
     for ladder in ("main", "cup", "rungs"):
-        assert export(split, at, ladder) == export(whole, at, ladder)
+        assert read_export(split, at, ladder) == read_export(whole, at, ladder)
     # what fell due on the way was announced: the auto-confirmation, the reminder, the
     # forfeit and the season close
     assert "is confirmed: no answer within 24 hours" in second
     assert "runs out at" in second and "a forfeit (minor defeat)" in second
     assert "Season 2026-01 of cup is closed" in second
     # the second part again: the reads answer the same, nothing is applied twice
-    before = {ladder: export(split, at, ladder) for ladder in ("main", "cup", "rungs")}
+    before = {ladder: read_export(split, at, ladder) for ladder in ("main", "cup", "rungs")}
     again = console(split, PART_TWO)
     assert "closed" not in again and "forfeit" not in again and "confirmed" not in again
-    assert {ladder: export(split, at, ladder) for ladder in ("main", "cup", "rungs")} == before
+    assert {ladder: read_export(split, at, ladder) for ladder in ("main", "cup", "rungs")} == before
 
 
 async def test_an_unexpected_error_is_apologised_for_and_the_script_goes_on(

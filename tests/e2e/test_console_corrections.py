@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.support.console import console, export
+from tests.support.console import console, read_export
 from tests.support.corrected_scripts import DUEL, DUTCH, FAME, NHWC, WARLIGHT, scripts
 
 
@@ -22,7 +22,7 @@ def test_corrections_equal_the_corrected_history_from_scratch(
     assert "Standings re-derived" in out or "It had not counted yet" in out
     console(tmp_path / "corrected.db", corrected)
     at = "2026-01-09T00:00:00+00:00"
-    a, b = export(tmp_path / "played.db", at), export(tmp_path / "corrected.db", at)
+    a, b = read_export(tmp_path / "played.db", at), read_export(tmp_path / "corrected.db", at)
     assert a["players"] == b["players"]
     assert a["tables"] == b["tables"]
     assert a["hall_of_fame"] == b["hall_of_fame"]

@@ -3,6 +3,7 @@ answer was wrong or misleading before."""
 
 from __future__ import annotations
 
+from core.service.queries.views import standings_view
 from storage.memory.store import MemoryStore
 from tests.support.chat import Chat
 
@@ -70,3 +71,30 @@ async def test_the_first_player_of_a_position_ladder_is_not_told_it_is_the_botto
     await chat.ladder("nhwc", "language=nl")
     assert await chat.ok("a", "/join") == "a doet mee aan main, op plaats 1, als eerste speler."
     assert await chat.ok("b", "/join") == "b doet mee aan main, op plaats 2, de onderste."
+
+
+async def test_a_player_with_no_games_gets_words_not_empty_axes() -> None:
+    chat = Chat(MemoryStore())
+    await chat.ladder("duel")
+    await chat.join("alice", "bob")
+    profile = await chat.say("alice", "/profile")
+    assert profile is not None and profile.chart is None
+    assert str(profile.text).splitlines()[1] == "No games yet."
+    await chat.ok("alice", "/report win @bob")
+    await chat.ok("bob", "/confirm")
+    drawn = await chat.say("alice", "/profile")
+    assert drawn is not None and drawn.chart is not None
+    assert [value for _, value in drawn.chart.points][-1] == 1016  # RULES.md §3: +16
+
+
+async def test_the_web_table_marks_glicko_players_provisional_by_their_rd() -> None:
+    # Glicko-2 is provisional while RD > 110 (RULES.md §6), whatever the games played:
+    # the web's table marked no one (it counted calibration games, which glicko2 has none of).
+    chat = Chat(MemoryStore())
+    await chat.ladder("glicko2", "confirm=false", "public=true")
+    await chat.join("alice", "bob")
+    await chat.ok("alice", "/report win @bob")
+    view = await chat.store.run(lambda repo: standings_view(repo, 1, "rating", chat.at))
+    assert view is not None
+    assert [(r["name"], r["provisional"]) for r in view["rows"]] == [
+        ("alice", True), ("bob", True)]

@@ -3,6 +3,7 @@ an instant, any other subcommand."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import resource
 import signal
@@ -10,6 +11,10 @@ import subprocess
 import sys
 from pathlib import Path
 from typing import Any
+
+from core.domain.calendar import parse_instant
+from core.service import dispatch
+from storage.sqlite.store import SqliteStore
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -42,3 +47,18 @@ def export(db: Path, at: str, ladder: str = "main", chat: str = "console") -> di
 
 DUEL_START = ("!time 2026-01-05T10:00:00+00:00\n@mod: /ladder create main preset=duel\n"
               "@alice: /join\n@bob: /join\n@alice: /report win @bob\n")
+
+
+def read_export(db: Path, at: str, ladder: str = "main") -> dict[str, Any]:
+    """What `ladderbot export` prints, read in this process (the same `dispatch.export`
+    through a JSON round trip, without a process's start): for tests that compare
+    ladders, not the command line."""
+    async def read() -> dict[str, Any]:
+        async with SqliteStore(db) as store:
+            data: dict[str, Any] = await store.run(
+                lambda repo: dispatch.export(repo, "console", ladder, parse_instant(at)),
+                commit=False)
+        return data
+
+    found: dict[str, Any] = json.loads(json.dumps(asyncio.run(read())))
+    return found

@@ -28,12 +28,13 @@ def chart_reads(ladder: LadderInfo, player: PlayerId, now: Timestamp) -> list[Ah
 
 def chart_for(repo: Repo, ladder: LadderInfo, player: PlayerId, name: str,
               now: Timestamp) -> ChartData | None:
-    """The chart of one player, or None when there is nothing to draw yet."""
+    """The chart of one player, or None when there is nothing to draw yet: no game, no
+    adjustment (empty axes and a legend for nothing; the profile says "No games yet")."""
     settings = ladder.settings
     changes = [c for c in repo.changes(ladder.id, player, CHART_CHANGES)
                if c.kind in ("match", "adjust", "leave", "period")]
     state = repo.player_state(ladder.id, player)
-    if state is None:
+    if state is None or not changes:
         return None
     position = settings.is_position
     current = float(repo.rank(ladder.id, "rung", player, now) or 0) if position \

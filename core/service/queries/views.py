@@ -101,7 +101,8 @@ def standings_view(repo: Repo, ladder_id: int, table: str | None,
         elif shown != "rung":
             entry["rating"] = _number(ladder, row.value)
             entry["league"] = _league(settings, row.value, row.rated_games)
-            entry["provisional"] = calibrating(settings, row.rated_games)
+            # (provisional as the rulebook says: Glicko-2's by its RD, not by games)
+            entry["provisional"] = row.held or calibrating(settings, row.rated_games)
         if day:
             before = day.get(row.player)
             entry["movement"] = None if before is None else before - place
