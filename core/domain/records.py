@@ -129,6 +129,17 @@ class MatchRecord:
             return said
         return t("result.unrated_because", note=said)
 
+    def awaits(self, player: PlayerId) -> bool:
+        """Whether this report waits for `player` to answer it: pending, `player` on a
+        side other than the reporter's."""
+        return self.status == "pending" and player in self.result.players and \
+            self.result.side_of(player) != self.result.side_of(self.reporter)
+
+    def reported_by_side_of(self, player: PlayerId) -> bool:
+        """Whether this report is pending and `player`'s side made it (theirs to withdraw)."""
+        return self.status == "pending" and player in self.result.players and \
+            self.result.side_of(player) == self.result.side_of(self.reporter)
+
     def as_match(self) -> Match:
         """The value the rules fold."""
         return Match(self.id, self.reported_at, self.result, self.challenge, self.forfeit)

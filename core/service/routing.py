@@ -13,28 +13,21 @@ from collections.abc import Callable
 from core.commands.base import Command
 from core.commands.registry import WORD_OF
 from core.domain.errors import Ambiguous
-from core.domain.records import LadderInfo, MatchRecord, PlayerInfo, UserRef
+from core.domain.records import LadderInfo, PlayerInfo, UserRef
 from core.i18n import either, t
 from core.ports.repository import Repo
 
 Waiting = Callable[[Repo, LadderInfo, PlayerInfo, int | None], list[int]]
 
 
-def _answerable(record: MatchRecord, me: int) -> bool:
-    return record.status == "pending" and me in record.result.players and \
-        record.result.side_of(me) != record.result.side_of(record.reporter)
-
-
 def _reports_to_answer(repo: Repo, ladder: LadderInfo, me: PlayerInfo,
                        match: int | None) -> list[int]:
-    return [r.id for r in repo.open_matches(ladder.id)
-            if _answerable(r, me.id) and match in (None, r.id)]
+    return [r.id for r in repo.open_matches(ladder.id) if r.awaits(me.id) and match in (None, r.id)]
 
 
 def _own_reports(repo: Repo, ladder: LadderInfo, me: PlayerInfo, match: int | None) -> list[int]:
     return [r.id for r in repo.open_matches(ladder.id)
-            if r.status == "pending" and me.id in r.result.players
-            and r.result.side_of(me.id) == r.result.side_of(r.reporter) and match in (None, r.id)]
+            if r.reported_by_side_of(me.id) and match in (None, r.id)]
 
 
 def _challenges_to_answer(repo: Repo, ladder: LadderInfo, me: PlayerInfo,

@@ -241,9 +241,7 @@ def _waiting_for(s: Session, me: PlayerId, match_id: int | None, verb: str) -> M
         if record.result.side_of(me) == record.result.side_of(record.reporter):
             raise NotAllowed(t(says["own_side"], id=match_id))
         return record
-    waiting = [record for record in s.repo.open_matches(s.ladder.id)
-               if record.status == "pending" and me in record.result.players
-               and record.result.side_of(me) != record.result.side_of(record.reporter)]
+    waiting = [record for record in s.repo.open_matches(s.ladder.id) if record.awaits(me)]
     if not waiting:
         raise RuleViolation(t(says["none"]))
     # guessing could settle a game the player meant to question
@@ -322,8 +320,7 @@ def _reported_by(s: Session, me: PlayerId, match_id: int | None) -> MatchRecord:
             raise NotAllowed(t("withdraw.not_reporter", id=match_id))
         return record
     mine = [record for record in s.repo.open_matches(s.ladder.id)
-            if record.status == "pending" and me in record.result.players
-            and record.result.side_of(me) == record.result.side_of(record.reporter)]
+            if record.reported_by_side_of(me)]
     if not mine:
         raise RuleViolation(t("withdraw.none"))
     return _only(s, mine, N_("withdraw.which"), "withdraw")
