@@ -159,7 +159,7 @@ _SPECS: tuple[SettingSpec, ...] = (
     _number(N_("key.sigma"), Range(0.01, 1000, why=t("range.why_sound"))),
     _number(N_("key.beta"), Range(2, 1000, why=t("range.why_sound"))),
     _number(N_("key.skill_tau"), Range(0, 100)),
-    _number(N_("key.display_scale"), Range(0, 10_000, above=True)),
+    _number(N_("key.display_scale"), Range(0.01, 10_000)),  # (a subnormal one made mu infinite)
     _number(N_("key.display_base"), _RATING),
 )
 

@@ -76,8 +76,9 @@ async def test_h2h_in_russian_and_dutch() -> None:
     ru = Chat(store, chat="ru")
     await _three_games(ru, "language=ru")
     said = (await ru.ok("alice", "/h2h @bob")).splitlines()
-    assert said[0] == "alice против bob в main"
-    assert said[1] == "Всего — 3 игры: у alice 1 победа, у bob 1 победа, 1 ничья"
+    # (names in the nominative: "против bob", "у alice" wanted other cases of them)
+    assert said[0] == "alice — bob в main"
+    assert said[1] == "Всего — 3 игры: alice — 1 победа, bob — 1 победа, 1 ничья"
     nl = Chat(store, chat="nl")
     await _three_games(nl, "language=nl")
     assert (await nl.ok("alice", "/h2h @bob")).splitlines()[:2] == [

@@ -106,3 +106,14 @@ async def _play(rulebook: str, created: list[str], steps: list[tuple[str, Any]])
 def test_no_setting_bricks_a_ladder(rulebook: str, created: list[str],
                                     steps: list[tuple[str, Any]]) -> None:
     asyncio.run(_play(rulebook, created, steps))
+
+
+async def test_a_vanishing_display_scale_is_refused() -> None:
+    # Found by the sweep above: openskill with display_scale=2.2e-309 (above 0, as the
+    # range allowed) moved mu by 5 / 2.2e-309 on `/mod adjust +5`, an infinite rating
+    # that no reply could show.
+    async with SqliteStore(":memory:") as store:
+        chat = Chat(store)
+        refused = await chat.refused("mod", "/ladder create main preset=openskill "
+                                            "display_scale=2.225073858507203e-309")
+        assert "display_scale" in refused and "0.01" in refused

@@ -69,4 +69,4 @@ async def test_a_stranger_is_told_to_join_and_the_reply_speaks_the_ladders_langu
     await chat.join("alice", "bob")
     assert "/join" in await chat.refused("zed", "/suggest")
     assert await chat.ok("alice", "/suggest") == \
-        "Честные соперники для alice в main сейчас: bob (1000)."
+        "alice, честные соперники в main сейчас: bob (1000)."
