@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from bot.limits import Limiter
 from bot.text import overtime
 from core.commands.base import Command, Parsed
+from core.commands.challenges import AcceptChallenge
 from core.commands.queue import Ready
 from core.commands.reports import ConfirmResult, DisputeResult, WithdrawReport
 from core.commands.views import ShowHistory, ShowPlayers, ShowStandings
@@ -32,14 +33,15 @@ from core.service.dispatch import execute, handle, spoken
 BUTTON_ACTIONS = ("confirm", "dispute", "withdraw")
 # Each button's label, said in the language of the reply it hangs under.
 BUTTON_LABELS = {"confirm": N_("button.confirm"), "dispute": N_("button.dispute"),
-                 "withdraw": N_("button.withdraw"), "ready": N_("button.ready")}
+                 "withdraw": N_("button.withdraw"), "ready": N_("button.ready"),
+                 "accept": N_("button.accept")}
 # The button under a queue match's ready check.
 READY_ACTIONS = ("ready",)
 # Every button a press may name (a press of anything else is a stale or forged one).
-PRESSABLE = BUTTON_ACTIONS + READY_ACTIONS
+PRESSABLE = (*BUTTON_ACTIONS, *READY_ACTIONS, "accept")
 # The commands a "which ladder?" question offers as buttons, one a ladder (a dispute
-# wants its reason typed; a challenge's answer has no button); a row each, five at most
-CHOOSABLE, MAX_CHOICES = ("confirm", "withdraw", "ready"), 5
+# and a decline want their reason typed); a row each, five at most
+CHOOSABLE, MAX_CHOICES = ("confirm", "withdraw", "ready", "accept"), 5
 # A page's buttons: `pg:KIND:PAGE:LADDER:TABLE`, within Telegram's 64 bytes of callback
 # data and Discord's 100 characters of custom id (a ladder name is at most 32).
 PAGE_DATA = re.compile(rf"pg:(?P<kind>[sph]):(?P<page>[1-9][0-9]{{0,5}}):"
@@ -106,6 +108,8 @@ def button_command(action: str, match: int) -> Command:
         return WithdrawReport(number)
     if action == "ready":
         return Ready(number)
+    if action == "accept":  # (a "which ladder?" choice: the challenge waiting there)
+        return AcceptChallenge()
     return DisputeResult(number, BUTTON_DISPUTE)
 
 

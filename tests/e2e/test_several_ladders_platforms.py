@@ -59,3 +59,19 @@ async def test_telegram_asks_which_ladder_with_buttons(tg: TelegramHarness) -> N
     said = await tg.press(T_BOB, "confirm:кубок:0")
     assert any(line.startswith("Матч #1 подтверждён") for line in said)
     assert tg.api.refused == []
+
+
+async def test_an_accept_awaited_on_two_ladders_is_asked_with_buttons(tg: TelegramHarness) -> None:
+    for name in ("cup", "league"):
+        await tg.say(T_MOD, f"/ladder create {name} preset=nhwc")
+        for who in (T_BOB, T_ALICE):  # (alice below bob: she may challenge him)
+            await tg.say(who, f"/join ladder={name}")
+        await tg.say(T_ALICE, f"/challenge @bob ladder={name}")
+    asked = await tg.say(T_BOB, "/accept")
+    assert asked[-1] == ASKED + "/accept ladder=cup or /accept ladder=league."
+    rows = tg.api.sent()[-1]["reply_markup"]["inline_keyboard"]
+    assert [(b["text"], b["callback_data"]) for row in rows for b in row] == [
+        ("Accept: cup", "accept:cup:0"), ("Accept: league", "accept:league:0")]
+    said = await tg.press(T_BOB, "accept:league:0")
+    assert any(line.startswith("bob accepts alice's challenge #1") for line in said)
+    assert tg.api.refused == []
