@@ -155,8 +155,8 @@ class LadderState(RatedGames):
         if not moved.size:
             return Applied("decay")
         # the largest moves, in a time that grows with the members, not with their sort
-        top = moved[np.argpartition(-amounts[moved], min(DECAY_SHOWN, moved.size) - 1)
-                    [:DECAY_SHOWN]] if moved.size > DECAY_SHOWN else moved
+        top = moved[np.argpartition(-amounts[moved], DECAY_SHOWN - 1)[:DECAY_SHOWN]] \
+            if moved.size > DECAY_SHOWN else moved
         top = top[np.argsort(-amounts[top], kind="stable")]
         return Applied("decay", decayed=int(moved.size), most=tuple(
             Change(ids[i], float(ratings[i]), float(after[i])) for i in top.tolist()))

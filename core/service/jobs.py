@@ -112,7 +112,8 @@ def _decay_runs(ladder: LadderInfo, texts: list[Message],
         if len(run) > 1:
             kept.append(t("decay.days", ladder=ladder.name, first=decays[run[0]],
                           last=decays[run[-1]], count=len(run), summary=texts[run[-1]]))
-        kept.extend(texts[n] for n in run[:1] if len(run) == 1)
+        elif run:
+            kept.append(texts[run[0]])
         run.clear()
 
     for n, text in enumerate(texts):
