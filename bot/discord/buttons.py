@@ -1,6 +1,7 @@
 """Discord's buttons: Confirm, Dispute, Withdraw and Ready under a report or a ready
-check, Previous and Next under a page. Their custom ids carry what they answer, so they
-keep working after a restart; a press goes to the platform that made them."""
+check, one a ladder under a "which ladder?" question, Previous and Next under a page.
+Their custom ids carry what they answer, so they keep working after a restart; a press
+goes to the platform that made them."""
 
 from __future__ import annotations
 
