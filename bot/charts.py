@@ -57,6 +57,10 @@ def draw(data: ChartData) -> Figure:
     for n, (at, _season) in enumerate(data.seasons):
         axes.axvline(_days([_when(at)])[0], color="#999999", linestyle="--", linewidth=0.8,
                      label=said(t("chart.season"), language) if n == 0 else None)
+    if data.decays:  # each decay day's step, marked and named in the legend
+        axes.plot(_days([_when(at) for at, _ in data.decays]), [v for _, v in data.decays],
+                  linestyle="none", marker="v", markersize=3, color="#888888",
+                  label=said(t("chart.decay"), language))
     if data.corrections:  # each where the line stands once it was made
         axes.plot(_days([_when(at) for at, _ in data.corrections]),
                   [_value_at(data, at) for at, _ in data.corrections],

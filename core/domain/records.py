@@ -345,6 +345,7 @@ class ChartData:
     inverted: bool = False  # rungs: 1 at the top
     name: str = ""  # file name stem: ladder-player
     language: str = "en"  # the ladder's: what the legend says
+    decays: tuple[tuple[Timestamp, float], ...] = ()  # where a decay day took rating
 
 
 @dataclass(frozen=True, slots=True)

@@ -59,3 +59,14 @@ async def test_the_summary_speaks_the_ladders_language() -> None:
     [said] = [a.text for a in await nl.tick(DAY)]
     assert said.startswith("Verval op main, 2026-01-06: 2 spelers verloren rating: a 1700 -> "
                            "1677 (-23)")
+
+
+async def test_a_players_chart_marks_each_decay_step() -> None:
+    # The steps were drawn unlabelled, like any other move of the line.
+    chat = Chat(MemoryStore())
+    await three(chat)
+    await chat.tick(2 * DAY)
+    profile = await chat.say("a", "/profile")
+    assert profile is not None and profile.chart is not None
+    # 1700 - 23 = 1677, then 1677 - floor(1677² / 125000) = 1677 - 22 = 1655
+    assert [value for _, value in profile.chart.decays] == [1677, 1655]

@@ -45,30 +45,36 @@ def chart_for(repo: Repo, ladder: LadderInfo, player: PlayerId, name: str,
     seasons = tuple((at, label) for at, kind, label in timeline if kind == "season")
     points: list[tuple[Timestamp, float]] = []
     matches: list[tuple[Timestamp, float]] = []
+    decayed: list[tuple[Timestamp, float]] = []  # the points decay days made
     if changes:
         value = changes[0].before
         points.append((changes[0].at, value))
         for change in changes:
-            value = _decayed(settings, decays, points, value, change.at)
+            value = _decayed(settings, decays, points, value, change.at, decayed)
             value = change.after
             points.append((change.at, value))
             if change.kind == "match" and change.rated:
                 matches.append((change.at, value))
-        _decayed(settings, decays, points, value, now + 1)
+        _decayed(settings, decays, points, value, now + 1, decayed)
     points.append((max(now, points[-1][0]) if points else now, current))
     audit = repo.audit(ladder.id, player=player, limit=CHART_CORRECTIONS)
     corrections = tuple(sorted((a.at, f"{a.by}: {a.action}") for a in audit))
     label = "rung" if position else "rating"
     return ChartData(label, tuple(points), tuple(matches), seasons, corrections, position,
-                     f"{ladder.name}-{name}", settings.language)
+                     f"{ladder.name}-{name}", settings.language, tuple(decayed))
 
 
 def _decayed(settings: Settings, decays: list[Timestamp],
-             points: list[tuple[Timestamp, float]], value: float, until: Timestamp) -> float:
-    """Apply the decay days between the last point and `until`, adding their points."""
+             points: list[tuple[Timestamp, float]], value: float, until: Timestamp,
+             marks: list[tuple[Timestamp, float]]) -> float:
+    """Apply the decay days between the last point and `until`, adding their points (to
+    the line, and to `marks` where a day took something)."""
     since = points[-1][0] if points else until
     for at in decays:
         if since < at < until:
-            value -= elo.decay_amount(settings, value)
+            taken = elo.decay_amount(settings, value)
+            value -= taken
             points.append((at, value))
+            if taken:
+                marks.append((at, value))
     return value
