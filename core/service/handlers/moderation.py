@@ -105,10 +105,11 @@ def change_settings(s: Session, cmd: ChangeSettings, made: Sequence[Text] = ()) 
     s.audit("settings", encode(text), detail=encode(text))
     s.refresh()
     link: Message = ""
-    # Without the bot's address, how to serve the page is for the moderator alone.
-    setup = bool(properties.get("public")) and not s.page()
+    setup = False  # without the bot's address, how to serve the page: the moderator's alone
     if properties.get("public"):
-        link = t("settings.page", page=s.page()) if s.page() else t("settings.page_served")
+        page = s.page()
+        link = t("settings.page", page=page) if page else t("settings.page_served")
+        setup = not page
     # A chat's own channel and moderators' role are no news for the other chats that
     # play a shared ladder (they were told "main: mod_role=..." as if theirs had changed).
     own = not really and not made and set(properties) <= CHAT_OWN
