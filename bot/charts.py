@@ -26,6 +26,7 @@ from core.i18n import render as said
 from core.i18n import t
 
 SIZE = (8.0, 4.0)  # inches
+NARROW = (4.6, 3.6)  # a phone's: drawn at its width, its text is not scaled down
 DPI = 100  # so a PNG is 800 x 400 pixels
 # A first chart (a join moments ago) or games at one instant span seconds: the axis
 # shows at least this much, in days, rather than seconds or matplotlib's empty years.
@@ -42,9 +43,9 @@ def _value_at(data: ChartData, at: int) -> float:
     return data.points[max(bisect_right(times, at) - 1, 0)][1]
 
 
-def draw(data: ChartData) -> Figure:
+def draw(data: ChartData, size: tuple[float, float] = SIZE) -> Figure:
     """The chart as a matplotlib figure (closed by the caller)."""
-    figure, axes = plt.subplots(figsize=SIZE, dpi=DPI)
+    figure, axes = plt.subplots(figsize=size, dpi=DPI)
     language = data.language
     line = said(t("chart.rung") if data.inverted else t("chart.rating"), language)
     xs = [_when(at) for at, _ in data.points]
@@ -71,7 +72,7 @@ def draw(data: ChartData) -> Figure:
         axes.yaxis.set_major_locator(MaxNLocator(integer=True))  # whole rungs
     axes.set_ylabel(line)
     axes.grid(True, alpha=0.3)
-    _date_axis(axes, xs)
+    _date_axis(axes, xs, most=round(size[0]))  # a date label takes about an inch
     axes.legend(loc="best", fontsize="small")
     figure.tight_layout()
     return figure
@@ -82,8 +83,8 @@ def _days(times: list[datetime]) -> list[float]:
     return [float(day) for day in mdates.date2num(times)]
 
 
-def _date_axis(axes: Axes, xs: list[datetime]) -> None:
-    """Dates on the time axis, over at least LEAST_SPAN."""
+def _date_axis(axes: Axes, xs: list[datetime], most: int) -> None:
+    """Dates on the time axis (at most `most`), over at least LEAST_SPAN."""
     low, high = min(xs), max(xs)
     if high - low < LEAST_SPAN:
         middle = low + (high - low) / 2
@@ -92,7 +93,7 @@ def _date_axis(axes: Axes, xs: list[datetime]) -> None:
         pad = (high - low) / 40
         low, high = low - pad, high + pad
     axes.set_xlim(*_days([low, high]))
-    locator = mdates.AutoDateLocator(minticks=3, maxticks=8)
+    locator = mdates.AutoDateLocator(minticks=3, maxticks=most)
     locator.intervald[mdates.HOURLY] = []  # never hours or less: days at the least
     locator.intervald[mdates.MINUTELY] = []
     locator.intervald[mdates.SECONDLY] = []
@@ -103,9 +104,9 @@ def _date_axis(axes: Axes, xs: list[datetime]) -> None:
         label.set_fontsize("small")
 
 
-def render(data: ChartData, fmt: str = "png") -> bytes:
+def render(data: ChartData, fmt: str = "png", size: tuple[float, float] = SIZE) -> bytes:
     """The chart as PNG or SVG bytes."""
-    figure = draw(data)
+    figure = draw(data, size)
     try:
         out = io.BytesIO()
         # Metadata left out: nothing but the drawing goes into the file.

@@ -13,6 +13,7 @@ import dataclasses
 import json
 import logging
 import multiprocessing
+import re
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
@@ -289,10 +290,14 @@ class ChartCache:
 
 
 def _svg(chart: ChartData) -> str:
-    from bot.charts import render
+    """The chart drawn wide and narrow (the page's style shows one), as bare <svg> elements
+    inline in the page. The narrow one's ids are its own: both define the same glyphs."""
+    from bot.charts import NARROW, SIZE, render
 
-    svg = render(chart, "svg").decode()
-    return svg[svg.index("<svg"):]  # the bare element, inline in the page
+    wide, narrow = (render(chart, "svg", size).decode() for size in (SIZE, NARROW))
+    narrow = re.sub(r'(id="|href="#|url\(#)', r"\1n-", narrow)
+    return (f'<div class="wide">{wide[wide.index("<svg"):]}</div>'
+            f'<div class="narrow">{narrow[narrow.index("<svg"):]}</div>')
 
 
 def _logged(task: asyncio.Task[str]) -> None:
