@@ -1,14 +1,18 @@
 """Drawing a player's chart with matplotlib (Agg): PNG for chats, SVG for the web.
 
 Drawing takes tens of milliseconds, so adapters call `render` through
-`asyncio.to_thread`: the event loop never waits on it. No user text goes into the
-picture (titles and names stay in the surrounding message or page).
+`asyncio.to_thread`: the event loop never waits on it. The only user text in a picture is
+its title (the player's and the ladder's names), drawn as typed: never as a formula, and
+left out where the font cannot draw it.
 """
 
 from __future__ import annotations
 
+import functools
 import io
+import unicodedata
 from bisect import bisect_right
+from collections import Counter
 from datetime import UTC, datetime, timedelta
 
 import matplotlib
@@ -17,8 +21,10 @@ matplotlib.use("Agg")  # no display here, ever; must precede pyplot
 
 import matplotlib.dates as mdates
 import matplotlib.pyplot as plt
+from matplotlib import font_manager
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+from matplotlib.ft2font import FT2Font
 from matplotlib.ticker import MaxNLocator
 
 from core.domain.records import ChartData
@@ -62,11 +68,8 @@ def draw(data: ChartData, size: tuple[float, float] = SIZE) -> Figure:
         axes.plot(_days([_when(at) for at, _ in data.decays]), [v for _, v in data.decays],
                   linestyle="none", marker="v", markersize=3, color="#888888",
                   label=said(t("chart.decay"), language))
-    if data.corrections:  # each where the line stands once it was made
-        axes.plot(_days([_when(at) for at, _ in data.corrections]),
-                  [_value_at(data, at) for at, _ in data.corrections],
-                  linestyle="none", marker="^", markersize=7, color="#cc3333",
-                  label=said(t("chart.correction"), language))
+    if data.corrections:
+        _corrections(axes, data)
     if data.inverted:
         axes.invert_yaxis()
         axes.yaxis.set_major_locator(MaxNLocator(integer=True))  # whole rungs
@@ -74,8 +77,40 @@ def draw(data: ChartData, size: tuple[float, float] = SIZE) -> Figure:
     axes.grid(True, alpha=0.3)
     _date_axis(axes, xs, most=round(size[0]))  # a date label takes about an inch
     axes.legend(loc="best", fontsize="small")
+    title = said(t("chart.title", player=data.title[0], ladder=data.title[1]), language)
+    if data.title[0] and drawable(title):
+        axes.set_title(title, fontsize="medium", parse_math=False)
     figure.tight_layout()
     return figure
+
+
+def _corrections(axes: Axes, data: ChartData) -> None:
+    """A mark for each instant of corrections, where the line stands once they were made,
+    counted where there were several (three adjustments at once are not one)."""
+    counts = Counter(at for at, _ in data.corrections)
+    instants = sorted(counts)
+    xs, ys = _days([_when(at) for at in instants]), [_value_at(data, at) for at in instants]
+    axes.plot(xs, ys, linestyle="none", marker="^", markersize=7, color="#cc3333",
+              label=said(t("chart.correction"), data.language))
+    for x, y, at in zip(xs, ys, instants, strict=True):
+        if counts[at] > 1:
+            axes.annotate(said(t("chart.same_instant", count=counts[at]), data.language),
+                          (x, y), xytext=(5, 4), textcoords="offset points",
+                          fontsize="small", color="#cc3333")
+
+
+@functools.cache
+def _glyphs() -> frozenset[int]:
+    """The characters the charts' font has."""
+    return frozenset(FT2Font(font_manager.findfont(font_manager.FontProperties())).get_charmap())
+
+
+def drawable(text: str) -> bool:
+    """Whether the font has every character of `text`, none written right to left (which
+    matplotlib would draw reversed and unjoined)."""
+    glyphs = _glyphs()
+    return all(ord(c) in glyphs and unicodedata.bidirectional(c) not in ("R", "AL")
+               for c in text)
 
 
 def _days(times: list[datetime]) -> list[float]:

@@ -294,6 +294,7 @@ def _svg(chart: ChartData) -> str:
     inline in the page. The narrow one's ids are its own: both define the same glyphs."""
     from bot.charts import NARROW, SIZE, render
 
+    chart = dataclasses.replace(chart, title=("", ""))  # the page's heading names them
     wide, narrow = (render(chart, "svg", size).decode() for size in (SIZE, NARROW))
     narrow = re.sub(r'(id="|href="#|url\(#)', r"\1n-", narrow)
     return (f'<div class="wide">{wide[wide.index("<svg"):]}</div>'

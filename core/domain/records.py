@@ -346,6 +346,7 @@ class ChartData:
     name: str = ""  # file name stem: ladder-player
     language: str = "en"  # the ladder's: what the legend says
     decays: tuple[tuple[Timestamp, float], ...] = ()  # where a decay day took rating
+    title: tuple[str, str] = ("", "")  # the player's and the ladder's names, as typed
 
 
 @dataclass(frozen=True, slots=True)

@@ -171,3 +171,43 @@ async def test_the_legend_speaks_the_ladders_language(chat: Chat) -> None:
     plt.close(figure)
     assert legend == ["ступень", "рейтинговый матч", "исправление"]
     assert axes.get_ylabel() == "ступень"
+
+
+async def test_the_title_names_the_player_and_ladder_as_typed(chat: Chat) -> None:
+    import matplotlib.pyplot as plt
+    await chat.ladder("duel", "confirm=false", "language=ru")
+    await chat.join("Алексей_$x^2$", "b")
+    await chat.ok("b", "/report loss @Алексей_$x^2$")
+    figure = _drawn(await chart(chat, "Алексей_$x^2$"))
+    title = figure.axes[0].title
+    assert title.get_text() == "Алексей_$x^2$ — main"
+    assert not title.get_parse_math()  # dollars drawn as typed, not as formulas
+    plt.close(figure)
+
+
+async def test_a_name_the_font_cannot_draw_leaves_the_title_out(chat: Chat) -> None:
+    import matplotlib.pyplot as plt
+    await chat.ladder("duel", "confirm=false")
+    await chat.join("王小明", "שרה", "b")
+    await chat.ok("b", "/report loss @王小明")
+    await chat.ok("b", "/report loss @שרה")
+    for name in ("王小明", "שרה"):  # no glyphs; drawn right to left, which matplotlib cannot
+        figure = _drawn(await chart(chat, name))
+        assert figure.axes[0].get_title() == ""
+        plt.close(figure)
+
+
+async def test_corrections_at_one_instant_are_counted(chat: Chat) -> None:
+    import matplotlib.pyplot as plt
+    await chat.ladder("duel", "confirm=false")
+    await chat.join("a", "b")
+    await chat.ok("a", "/report win @b")
+    await chat.tick(DAY)
+    for amount in ("+10", "+20", "-5"):  # three at one instant
+        await chat.ok("mod", f"/mod adjust @a {amount} fix")
+    figure = _drawn(await chart(chat, "a"))
+    axes = figure.axes[0]
+    marks = [line for line in axes.get_lines() if line.get_label() == "correction"]
+    assert [float(y) for y in marks[0].get_ydata()] == [1041.0]  # 1016 + 10 + 20 - 5
+    assert [t.get_text() for t in axes.texts] == ["×3"]
+    plt.close(figure)

@@ -61,7 +61,8 @@ def chart_for(repo: Repo, ladder: LadderInfo, player: PlayerId, name: str,
     corrections = tuple(sorted((a.at, f"{a.by}: {a.action}") for a in audit))
     label = "rung" if position else "rating"
     return ChartData(label, tuple(points), tuple(matches), seasons, corrections, position,
-                     f"{ladder.name}-{name}", settings.language, tuple(decayed))
+                     f"{ladder.name}-{name}", settings.language, tuple(decayed),
+                     (name, ladder.name))
 
 
 def _decayed(settings: Settings, decays: list[Timestamp],
