@@ -23,6 +23,7 @@ class TableRow:
     value: float
     rated_games: int
     held: bool = False  # provisional by the rulebook (listed only in "All players")
+    extra: tuple[float, ...] = ()  # what the rulebook keeps beside it (a Glicko-2 RD, shown)
 
 
 @dataclass(frozen=True, slots=True)

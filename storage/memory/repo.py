@@ -314,15 +314,17 @@ class MemoryRepo(MemoryFollowing, MemoryPlatform, MemorySharing, NoHints):
         members = {p: s for p, s in state.players.items() if s.member}
         book = state.rulebook
         if table == "rating":
-            return sorted((TableRow(p, s.rating, s.rated_games, book.provisional(settings, s))
+            return sorted((TableRow(p, s.rating, s.rated_games, book.provisional(settings, s),
+                                    s.extra)
                            for p, s in members.items()), key=lambda r: (-r.value, r.player))
         if table in ("ladder", "season", "week"):  # the provisional are in no such table
             members = {p: s for p, s in members.items() if not book.provisional(settings, s)}
         if table == "rung":
             return [TableRow(p, i + 1, members[p].rated_games) for i, p in enumerate(state.order)]
         if table == "ladder":
-            return ladder_table(settings, [(p, s.rating, s.rated_games, s.last_played)
-                                           for p, s in members.items()], at)
+            listed = ladder_table(settings, [(p, s.rating, s.rated_games, s.last_played)
+                                             for p, s in members.items()], at)
+            return [dataclasses.replace(r, extra=members[r.player].extra) for r in listed]
         if table == "season":
             return gain_table(settings, [(p, s.season_gain, s.season_games, s.rated_games)
                                          for p, s in members.items()], settings.season_min_games)

@@ -86,15 +86,16 @@ class ProjectionReads(RepoPart):
     def _table_sql(self, ladder: int, table: str, at: Timestamp,
                    settings: Settings) -> tuple[str, tuple[Any, ...]]:
         if table == "rating":
-            return ("SELECT id, rating, rated_games, held FROM players WHERE ladder=? AND "
-                    "member=1 ORDER BY rating DESC, id", (ladder,))
+            return ("SELECT id, rating, rated_games, held, extra FROM players WHERE ladder=? "
+                    "AND member=1 ORDER BY rating DESC, id", (ladder,))
         if table == "rung":
             return ("SELECT id, rung, rated_games FROM players WHERE ladder=? AND member=1 "
                     "ORDER BY rung", (ladder,))
         if table == "ladder":
             since = at - round(settings.active_days * DAY)
-            return ("SELECT id, rating, rated_games FROM players WHERE ladder=? AND member=1 "
-                    "AND rated_games >= ? AND held=0 AND last_played > ? AND last_played <= ? "
+            return ("SELECT id, rating, rated_games, held, extra FROM players WHERE ladder=? AND "
+                    "member=1 AND rated_games >= ? AND held=0 AND last_played > ? AND "
+                    "last_played <= ? "
                     "ORDER BY rating DESC, id", (ladder, settings.calibration, since, at))
         raise ValueError(table)
 
@@ -122,7 +123,7 @@ class ProjectionReads(RepoPart):
         self.expect(PageNamesRead(ladder, table, limit))  # (as this process last saw them)
         self._ahead(*page)  # (with the count, in one round trip)
         total = self._one(*count)[0]
-        listed = [TableRow(*r) for r in self._all(*page)]
+        listed = [_row(*r) for r in self._all(*page)]
         shown = [r.player for r in listed]
         if limit is not None and limit <= _PAGE:
             self.store.saw(("page", ladder, table, limit), shown)
@@ -223,3 +224,9 @@ class ProjectionReads(RepoPart):
         above: int = self._one("SELECT CAST(coalesce(sum(n), 0) AS BIGINT) FROM rating_counts "
                                "WHERE ladder=? AND bucket > ?", (ladder, bucket))[0]
         return above + int(self._one(*within)[0])
+
+
+def _row(player: PlayerId, value: float, games: int, held: int = 0,
+         extra: str | None = None) -> TableRow:
+    """A table's line as read (a rung table's has no `held` or `extra`)."""
+    return TableRow(player, value, games, bool(held), tuple(json.loads(extra)) if extra else ())

@@ -177,3 +177,23 @@ async def test_pages_without_a_ladder_follow_accept_language(site: Any, header: 
     assert missing.status == 404 and f'<html lang="{lang}">' in await missing.text()
 
 
+
+
+async def test_a_glicko2_table_shows_the_rating_and_twice_the_rd(tmp_path: Path) -> None:
+    """RULES.md §6: `1464 ±303` on the page as in chat, and `rd` in the API."""
+    from aiohttp.test_utils import TestClient, TestServer
+
+    from bot.web.pages import Web
+
+    async with SqliteStore(tmp_path / "l.db") as store:
+        chat = Chat(store)
+        await chat.ladder("glicko2", "confirm=false", "public=true")
+        await chat.join("ann", "ben")
+        await chat.ok("ann", "/report win @ben")
+        profile = await chat.text("ann", "/profile")
+        async with TestClient(TestServer(Web(store, clock=lambda: chat.at).app)) as client:
+            page = await (await client.get("/ladders/1")).text()
+            api = await (await client.get("/api/ladders/1")).json()
+    shown = profile.split("rating ")[1].replace(",", " ").split()[:2]  # e.g. ['1662', '±581']
+    assert f"{shown[0]} {shown[1]}" in page
+    assert round(2 * api["rows"][0]["rd"]) == int(shown[1].lstrip("±"))

@@ -194,3 +194,15 @@ async def test_a_game_10000_apart_is_rated_not_an_apology(tmp_path: Any) -> None
             assert all(math.isfinite(players[n][k]) for n in ("ann", "ben")
                        for k in ("rating", "rd", "volatility"))
             assert players["ann"]["rating"] > players["ben"]["rating"] + 5_000
+
+
+async def test_the_tables_show_the_rating_and_twice_the_rd(chat: Any) -> None:
+    """RULES.md §6: replies show `1464 ±303`; a table is a reply, so its lines do too, and
+    say what the player's /profile says."""
+    await chat.ladder("glicko2", "confirm=false", "provisional_rd=350")
+    await chat.join("ann", "ben")
+    await chat.ok("ann", "/report win @ben")
+    shown = (await chat.text("ann", "/profile")).split("rating ")[1].replace(",", " ").split()[:2]
+    assert shown[1].startswith("±")  # e.g. ['1662', '±581']
+    line = (await chat.text("ben", "/standings")).splitlines()[1]
+    assert line == f"1. ann {shown[0]} {shown[1]}", line

@@ -26,12 +26,13 @@ from core.domain.records import (
 from core.domain.rulebooks import choose, rulebook_summary
 from core.domain.setting_keys import describe
 from core.domain.settings import Policy, Settings
-from core.domain.tables import HallEntry, calibrating, league, league_name
+from core.domain.standing import PlayerState
+from core.domain.tables import HallEntry, TableRow, calibrating, league, league_name
 from core.i18n import N_, Message, decode, joined, plural, span, t
 from core.ports.hints import PageNamesRead, StandingsRead
 from core.ports.repository import Repo
 from core.service.queries.charts import chart_for
-from core.service.session import Session, instant, rating_text, signed
+from core.service.session import Session, instant, signed
 
 DECAY_DAYS = 7  # the newest decay days a history names
 
@@ -78,18 +79,20 @@ def _header(s: Session, table: str) -> Message:
              count=settings.week_min_games)
 
 
-def _value(s: Session, table: str, value: float, rated_games: int, held: bool = False
-           ) -> Message:
+def _value(s: Session, table: str, row: TableRow) -> Message:
+    value, rated_games = row.value, row.rated_games
     if table == "rung":
         return ""
     if table in ("season", "week"):
         return t("table.gain", gain=signed(value), games=plural(rated_games, "rated game"))
+    # as the rulebook shows a rating (Glicko-2's with twice its RD)
+    rating = choose(s.settings).shown(s.settings, PlayerState(value, extra=row.extra))
     named = league(s.settings, value, rated_games)
     if named is not None:
-        return t("table.rating_league", rating=rating_text(value), league=league_name(named))
-    if held or calibrating(s.settings, rated_games):
-        return t("table.rating_provisional", rating=rating_text(value))
-    return t("table.rating", rating=rating_text(value))
+        return t("table.rating_league", rating=rating, league=league_name(named))
+    if row.held or calibrating(s.settings, rated_games):
+        return t("table.rating_provisional", rating=rating)
+    return t("table.rating", rating=rating)
 
 
 def _empty(s: Session, table: str) -> Message:
@@ -159,7 +162,7 @@ def standings(s: Session, cmd: ShowStandings) -> Reply:
     moved = _movement(s, table, [r.player for r in rows])
     for place, row in enumerate(rows, skip + 1):
         lines.append(t("table.row", place=place, name=s.name(row.player),
-                       value=_value(s, table, row.value, row.rated_games, row.held),
+                       value=_value(s, table, row),
                        away=t("table.unavailable") if row.player in away else "",
                        moved=moved(row.player, place)))
     if not rows:

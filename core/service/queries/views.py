@@ -13,8 +13,9 @@ from core.domain.bestof import score_text
 from core.domain.calendar import iso
 from core.domain.model import PlayerId, Timestamp
 from core.domain.records import ChartData, LadderInfo, MatchRecord
-from core.domain.rulebooks import rulebook_summary
+from core.domain.rulebooks import choose, rulebook_summary
 from core.domain.settings import Settings
+from core.domain.standing import PlayerState
 from core.domain.tables import calibrating, league, league_name
 from core.i18n import N_, decode, moment, render, t
 from core.ports.repository import Repo
@@ -91,6 +92,7 @@ def standings_view(repo: Repo, ladder_id: int, table: str | None,
     names = _names(repo, ladder, players)
     day = repo.day_ranks(ladder.id, players) if shown == keys[0] else {}
     settings = ladder.settings
+    book = choose(settings)
     listed = []
     for place, row in enumerate(rows, 1):
         entry: dict[str, Any] = {"place": place, "id": row.player,
@@ -100,6 +102,10 @@ def standings_view(repo: Repo, ladder_id: int, table: str | None,
             entry["gain"] = _number(ladder, row.value)
         elif shown != "rung":
             entry["rating"] = _number(ladder, row.value)
+            # as replies show it (Glicko-2's with twice its RD), and what the export adds
+            state = PlayerState(row.value, extra=row.extra)
+            entry["shown"] = book.shown(settings, state)
+            entry.update(book.exported(state) if row.extra else {})
             entry["league"] = _league(settings, row.value, row.rated_games)
             # (provisional as the rulebook says: Glicko-2's by its RD, not by games)
             entry["provisional"] = row.held or calibrating(settings, row.rated_games)
