@@ -14,6 +14,7 @@ import sys
 import time
 
 from bench import measures
+from bench.ladders import ladders_per_process
 from bench.machine import describe_machine, peak_rss_mb
 from bench.run import run_all
 from bench.scale_out import scale_out
@@ -66,9 +67,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scale-out", action="store_true",
                         help="only commands per second over 20 ladders: SQLite, PostgreSQL "
                         "with one process and with two (bench/scale_out.py)")
+    parser.add_argument("--ladders", action="store_true",
+                        help="only commands per second over 20, 200 and 2,000 ladders in one "
+                        "process, SQLite and PostgreSQL, and a big ladder's cold load "
+                        "(bench/ladders.py)")
     args = parser.parse_args(argv)
     if args.scale_out:
         return _scale_out(args)
+    if args.ladders:
+        return _ladders(args)
     sizes = measures.QUICK if args.quick else measures.FULL
     wanted = set(args.only or KEYS)
     started = time.perf_counter()
@@ -117,6 +124,30 @@ def _scale_out(args: argparse.Namespace) -> int:
         cpu = results["bot_cpu_ms_per_command"][key]
         print(f"  {key:<24} {results[key]:>8,}  {results[key] / sqlite:>5.0%} of SQLite  "
               f"bot CPU {cpu:.2f} ms a command{mark}")
+    return 0
+
+
+def _ladders(args: argparse.Namespace) -> int:
+    started = time.perf_counter()
+    results = ladders_per_process(args.quick, progress=not args.json, folder=args.dir)
+    report = {**results, "mode": "quick" if args.quick else "full",
+              "seconds": round(time.perf_counter() - started, 1), "machine": describe_machine()}
+    if args.json:
+        print(json.dumps(report, indent=2))
+        return 0
+    machine = report["machine"]
+    print(f"\nLadders per process ({report['mode']}, {report['seconds']} s) on {machine['cpu']} "
+          f"({machine['cores']} cores), {results['sizes']['total_commands']:,} commands each")
+    for kind in ("sqlite", "postgresql"):
+        for count in results["sizes"]["ladders"]:
+            row = results[f"{kind}_{count}"]
+            print(f"  {kind:<10} {count:>5} ladders {row['commands_per_s']:>7,}/s  CPU a command: "
+                  f"bot {row['bot_cpu_ms']:.2f} ms, server {row['server_cpu_ms']:.2f} ms  "
+                  f"peak {row['peak_mb']:.0f} MB")
+    print(f"  a command on a cold {results['sizes']['big_ladder_players']:,}-player ladder: "
+          + ", ".join(f"{kind} {ms} ms" for kind, ms in results["cold_command_ms"].items()))
+    for target, met in results["targets_met"].items():
+        print(f"  {target:<28} {'ok' if met else 'MISSED'}")
     return 0
 
 

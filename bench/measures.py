@@ -19,6 +19,7 @@ from core.domain.calendar import DAY, parse_instant
 from core.domain.records import Context, Reply, UserRef
 from core.service.dispatch import handle
 from core.service.jobs import catch_up_due
+from storage.sql.units import SqlStore
 from storage.sqlite.schema import prepare
 from storage.sqlite.store import SqliteStore
 
@@ -58,7 +59,7 @@ def median_of(samples: Iterable[float]) -> float:
 class Bot:
     """A chat on a store, with a clock that only moves forward."""
 
-    def __init__(self, store: SqliteStore, chat: str = "bench") -> None:
+    def __init__(self, store: SqlStore, chat: str = "bench") -> None:
         self.store = store
         self.chat = chat
         self.at = T0

@@ -23,18 +23,20 @@ import sys
 import tempfile
 from collections.abc import Iterator
 from contextlib import ExitStack
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from bench.scale_worker import STEP, T0, LadderClock, command
+from bench.server_cpu import server_cpu_s
 from storage.stores import store_for
 
 ROOT = Path(__file__).resolve().parent.parent
 LADDERS, PLAYERS = 20, 12
 
 
-def chats() -> list[str]:
-    return [f"ladder{i:02d}" for i in range(LADDERS)]
+def chats(ladders: int = LADDERS) -> list[str]:
+    return [f"ladder{i:02d}" for i in range(ladders)]
 
 
 def players() -> list[str]:
@@ -53,18 +55,20 @@ def stream(chat: str, count: int, seed: int) -> list[tuple[str, str]]:
     return found
 
 
-async def seed(db: str) -> None:
-    """The ladders and their players, one command per transaction."""
+async def seed(db: str, ladders: int = LADDERS) -> None:
+    """The ladders and their players, a ladder's commands in one transaction."""
+    setup = [("mod", "/ladder create main preset=duel confirm=false")]
+    setup += [(name, "/join") for name in players()]
+
+    def ladder(repo: Any, chat: str) -> None:
+        clock = LadderClock(T0 - 3600)
+        for n, (who, text) in enumerate(setup):
+            reply = command(repo, chat=chat, clock=clock, who=who, text=text, message=f"s{n}")
+            assert reply is not None and not reply.error, reply
+
     async with store_for(db) as store:
-        for chat in chats():
-            clock = LadderClock(T0 - 3600)
-            setup = [("mod", "/ladder create main preset=duel confirm=false")]
-            setup += [(name, "/join") for name in players()]
-            for n, (who, text) in enumerate(setup):
-                reply = await store.run(functools.partial(command, chat=chat, clock=clock,
-                                                          who=who, text=text,
-                                                          message=f"s{n}"))
-                assert reply is not None and not reply.error, reply
+        for chat in chats(ladders):
+            await store.run(functools.partial(ladder, chat=chat))
 
 
 def _workers(db: str, plans: list[dict[str, Any]], start: int,
@@ -79,13 +83,24 @@ def _workers(db: str, plans: list[dict[str, Any]], start: int,
     return procs
 
 
-def timed_run(db: str, processes: int, count: int, run: int,
-              folder: Path) -> tuple[float, float]:
-    """Commands per second of one run, and the bot processes' CPU time a command (ms):
-    every ladder's `count` commands, the ladders split between `processes` processes
+@dataclass(frozen=True)
+class Timed:
+    """One timed run: commands per second; CPU milliseconds a command, the bot processes'
+    and the database server's (0 for SQLite, which is the bot's own); the largest peak
+    memory of a bot process (MB)."""
+
+    rate: float
+    bot_cpu_ms: float
+    server_cpu_ms: float
+    peak_mb: float
+
+
+def timed_run(db: str, processes: int, count: int, run: int, folder: Path,
+              ladders: int = LADDERS) -> Timed:
+    """Every ladder's `count` commands, the ladders split between `processes` processes
     that start together."""
     plans: list[dict[str, Any]] = [{} for _ in range(processes)]
-    for i, chat in enumerate(chats()):
+    for i, chat in enumerate(chats(ladders)):
         plans[i % processes][chat] = stream(chat, count, seed=run)
     # Each run's commands come after the seed's joins and after the run before.
     start = T0 + (run + 1) * (count + 10) * STEP
@@ -93,11 +108,13 @@ def timed_run(db: str, processes: int, count: int, run: int,
     try:
         for proc in procs:
             assert proc.stdout is not None and proc.stdout.readline().strip() == "READY"
+        server = server_cpu_s(db)
         for proc in procs:
             assert proc.stdin is not None
             proc.stdin.write("go\n")
             proc.stdin.flush()
         done = [proc.communicate(timeout=1800)[0].split() for proc in procs]
+        server = server_cpu_s(db) - server
     finally:
         for proc in procs:
             proc.kill()
@@ -105,7 +122,8 @@ def timed_run(db: str, processes: int, count: int, run: int,
     # The processes start at the same moment: the run lasts as long as the slowest.
     took = max(float(line[1]) for line in done)
     commands = sum(int(line[2]) for line in done)
-    return commands / took, 1000 * sum(float(line[4]) for line in done) / commands
+    return Timed(commands / took, 1000 * sum(float(line[4]) for line in done) / commands,
+                 1000 * server / commands, max(float(line[5]) for line in done))
 
 
 def _postgres(stack: ExitStack) -> Iterator[str]:
@@ -131,7 +149,7 @@ def scale_out(quick: bool, progress: bool, folder: str | None = None) -> dict[st
                           "postgresql_2_processes": (next(databases), 2)}
         for db, _ in configurations.values():
             asyncio.run(seed(db))
-        timed: dict[str, list[tuple[float, float]]] = {key: [] for key in configurations}
+        timed: dict[str, list[Timed]] = {key: [] for key in configurations}
         # A round runs each configuration once: the machine's speed drifts (by half within
         # minutes on a shared one), and so falls alike on all three.
         for run in range(runs):
@@ -139,11 +157,15 @@ def scale_out(quick: bool, progress: bool, folder: str | None = None) -> dict[st
                 timed[key].append(timed_run(db, processes, count, run, path))
             if progress:
                 print(f"  round {run + 1}: " + ", ".join(
-                    f"{key} {timed[key][-1][0]:,.0f}" for key in configurations), flush=True)
-    results: dict[str, Any] = {key: round(statistics.median(rate for rate, _ in found))
+                    f"{key} {timed[key][-1].rate:,.0f}" for key in configurations), flush=True)
+    results: dict[str, Any] = {key: round(statistics.median(t.rate for t in found))
                                for key, found in timed.items()}
     results["bot_cpu_ms_per_command"] = {
-        key: round(statistics.median(cpu for _, cpu in found), 3) for key, found in timed.items()}
+        key: round(statistics.median(t.bot_cpu_ms for t in found), 3)
+        for key, found in timed.items()}
+    results["server_cpu_ms_per_command"] = {
+        key: round(statistics.median(t.server_cpu_ms for t in found), 3)
+        for key, found in timed.items()}
     one, two = results["postgresql_1_process"], results["postgresql_2_processes"]
     results["targets_met"] = {
         "postgresql_1_process": one >= 0.5 * results["sqlite_1_process"],

@@ -3,7 +3,8 @@
 `python -m bench.scale_worker DB PLAN.json`: opens the store, prints `READY`, waits for a
 line on stdin, then sends every command of the plan as chat messages would arrive (the
 players of each ladder at once, each player's in order) and prints `DONE <seconds>
-<commands> <refused> <cpu seconds>`. The plan is `{chat: [[player, text], ...]}`.
+<commands> <refused> <cpu seconds> <peak memory MB>`. The plan is `{chat: [[player, text],
+...]}`.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from bench.machine import peak_rss_mb
 from core.domain.records import Context, Reply, UserRef
 from core.service.dispatch import handle
 from storage.stores import store_for
@@ -50,13 +52,19 @@ def command(repo: Any, chat: str, clock: LadderClock, who: str, text: str,
     return handle(repo, ctx, text, user_in(chat))
 
 
+def _loaded(repo: Any, chat: str) -> None:
+    """Load a chat's ladder's standings (a read such as /standings reads the stored
+    tables and leaves them unloaded)."""
+    ladder = repo.ladder(chat, None)
+    assert ladder is not None, chat
+    repo.state(ladder.id)
+
+
 async def run(db: str, plan: dict[str, list[tuple[str, str]]], start: int) -> None:
     async with store_for(db) as store:
         clocks = {chat: LadderClock(start) for chat in plan}
         for chat in plan:  # warm: each ladder's standings in this process's memory
-            await store.run(functools.partial(command, chat=chat, clock=clocks[chat],
-                                              who="mod", text="/standings",
-                                              message=f"warm-{start}"))
+            await store.run(functools.partial(_loaded, chat=chat), commit=False)
         print("READY", flush=True)
         await asyncio.to_thread(sys.stdin.readline)
         refused = 0
@@ -78,8 +86,8 @@ async def run(db: str, plan: dict[str, list[tuple[str, str]]], start: int) -> No
         began, cpu = asyncio.get_running_loop().time(), _cpu()
         await asyncio.gather(*players)
         took = asyncio.get_running_loop().time() - began
-        print(f"DONE {took:.6f} {sum(map(len, plan.values()))} {refused} {_cpu() - cpu:.6f}",
-              flush=True)
+        print(f"DONE {took:.6f} {sum(map(len, plan.values()))} {refused} {_cpu() - cpu:.6f} "
+              f"{peak_rss_mb():.1f}", flush=True)
 
 
 def _cpu() -> float:

@@ -56,7 +56,7 @@ async def _missing(target: str) -> bool:
 async def _console(args: argparse.Namespace) -> int:
     config, path = _database(args)
     with _in_use(path):
-        async with store_for(path) as store:
+        async with store_for(path, cache_mb=config.cache_mb) as store:
             console = Console(store, args.admin, sys.stdout, sys.stderr, config.policy)
             await console.run(input_lines(sys.stdin))
     return 0
@@ -65,7 +65,7 @@ async def _console(args: argparse.Namespace) -> int:
 def _terminal_console(args: argparse.Namespace) -> int:
     """The console on a terminal: lines edited with readline; Ctrl-C quits at once."""
     config, path = _database(args)
-    store = store_for(path)
+    store = store_for(path, cache_mb=config.cache_mb)
 
     async def start() -> Console:
         await store.__aenter__()
@@ -191,7 +191,7 @@ async def _run(args: argparse.Namespace) -> int:
               "LAST below N (shards are numbered from 0)", file=sys.stderr)
         return 2
     with _in_use(path):
-        async with store_for(path) as store:
+        async with store_for(path, cache_mb=config.cache_mb) as store:
             return await bootstrap(config, store, args.shards, args.shard_count).run()
 
 

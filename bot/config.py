@@ -13,6 +13,7 @@ from core.domain.numerals import is_digits
 from core.domain.setting_keys import parse_settings, validate
 from core.domain.settings import Language, Policy, Settings, preset
 from core.i18n import LANGUAGES
+from storage.sql import tuning
 
 
 class ConfigError(Exception):
@@ -45,6 +46,7 @@ class Config:
 
     database_path: str = "ladder.db"
     database_url: str = ""
+    cache_mb: float = tuning.CACHE_MB  # the standings kept in memory (storage/sql/cache.py)
     policy: Policy = field(default_factory=Policy)
     telegram: TelegramConfig = field(default_factory=TelegramConfig)
     discord: DiscordConfig = field(default_factory=DiscordConfig)
@@ -178,12 +180,17 @@ def load(path: str | Path | None, env: dict[str, str] | None = None) -> Config:
         raise ConfigError("[backup] keep is how many daily backups to keep: a whole number, "
                           "at least 1")
     log = _section(data, "log")
+    cache_mb = database.get("cache_mb", tuning.CACHE_MB)
+    if not isinstance(cache_mb, int | float) or isinstance(cache_mb, bool) or cache_mb <= 0:
+        raise ConfigError("[database] cache_mb is the memory, in MB, the ladders' standings "
+                          f"may keep: a number above 0 ({tuning.CACHE_MB} if left out)")
     language = _language(_section(data, "bot"))
     if language != "en":  # new ladders speak it unless [ladder] says otherwise
         defaults.setdefault("language", language)
     return Config(
         database_path=str(database.get("path", "ladder.db")),
         database_url=env.get("LADDERBOT_DATABASE_URL") or str(database.get("url", "")),
+        cache_mb=float(cache_mb),
         policy=Policy(tuple(defaults.items()), tuple(presets),
                       str(web.get("url", "")) or (f"http://{web['listen']}"
                                                    if web.get("listen") else ""),

@@ -128,9 +128,9 @@ class PgStore(SqlStore):
     def __init__(self, url: str, *, lanes: int = LANES, group: int = GROUP,
                  snapshot_every: int = tuning.SNAPSHOT_EVERY,
                  snapshot_per_player: int = tuning.SNAPSHOT_PER_PLAYER, existing: bool = False,
-                 readonly: bool = False) -> None:
+                 readonly: bool = False, cache_mb: float = tuning.CACHE_MB) -> None:
         super().__init__(POSTGRESQL, snapshot_every=snapshot_every,
-                         snapshot_per_player=snapshot_per_player)
+                         snapshot_per_player=snapshot_per_player, cache_mb=cache_mb)
         # `existing` and `readonly` are kept for what asks (they are SQLite's: a file
         # not created, a file opened read-only); a server's database opens alike for both.
         self.existing, self.readonly = existing, readonly

@@ -1,5 +1,6 @@
 """What both SQL stores share: units of work in transactions, tried again after a
-transient failure, and the standings of recently used ladders kept in memory.
+transient failure, and the standings of recently used ladders kept in memory (within a
+budget: storage/sql/cache.py).
 
 A store is given its `Dialect` (storage/sql/dialect.py) and how to reach its database: the
 SQLite store (storage/sqlite/store.py) one aiosqlite thread, the PostgreSQL store
@@ -12,9 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-import threading
 import time
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +21,7 @@ from typing import Any, Self, TypeVar
 
 from core.domain.budget import within
 from storage.sql import tuning
+from storage.sql.cache import LadderCache
 from storage.sql.dialect import Dialect
 from storage.sql.history import Cached
 from storage.sql.repo import SettingsCache, SqlRepo
@@ -52,13 +52,13 @@ class SqlStore:
     """A SQL database as units of work: each is atomic, in one transaction."""
 
     def __init__(self, dialect: Dialect, *, snapshot_every: int = tuning.SNAPSHOT_EVERY,
-                 snapshot_per_player: int = tuning.SNAPSHOT_PER_PLAYER) -> None:
+                 snapshot_per_player: int = tuning.SNAPSHOT_PER_PLAYER,
+                 cache_mb: float = tuning.CACHE_MB) -> None:
         self.dialect = dialect
         self.snapshot_every = snapshot_every
         self.snapshot_per_player = snapshot_per_player
         self.settings = SettingsCache()
-        self._cache: OrderedDict[int, Cached] = OrderedDict()
-        self._cache_lock = threading.Lock()
+        self.cache = LadderCache(round(cache_mb * 1024 * 1024))
         # Units of work waiting for a connection, to run as groups (`_queued`).
         self._waiting: list[Waiting] = []
 
@@ -181,27 +181,15 @@ class SqlStore:
         return done
 
     # ---- the standings cache
-    # (PostgreSQL's connections each run on a thread: one may evict a ladder between
-    # another's look and its move to the end.)
     def cache_get(self, ladder: int) -> Cached | None:
-        with self._cache_lock:
-            cached = self._cache.get(ladder)
-            if cached is not None:
-                self._cache.move_to_end(ladder)
-            return cached
+        return self.cache.get(ladder)
 
     def cache_put(self, ladder: int, cached: Cached) -> None:
-        with self._cache_lock:
-            self._cache[ladder] = cached
-            self._cache.move_to_end(ladder)
-            while len(self._cache) > tuning.CACHED_LADDERS:
-                self._cache.popitem(last=False)
+        self.cache.put(ladder, cached)
 
     def forget(self, ladders: set[int]) -> None:
         """Drop standings a rolled-back transaction had changed."""
-        with self._cache_lock:
-            for ladder in ladders:
-                self._cache.pop(ladder, None)
+        self.cache.forget(ladders)
 
     # ---- units of work
     async def _queued(self, work: Callable[[SqlRepo], T]) -> T:
@@ -297,6 +285,8 @@ class SqlStore:
             conn.execute("COMMIT" if commit else "ROLLBACK")
             if not commit:
                 self.forget(touched)
+            else:
+                self.cache.reweigh(touched)
         except BaseException:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")

@@ -44,13 +44,13 @@ class SqliteStore(SqlStore):
 
     def __init__(self, path: str | Path, *, snapshot_every: int = tuning.SNAPSHOT_EVERY,
                  snapshot_per_player: int = tuning.SNAPSHOT_PER_PLAYER, existing: bool = False,
-                 readonly: bool = False) -> None:
+                 readonly: bool = False, cache_mb: float = tuning.CACHE_MB) -> None:
         self.path = str(path)
         # `existing`: the file must be a Ladderbot database already: it is never created
         # (an older one is upgraded; what a unit of work writes, it may roll back).
         # `readonly`: that, and nothing is ever written (SQLite opens it read-only).
         super().__init__(SQLITE, snapshot_every=snapshot_every,
-                         snapshot_per_player=snapshot_per_player)
+                         snapshot_per_player=snapshot_per_player, cache_mb=cache_mb)
         self.existing = existing or readonly
         self.readonly = readonly
         self._db: aiosqlite.Connection | None = None

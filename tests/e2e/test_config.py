@@ -120,3 +120,14 @@ def test_the_bots_language_is_new_ladders_unless_the_ladder_section_says(
     config = load(path, env={})
     assert (config.policy.language, config.policy.settings_for("dutch").language) == ("ru", "nl")
     assert load(None, env={}).policy.settings_for("duel").language == "en"
+
+
+def test_the_cache_budget_is_read_and_checked(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text("[database]\ncache_mb = 64\n")
+    assert load(path, env={}).cache_mb == 64
+    assert load(None, env={}).cache_mb == 256
+    for bad in ("0", "-1", '"lots"', "true"):
+        path.write_text(f"[database]\ncache_mb = {bad}\n")
+        with pytest.raises(ConfigError, match=r"\[database\] cache_mb"):
+            load(path, env={})
