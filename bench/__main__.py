@@ -12,6 +12,8 @@ import asyncio
 import json
 import sys
 import time
+from collections.abc import Callable
+from typing import Any
 
 from bench import measures
 from bench.ladders import ladders_per_process
@@ -105,15 +107,25 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _scale_out(args: argparse.Namespace) -> int:
+def _measured(measure: Callable[..., dict[str, Any]],
+              args: argparse.Namespace) -> dict[str, Any] | None:
+    """`measure`'s results with the mode, the time taken and the machine; printed as JSON
+    (and None returned) when asked for JSON."""
     started = time.perf_counter()
-    results = scale_out(args.quick, progress=not args.json, folder=args.dir)
+    results = measure(args.quick, progress=not args.json, folder=args.dir)
     report = {**results, "mode": "quick" if args.quick else "full",
               "seconds": round(time.perf_counter() - started, 1), "machine": describe_machine()}
     if args.json:
         print(json.dumps(report, indent=2))
+        return None
+    return report
+
+
+def _scale_out(args: argparse.Namespace) -> int:
+    report = _measured(scale_out, args)
+    if report is None:
         return 0
-    machine = report["machine"]
+    results, machine = report, report["machine"]
     print(f"\nScale-out ({report['mode']}, {report['seconds']} s) on {machine['cpu']} "
           f"({machine['cores']} cores): commands per second over {results['sizes']['ladders']} "
           "ladders")
@@ -122,20 +134,17 @@ def _scale_out(args: argparse.Namespace) -> int:
         met = results["targets_met"].get(key)
         mark = "" if met is None else ("  ok" if met else "  MISSED")
         cpu = results["bot_cpu_ms_per_command"][key]
+        server = results["server_cpu_ms_per_command"][key]
         print(f"  {key:<24} {results[key]:>8,}  {results[key] / sqlite:>5.0%} of SQLite  "
-              f"bot CPU {cpu:.2f} ms a command{mark}")
+              f"CPU a command: bot {cpu:.2f} ms, server {server:.2f} ms{mark}")
     return 0
 
 
 def _ladders(args: argparse.Namespace) -> int:
-    started = time.perf_counter()
-    results = ladders_per_process(args.quick, progress=not args.json, folder=args.dir)
-    report = {**results, "mode": "quick" if args.quick else "full",
-              "seconds": round(time.perf_counter() - started, 1), "machine": describe_machine()}
-    if args.json:
-        print(json.dumps(report, indent=2))
+    report = _measured(ladders_per_process, args)
+    if report is None:
         return 0
-    machine = report["machine"]
+    results, machine = report, report["machine"]
     print(f"\nLadders per process ({report['mode']}, {report['seconds']} s) on {machine['cpu']} "
           f"({machine['cores']} cores), {results['sizes']['total_commands']:,} commands each")
     for kind in ("sqlite", "postgresql"):
