@@ -75,9 +75,9 @@ def main(argv: list[str] | None = None) -> int:
                         "(bench/ladders.py)")
     args = parser.parse_args(argv)
     if args.scale_out:
-        return _scale_out(args)
+        return _measured(scale_out, args, _show_scale_out)
     if args.ladders:
-        return _ladders(args)
+        return _measured(ladders_per_process, args, _show_ladders)
     sizes = measures.QUICK if args.quick else measures.FULL
     wanted = set(args.only or KEYS)
     started = time.perf_counter()
@@ -95,7 +95,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(report, indent=2))
     else:
-        print(f"\nLadderbot benchmarks ({report['mode']}, {report['seconds']} s) on "
+        print(f"\nLadderbot benchmarks ({results['mode']}, {results['seconds']} s) on "
               f"{report['machine']['cpu']} ({report['machine']['cores']} cores), "
               f"Python {report['machine']['python']}, SQLite {report['machine']['sqlite']}")
         for key in KEYS:
@@ -107,26 +107,25 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _measured(measure: Callable[..., dict[str, Any]],
-              args: argparse.Namespace) -> dict[str, Any] | None:
-    """`measure`'s results with the mode, the time taken and the machine; printed as JSON
-    (and None returned) when asked for JSON."""
+def _measured(measure: Callable[..., dict[str, Any]], args: argparse.Namespace,
+              show: Callable[[dict[str, Any]], None]) -> int:
+    """Run `measure`; its results with the mode, the time taken and the machine printed as
+    JSON, or by `show`."""
     started = time.perf_counter()
     results = measure(args.quick, progress=not args.json, folder=args.dir)
     report = {**results, "mode": "quick" if args.quick else "full",
               "seconds": round(time.perf_counter() - started, 1), "machine": describe_machine()}
     if args.json:
         print(json.dumps(report, indent=2))
-        return None
-    return report
+    else:
+        show(report)
+    return 0
 
 
-def _scale_out(args: argparse.Namespace) -> int:
-    report = _measured(scale_out, args)
-    if report is None:
-        return 0
-    results, machine = report, report["machine"]
-    print(f"\nScale-out ({report['mode']}, {report['seconds']} s) on {machine['cpu']} "
+def _show_scale_out(results: dict[str, Any]) -> None:
+    """`--scale-out`'s figures, a configuration a line."""
+    machine = results["machine"]
+    print(f"\nScale-out ({results['mode']}, {results['seconds']} s) on {machine['cpu']} "
           f"({machine['cores']} cores): commands per second over {results['sizes']['ladders']} "
           "ladders")
     sqlite = results["sqlite_1_process"]
@@ -137,15 +136,12 @@ def _scale_out(args: argparse.Namespace) -> int:
         server = results["server_cpu_ms_per_command"][key]
         print(f"  {key:<24} {results[key]:>8,}  {results[key] / sqlite:>5.0%} of SQLite  "
               f"CPU a command: bot {cpu:.2f} ms, server {server:.2f} ms{mark}")
-    return 0
 
 
-def _ladders(args: argparse.Namespace) -> int:
-    report = _measured(ladders_per_process, args)
-    if report is None:
-        return 0
-    results, machine = report, report["machine"]
-    print(f"\nLadders per process ({report['mode']}, {report['seconds']} s) on {machine['cpu']} "
+def _show_ladders(results: dict[str, Any]) -> None:
+    """`--ladders`' figures, a database and ladder count a line, then the targets."""
+    machine = results["machine"]
+    print(f"\nLadders per process ({results['mode']}, {results['seconds']} s) on {machine['cpu']} "
           f"({machine['cores']} cores), {results['sizes']['total_commands']:,} commands each")
     for kind in ("sqlite", "postgresql"):
         for count in results["sizes"]["ladders"]:
@@ -157,7 +153,6 @@ def _ladders(args: argparse.Namespace) -> int:
           + ", ".join(f"{kind} {ms} ms" for kind, ms in results["cold_command_ms"].items()))
     for target, met in results["targets_met"].items():
         print(f"  {target:<28} {'ok' if met else 'MISSED'}")
-    return 0
 
 
 if __name__ == "__main__":

@@ -77,8 +77,9 @@ def draw(data: ChartData, size: tuple[float, float] = SIZE) -> Figure:
     axes.grid(True, alpha=0.3)
     _date_axis(axes, xs, most=round(size[0]))  # a date label takes about an inch
     axes.legend(loc="best", fontsize="small")
-    title = said(t("chart.title", player=data.title[0], ladder=data.title[1]), language)
-    if data.title[0] and drawable(title):
+    player, ladder = data.title
+    title = said(t("chart.title", player=player, ladder=ladder), language) if player else ""
+    if title and drawable(title):
         axes.set_title(title, fontsize="medium", parse_math=False)
     figure.tight_layout()
     return figure

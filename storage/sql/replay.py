@@ -70,7 +70,7 @@ class EventLog(RepoPart):
         self.store.lock_ladder(self, ladder)
         # Another process may have written since: the log's length tells.
         stored_seq = self.store.known(self, "seq", ladder)
-        cached: Cached | None = self.store.cache_get(ladder)
+        cached: Cached | None = self.store.cache.get(ladder)
         if cached is not None and cached.state.seq == stored_seq:
             return cached
         state = self._snapshot_before(ladder, stored_seq + 1)
@@ -86,7 +86,7 @@ class EventLog(RepoPart):
         if state.undo is None:
             state.undo = deque(maxlen=tuning.UNDO_EVENTS)
         cached = Cached(state, corrections)
-        self.store.cache_put(ladder, cached)
+        self.store.cache.put(ladder, cached)
         return cached
 
     def _snapshot_before(self, ladder: int, seq: int) -> LadderState:

@@ -95,7 +95,7 @@ class SqlRepo(EventLog, Rederivation, MatchTables, ProjectionReads, FollowingTab
             self.settings_read.clear()
             self.conn.execute(f"ROLLBACK TO {name}")
             self.conn.execute(f"RELEASE {name}")
-            self.store.forget(self.touched)
+            self.store.cache.forget(self.touched)
             self.touched = outer
             raise
         self.conn.execute(f"RELEASE {name}")
@@ -202,7 +202,7 @@ class SqlRepo(EventLog, Rederivation, MatchTables, ProjectionReads, FollowingTab
         if row is not None:  # announcements not yet delivered go with it
             self.conn.execute("DELETE FROM outbox WHERE chat=? AND ladder=?", (row[0], row[1]))
         self.conn.execute("DELETE FROM ladders WHERE id=?", (ladder,))
-        self.store.forget({ladder})  # SQLite may give the id to the next new ladder
+        self.store.cache.forget({ladder})  # SQLite may give the id to the next new ladder
 
     def keep_export(self, chat: str, name: str, text: str, at: Timestamp) -> str:
         return export_file(self.store.home, chat, name, text, at)

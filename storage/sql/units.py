@@ -23,7 +23,6 @@ from core.domain.budget import within
 from storage.sql import tuning
 from storage.sql.cache import LadderCache
 from storage.sql.dialect import Dialect
-from storage.sql.history import Cached
 from storage.sql.repo import SettingsCache, SqlRepo
 
 T = TypeVar("T")
@@ -58,6 +57,7 @@ class SqlStore:
         self.snapshot_every = snapshot_every
         self.snapshot_per_player = snapshot_per_player
         self.settings = SettingsCache()
+        # The standings of recently used ladders (a rolled-back unit's are forgotten).
         self.cache = LadderCache(round(cache_mb * 1024 * 1024))
         # Units of work waiting for a connection, to run as groups (`_queued`).
         self._waiting: list[Waiting] = []
@@ -180,17 +180,6 @@ class SqlStore:
             done += 1
         return done
 
-    # ---- the standings cache
-    def cache_get(self, ladder: int) -> Cached | None:
-        return self.cache.get(ladder)
-
-    def cache_put(self, ladder: int, cached: Cached) -> None:
-        self.cache.put(ladder, cached)
-
-    def forget(self, ladders: set[int]) -> None:
-        """Drop standings a rolled-back transaction had changed."""
-        self.cache.forget(ladders)
-
     # ---- units of work
     async def _queued(self, work: Callable[[SqlRepo], T]) -> T:
         """Run `work` in the next group of waiting units (group commit): its outcome, or
@@ -275,7 +264,7 @@ class SqlStore:
                         outcomes.append(work(repo))
                 except Exception as error:
                     conn.execute("ROLLBACK TO unit")
-                    self.forget(repo.touched)
+                    self.cache.forget(repo.touched)
                     if self.transient(error) or self.spans_units(error):
                         raise  # (the whole transaction is tried again, see _attempts)
                     outcomes.append(Failed(error))
@@ -284,13 +273,13 @@ class SqlStore:
                 conn.execute("RELEASE unit")
             conn.execute("COMMIT" if commit else "ROLLBACK")
             if not commit:
-                self.forget(touched)
+                self.cache.forget(touched)
             else:
                 self.cache.reweigh(touched)
         except BaseException:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
-            self.forget(touched)
+            self.cache.forget(touched)
             raise
         return outcomes
 
