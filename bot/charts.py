@@ -57,6 +57,8 @@ def draw(data: ChartData, size: tuple[float, float] = SIZE) -> Figure:
     xs = [_when(at) for at, _ in data.points]
     axes.plot(_days(xs), [v for _, v in data.points], color="#3366cc", linewidth=1.6,
               drawstyle="steps-post", label=line)
+    if data.band:
+        _band(axes, data)
     if data.matches:
         axes.plot(_days([_when(at) for at, _ in data.matches]), [v for _, v in data.matches],
                   linestyle="none", marker="o", markersize=4, color="#3366cc",
@@ -83,6 +85,14 @@ def draw(data: ChartData, size: tuple[float, float] = SIZE) -> Figure:
         axes.set_title(title, fontsize="medium", parse_math=False)
     figure.tight_layout()
     return figure
+
+
+def _band(axes: Axes, data: ChartData) -> None:
+    """The rating's deviation as a shaded band, held between changes as the line is."""
+    axes.fill_between(_days([_when(at) for at, _, _ in data.band]),
+                      [low for _, low, _ in data.band], [high for _, _, high in data.band],
+                      step="post", color="#3366cc", alpha=0.15, linewidth=0,
+                      label=said(t("chart.band"), data.language))
 
 
 def _corrections(axes: Axes, data: ChartData) -> None:

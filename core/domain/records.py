@@ -223,6 +223,7 @@ class ChangeRecord:
     kind: str  # "match", "decay", "adjust", "join", "leave"
     match: int | None = None
     rated: bool = False
+    rd: float | None = None  # the rating's deviation after it, where the rulebook keeps one
 
 
 @dataclass(frozen=True, slots=True)
@@ -347,6 +348,8 @@ class ChartData:
     language: str = "en"  # the ladder's: what the legend says
     decays: tuple[tuple[Timestamp, float], ...] = ()  # where a decay day took rating
     title: tuple[str, str] = ("", "")  # the player's and the ladder's names, as typed
+    # (at, low, high) from each change that kept a deviation on: rating ± 2 RD (Glicko-2)
+    band: tuple[tuple[Timestamp, float, float], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

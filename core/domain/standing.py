@@ -67,11 +67,13 @@ class SeriesState:
 
 @dataclass(frozen=True, slots=True)
 class Change:
-    """A player's rating (or rung, on a position ladder) before and after an event."""
+    """A player's rating (or rung, on a position ladder) before and after an event, and
+    where the rulebook keeps one, the rating's deviation after it (Glicko-2's RD)."""
 
     player: PlayerId
     before: float
     after: float
+    rd: float | None = None
 
     @property
     def delta(self) -> float:

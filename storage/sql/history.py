@@ -38,8 +38,8 @@ def history_rows(ladder: int, seq: int, at: int, event: Event | None, outcome: A
     """The stored history of one re-derived event: its changes and its match's flags."""
     if event is None:  # a lean match: (match, a, b, rated, note, ra, na, rb, nb)
         match, a, b, rated, note, ra, na, rb, nb = outcome
-        rows.append((ladder, seq, a, at, ra, na, "match", match, int(rated)))
-        rows.append((ladder, seq, b, at, rb, nb, "match", match, int(rated)))
+        rows.append((ladder, seq, a, at, ra, na, "match", match, int(rated), None))
+        rows.append((ladder, seq, b, at, rb, nb, "match", match, int(rated), None))
         effects.append((int(rated), note, ladder, match))
         return
     rows += stored_changes(ladder, seq, event, outcome)
@@ -49,8 +49,9 @@ def history_rows(ladder: int, seq: int, at: int, event: Event | None, outcome: A
 
 
 # The columns of a stored change, as stored_changes gives them.
-CHANGES_INTO = "INSERT INTO changes (ladder, seq, player, at, before, after, kind, match, rated)"
-INSERT_CHANGES = f"{CHANGES_INTO} VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+CHANGES_INTO = ("INSERT INTO changes (ladder, seq, player, at, before, after, kind, match, "
+                "rated, rd)")
+INSERT_CHANGES = f"{CHANGES_INTO} VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 
 
 # A re-derived match's rated flag and note, as history_rows gives its effects.
@@ -59,8 +60,8 @@ RESTATE_FLAGS = ("UPDATE matches SET rated=?, note=? WHERE ladder=? AND id=? "
 
 
 def stored_changes(ladder: int, seq: int, event: Event, applied: Applied) -> list[tuple[Any, ...]]:
-    return [(ladder, c.seq, c.player, c.at, c.before, c.after, c.kind, c.match, int(c.rated))
-            for c in change_rows(seq, event, applied)]
+    return [(ladder, c.seq, c.player, c.at, c.before, c.after, c.kind, c.match, int(c.rated),
+             c.rd) for c in change_rows(seq, event, applied)]
 
 
 def decay_args(ladder: int, settings: Settings) -> tuple[Any, ...]:

@@ -19,4 +19,4 @@ def change_rows(seq: int, event: Event, applied: Applied) -> Iterator[ChangeReco
     rated = applied.match.rated if applied.match is not None else False
     for change in applied.changes:
         yield ChangeRecord(seq, event.at, change.player, change.before, change.after,
-                           applied.kind, match, rated)
+                           applied.kind, match, rated, change.rd)

@@ -56,11 +56,12 @@ class ProjectionReads(RepoPart):
                  "last_played, season_gain, season_games, member, extra FROM players WHERE "
                  "ladder=? AND id=?", (ladder, player))]
 
-    _CHANGE = "SELECT seq, at, player, before, after, kind, match, rated FROM changes"
+    _CHANGE = "SELECT seq, at, player, before, after, kind, match, rated, rd FROM changes"
 
     @staticmethod
     def _change(row: Any) -> ChangeRecord:
-        return ChangeRecord(row[0], row[1], row[2], row[3], row[4], row[5], row[6], bool(row[7]))
+        return ChangeRecord(row[0], row[1], row[2], row[3], row[4], row[5], row[6], bool(row[7]),
+                            row[8])
 
     def changes(self, ladder: int, player: PlayerId,
                 limit: int | None = None) -> list[ChangeRecord]:

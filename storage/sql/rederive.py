@@ -188,7 +188,7 @@ class Rederivation(RepoPart):
         as they are, and only the rows that differ are rewritten.
         """
         stored = {(r[1], r[2]): r for r in self._all(
-            "SELECT ladder, seq, player, at, before, after, kind, match, rated FROM changes "
+            "SELECT ladder, seq, player, at, before, after, kind, match, rated, rd FROM changes "
             "WHERE ladder=? AND seq >= ? AND seq <= ?", (ladder, start, upto))}
         fresh = {(r[1], r[2]): r for r in rows}
         # A row that differs only in its ratings is updated in place: no index holds
@@ -198,16 +198,16 @@ class Rederivation(RepoPart):
             new = fresh.get(key)
             if new == row:
                 continue
-            if new is not None and new[3] == row[3] and new[6:] == row[6:]:
-                moved.append((new[4], new[5], ladder, key[0], key[1]))
+            if new is not None and _same_but_ratings(new, row):
+                moved.append((new[4], new[5], new[9], ladder, key[0], key[1]))
             else:
                 gone.append((ladder, *key))
         for key, row in fresh.items():
             old = stored.get(key)
-            if old is None or (old != row and not (old[3] == row[3] and old[6:] == row[6:])):
+            if old is None or (old != row and not _same_but_ratings(row, old)):
                 added.append(row)
-        self.conn.executemany("UPDATE changes SET before=?, after=? WHERE ladder=? AND seq=? "
-                              "AND player=?", moved)
+        self.conn.executemany("UPDATE changes SET before=?, after=?, rd=? WHERE ladder=? "
+                              "AND seq=? AND player=?", moved)
         self.conn.executemany("DELETE FROM changes WHERE ladder=? AND seq=? AND player=?",
                               gone)
         self.conn.executemany(INSERT_CHANGES, added)
@@ -251,6 +251,11 @@ class Rederivation(RepoPart):
     def stale_ladders(self) -> list[int]:
         """Ladders whose per-match history waits for `restate`."""
         return [r[0] for r in self._all("SELECT id FROM ladders WHERE restate_from IS NOT NULL")]
+
+
+def _same_but_ratings(new: tuple[Any, ...], old: tuple[Any, ...]) -> bool:
+    """Whether two rows of one change differ at most in its ratings and deviation."""
+    return new[3] == old[3] and new[6:9] == old[6:9]
 
 
 def _what_moved(old: LadderState, state: LadderState,

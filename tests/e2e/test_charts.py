@@ -211,3 +211,33 @@ async def test_corrections_at_one_instant_are_counted(chat: Chat) -> None:
     assert [float(y) for y in marks[0].get_ydata()] == [1041.0]  # 1016 + 10 + 20 - 5
     assert [t.get_text() for t in axes.texts] == ["×3"]
     plt.close(figure)
+
+
+async def test_a_glicko2_chart_has_its_rd_band_after_each_change(chat: Chat) -> None:
+    """RULES.md §6 shows a rating ± 2·RD; the chart draws that band, each stretch at the RD
+    the rating had after its change, as the export gave it then, on to the RD now."""
+    import matplotlib.pyplot as plt
+    await chat.ladder("glicko2", "confirm=false")
+    await chat.join("a", "b", "c")
+    seen = []  # a's rating and RD after each game, from the export
+    for text in ("/report win @b", "/report loss @c", "/report win @c"):
+        await chat.ok("a", text)
+        row = next(p for p in (await chat.export())["players"] if p["name"] == "a")
+        seen.append((row["rating"], row["rd"]))
+        await chat.tick(3 * DAY)  # idle days grow the RD before the next game
+    data = await chart(chat, "a")
+    expected = [(r - 2 * rd, r + 2 * rd) for r, rd in seen]
+    assert [(low, high) for _, low, high in data.band[:3]] == expected
+    assert data.band[-1][1:] == expected[-1]  # no game since: the band as after the last
+    assert expected[0][1] - expected[0][0] > expected[2][1] - expected[2][0]  # it narrows
+    figure = _drawn(data)
+    legend = [t.get_text() for t in figure.axes[0].get_legend().get_texts()]
+    plt.close(figure)
+    assert "rating ± 2 RD" in legend, legend
+
+
+async def test_an_elo_chart_has_no_band(chat: Chat) -> None:
+    await chat.ladder("duel", "confirm=false")
+    await chat.join("a", "b")
+    await chat.ok("a", "/report win @b")
+    assert (await chart(chat, "a")).band == ()

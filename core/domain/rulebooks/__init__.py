@@ -75,6 +75,11 @@ class Rulebook(Protocol):
         """What the export carries of the player beside `rating` (CONSOLE.md)."""
         ...
 
+    def deviation(self, settings: Settings, player: PlayerState) -> float | None:
+        """The rating's deviation, where the rulebook keeps one (Glicko-2's RD, which a
+        chart draws as a band of two either side), else None."""
+        ...
+
     def waits(self, settings: Settings) -> bool:
         """Whether rated games wait for a rating period's close to be rated."""
         ...

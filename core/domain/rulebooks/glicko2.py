@@ -102,6 +102,9 @@ def last_day(player: PlayerState) -> float:
     return player.extra[2] if player.extra else NEVER
 
 
+SHOWN_RDS = 2  # a rating is shown ± twice its RD (RULES.md §6), in replies and charts
+
+
 class Glicko2(rated.Rated):
     """Glicko-2 for one-on-one games and draws, each game a rating period of its own."""
 
@@ -127,7 +130,7 @@ class Glicko2(rated.Rated):
         for player, new in ((pa, na), (pb, nb)):
             player.rating = new.rating
             player.extra = (new.rd, new.volatility, day)
-        changes = state.record_rated(match, before)
+        changes = _with_rd(state, state.record_rated(match, before))
         return Applied("match", players=(a, b), changes=changes,
                        match=MatchEffect(match.id, True, "", changes))
 
@@ -183,7 +186,12 @@ class Glicko2(rated.Rated):
     def shown(settings: Settings, player: PlayerState) -> str:
         """`1464 ±303`: the rating and twice the RD, rounded."""
         mine = values(player, settings)
-        return f"{round_half_away(mine.rating)} ±{round_half_away(2 * mine.rd)}"
+        return f"{round_half_away(mine.rating)} ±{round_half_away(SHOWN_RDS * mine.rd)}"
+
+    @staticmethod
+    def deviation(settings: Settings, player: PlayerState) -> float | None:
+        """The RD."""
+        return values(player, settings).rd
 
     @staticmethod
     def exported(player: PlayerState) -> dict[str, float]:
@@ -206,10 +214,17 @@ def _wait(state: LadderState, match: Match) -> Applied:
     result = match.result
     a, b = result.sides[0][0], result.sides[1][0]
     state.pending.append((match.id, a, b, 0.5 if result.draw else 1.0))
-    changes = state.record_rated(match, {a: state.players[a].rating,
-                                         b: state.players[b].rating})
+    changes = _with_rd(state, state.record_rated(match, {a: state.players[a].rating,
+                                                         b: state.players[b].rating}))
     return Applied("match", players=(a, b), changes=changes,
                    match=MatchEffect(match.id, True, WAITING, changes))
+
+
+def _with_rd(state: LadderState, changes: tuple[Change, ...]) -> tuple[Change, ...]:
+    """The changes with each player's RD after them (a chart's band)."""
+    players, settings = state.players, state.settings
+    return tuple(Change(c.player, c.before, c.after, values(players[c.player], settings).rd)
+                 for c in changes)
 
 
 def close_period(state: LadderState, closing: int) -> Applied:
@@ -237,9 +252,10 @@ def close_period(state: LadderState, closing: int) -> Applied:
         assert new is not None
         after = float(new[0][i])
         s.season_gain += after - s.rating
-        changes.append(Change(p, s.rating, after))
+        rd = float(new[1][i])
+        changes.append(Change(p, s.rating, after, rd))
         s.rating = after
-        s.extra = (float(new[1][i]), float(new[2][i]), float(closing))
+        s.extra = (rd, float(new[2][i]), float(closing))
     rest = _arrays([values(players[p], settings) for p in resting])
     wider = grown(rest[1], rest[2], np.ones(len(resting)), settings.rd).tolist()
     for p, rd in zip(resting, wider, strict=True):

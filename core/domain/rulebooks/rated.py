@@ -41,8 +41,14 @@ class Rated:
         mine = state.players[player]
         before = mine.rating
         cls.moved(state.settings, mine, amount)
-        return Applied("adjust", players=(player,), changes=(Change(player, before,
-                                                                    mine.rating),))
+        rd = cls.deviation(state.settings, mine)
+        return Applied("adjust", players=(player,),
+                       changes=(Change(player, before, mine.rating, rd),))
+
+    @staticmethod
+    def deviation(settings: Settings, player: PlayerState) -> float | None:
+        """None: the rating alone."""
+        return None
 
     @staticmethod
     def seat(state: LadderState, player: PlayerId) -> Applied:

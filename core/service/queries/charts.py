@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from core.domain import elo
 from core.domain.model import PlayerId, Timestamp
-from core.domain.records import ChartData, LadderInfo
+from core.domain.records import ChangeRecord, ChartData, LadderInfo
+from core.domain.rulebooks import choose
+from core.domain.rulebooks.glicko2 import SHOWN_RDS
 from core.domain.settings import Settings
 from core.ports.hints import Ahead, AuditRead, ChangesRead, PlayerStateRead, RankRead, TimelineRead
 from core.ports.repository import Repo
@@ -60,9 +62,27 @@ def chart_for(repo: Repo, ladder: LadderInfo, player: PlayerId, name: str,
     audit = repo.audit(ladder.id, player=player, limit=CHART_CORRECTIONS)
     corrections = tuple(sorted((a.at, f"{a.by}: {a.action}") for a in audit))
     label = "rung" if position else "rating"
+    band = _band(changes, points[-1], choose(settings).deviation(settings, state))
     return ChartData(label, tuple(points), tuple(matches), seasons, corrections, position,
                      f"{ladder.name}-{name}", settings.language, tuple(decayed),
-                     (name, ladder.name))
+                     (name, ladder.name), band)
+
+
+def _band(changes: list[ChangeRecord], end: tuple[Timestamp, float],
+          deviation: float | None) -> tuple[tuple[Timestamp, float, float], ...]:
+    """Rating ± 2 RD from each change that stored its RD (a rating keeps its RD until it
+    next changes), on to the line's `end` at the RD now; none where no change kept one."""
+    band: list[tuple[Timestamp, float, float]] = []
+    rd: float | None = None
+    for change in changes:
+        rd = change.rd if change.rd is not None else rd
+        if rd is not None:
+            band.append((change.at, change.after - SHOWN_RDS * rd,
+                         change.after + SHOWN_RDS * rd))
+    if band and deviation is not None:
+        at, value = end
+        band.append((at, value - SHOWN_RDS * deviation, value + SHOWN_RDS * deviation))
+    return tuple(band)
 
 
 def _decayed(settings: Settings, decays: list[Timestamp],
