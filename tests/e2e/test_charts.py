@@ -5,6 +5,8 @@ from __future__ import annotations
 import struct
 from typing import Any
 
+import pytest
+
 from bot.charts import render
 from core.domain.calendar import DAY
 from core.domain.records import ChartData
@@ -213,11 +215,15 @@ async def test_corrections_at_one_instant_are_counted(chat: Chat) -> None:
     plt.close(figure)
 
 
-async def test_a_glicko2_chart_has_its_rd_band_after_each_change(chat: Chat) -> None:
+@pytest.mark.parametrize(("language", "said"), [("en", "rating ± 2 RD"),
+                                                 ("ru", "рейтинг ± 2 RD"),
+                                                 ("nl", "rating ± 2 RD")])
+async def test_a_glicko2_chart_has_its_rd_band_after_each_change(
+        chat: Chat, language: str, said: str) -> None:
     """RULES.md §6 shows a rating ± 2·RD; the chart draws that band, each stretch at the RD
     the rating had after its change, as the export gave it then, on to the RD now."""
     import matplotlib.pyplot as plt
-    await chat.ladder("glicko2", "confirm=false")
+    await chat.ladder("glicko2", "confirm=false", f"language={language}")
     await chat.join("a", "b", "c")
     seen = []  # a's rating and RD after each game, from the export
     for text in ("/report win @b", "/report loss @c", "/report win @c"):
@@ -233,7 +239,7 @@ async def test_a_glicko2_chart_has_its_rd_band_after_each_change(chat: Chat) -> 
     figure = _drawn(data)
     legend = [t.get_text() for t in figure.axes[0].get_legend().get_texts()]
     plt.close(figure)
-    assert "rating ± 2 RD" in legend, legend
+    assert said in legend, legend
 
 
 async def test_an_elo_chart_has_no_band(chat: Chat) -> None:
