@@ -36,9 +36,10 @@ TABLES: list[tuple[str, tuple[str, ...]]] = [
     ("links", ("user",)),
     ("shares", ("chat", "name")),
 ]
-# Not copied: the rating histogram (the target's triggers count it) and one-time codes
-# (good for ten minutes: asked for again).
-NOT_COPIED = frozenset({"rating_counts", "codes"})
+# Not copied: the rating histogram (the target's triggers count it), one-time codes
+# (good for ten minutes: asked for again) and standings' heads (a cache of the log:
+# storage/sql/heads.py).
+NOT_COPIED = frozenset({"rating_counts", "codes", "heads", "head_pairs"})
 CHUNK = 5000
 
 

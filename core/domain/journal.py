@@ -61,28 +61,32 @@ class Journaled(PairMemory):
 
     def _journal(self, event: Event, corrections: Mapping[int, Correction]) -> Undo | None:
         """The undo entry of an event about to be folded; None for a barrier."""
-        settings = self.settings
-        if not self.rulebook.journals(settings):
+        if not self.rulebook.journals(self.settings):
             return None
-        pids: tuple[PlayerId, ...]
-        pair = None
+        reach = self.reach(event, corrections)
+        return None if reach is None else self._entry(*reach)
+
+    def reach(self, event: Event, corrections: Mapping[int, Correction]
+              ) -> tuple[tuple[PlayerId, ...], tuple[PlayerId, PlayerId] | None] | None:
+        """The players, and the pair whose recent games anti-farming keeps, that folding
+        `event` reads and changes of these standings; None where it may read any (a
+        barrier: a decay day, a season's close, new settings, a challenge's rungs)."""
         if isinstance(event, MatchConfirmed):
             correction = corrections.get(event.match.id)
             result = correction.result if correction is not None and correction.result \
                 else event.match.result
             # A voided match's players too: restoring it rolls back to here, and their
             # states as they were are what tells a store who the restored match moved.
-            pids = result.players
             voided = correction is not None and correction.voided
-            if not voided and settings.farm_limit is not None and result.is_duel:
-                pair = pair_key(result.sides[0][0], result.sides[1][0])
-        elif isinstance(event, (PlayerJoined, PlayerLeft, RatingAdjusted)):
-            pids = (event.player,)
-        elif isinstance(event, (MatchVoided, ResultChanged)):
-            pids = ()
-        else:
-            return None
-        return self._entry(pids, pair)
+            pair = pair_key(result.sides[0][0], result.sides[1][0]) \
+                if not voided and self.settings.farm_limit is not None and result.is_duel \
+                else None
+            return result.players, pair
+        if isinstance(event, (PlayerJoined, PlayerLeft, RatingAdjusted)):
+            return (event.player,), None
+        if isinstance(event, (MatchVoided, ResultChanged)):
+            return (), None
+        return None
 
     def _entry(self, pids: tuple[PlayerId, ...],
                pair: tuple[PlayerId, PlayerId] | None) -> Undo:

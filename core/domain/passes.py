@@ -9,8 +9,9 @@ from functools import lru_cache
 
 import numpy as np
 
+from core.domain import pairs
 from core.domain.model import PlayerId, Timestamp
-from core.domain.pairs import FARM_PRUNE_EVERY, too_short
+from core.domain.pairs import too_short
 from core.domain.rulebooks.rated import duel_ratings
 from core.domain.settings import RATING_LIMIT, Settings
 from core.domain.state import LadderState
@@ -68,14 +69,15 @@ def anti_farming(state: LadderState, at: Sequence[Timestamp], a: Sequence[Player
     count = len(a)
     first = state.seq + 1
     done = 0
+    every = pairs.FARM_PRUNE_EVERY
     lows, highs = np.minimum(pa, pb).tolist(), np.maximum(pa, pb).tolist()
     while done < count:
-        if (first + done) % FARM_PRUNE_EVERY == 0:  # pruned before that match, as one by one
+        if (first + done) % every == 0:  # pruned before that match, as one by one
             state.seq = first + done
             if at[done] > state.at:
                 state.at = at[done]
             state._prune()
-        end = min(count, done + FARM_PRUNE_EVERY - (first + done) % FARM_PRUNE_EVERY)
+        end = min(count, done + every - (first + done) % every)
         if limited:
             span = range(done, end)
             rows = [i for i in span if counted[i]] if False in counted[done:end] else span

@@ -173,7 +173,10 @@ class PgStore(SqlStore):
         return self
 
     async def close(self) -> None:
-        """Disconnect (a job lead this process held passes to another)."""
+        """Keep the heads of the standings held, and disconnect (a job lead this process
+        held passes to another)."""
+        if self.lanes and not self.existing:
+            await self._keep_heads(self.cache.dropped(everything=True), self.lanes[0].call)
         if self._leader and self.lanes:
             # Hand the lead over now: the server drops a closed session's locks only once
             # its backend has noticed, which another process may ask about before.
@@ -260,6 +263,12 @@ class PgStore(SqlStore):
                 (f"{_KNOWN_BESIDE} WHERE {where}", args)]
 
     def holds(self, repo: SqlRepo, ladder: int) -> bool:
+        return ladder in repo.locked
+
+    def try_lock_ladder(self, repo: SqlRepo, ladder: int) -> bool:
+        if ladder not in repo.locked and repo._one(
+                "SELECT pg_try_advisory_xact_lock(?, CAST(? AS INTEGER))", (LADDERS, ladder))[0]:
+            repo.locked.add(ladder)
         return ladder in repo.locked
 
     def find_ladder(self, repo: SqlRepo, where: str, args: Sequence[Any]) -> Any:

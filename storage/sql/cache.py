@@ -49,6 +49,8 @@ class LadderCache:
         self.budget = budget
         self.weight = 0
         self._held: OrderedDict[int, _Weighed] = OrderedDict()
+        # Dropped standings whose heads are yet to be kept (storage/sql/heads.py).
+        self._dropped: dict[int, Cached] = {}
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
@@ -89,15 +91,29 @@ class LadderCache:
             self._fit()
 
     def forget(self, ladders: set[int]) -> None:
+        """Drop these ladders' standings, which may no longer be the stored ones."""
         with self._lock:
             for ladder in ladders:
+                self._dropped.pop(ladder, None)
                 found = self._held.pop(ladder, None)
                 if found is not None:
                     self.weight -= found.weight
+
+    def dropped(self, everything: bool = False) -> list[tuple[int, Cached]]:
+        """The standings dropped to keep the budget since last asked (with `everything`,
+        those held too, which are dropped), for their heads to be kept."""
+        with self._lock:
+            found, self._dropped = self._dropped, {}
+            if everything:
+                found.update((ladder, held.cached) for ladder, held in self._held.items())
+                self._held.clear()
+                self.weight = 0
+            return list(found.items())
 
     def _fit(self) -> None:
         """Drop the least recently used while over the budget (the newest stays: a ladder
         bigger than the budget is still served, and dropped when another is used)."""
         while self.weight > self.budget and len(self._held) > 1:
-            _, dropped = self._held.popitem(last=False)
+            ladder, dropped = self._held.popitem(last=False)
             self.weight -= dropped.weight
+            self._dropped[ladder] = dropped.cached

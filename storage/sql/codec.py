@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from core.domain.collector import paused
@@ -21,7 +21,7 @@ from core.domain.events import (
     SeasonClosed,
     SettingsChanged,
 )
-from core.domain.model import Margin, Match, Result
+from core.domain.model import Margin, Match, PlayerId, Result, Timestamp
 from core.domain.records import PinRecord, QueueEntry, QueueMatch, QueueState, RoleConfig
 from core.domain.settings import Settings
 from core.domain.standing import PlayerState, SeriesState
@@ -167,12 +167,29 @@ def state_to_json(state: LadderState) -> str:
 def _state_to_json(state: LadderState) -> str:
     return dumps({
         "settings": dataclasses.asdict(state.settings),
-        "players": [[p, s.rating, s.games, s.rated_games, s.wins, s.losses, s.draws,
-                     s.rated_wins, s.last_played, s.season_gain, s.season_games, int(s.member),
-                     *s.extra]
-                    for p, s in state.players.items()],
-        "order": state.order,
+        "players": [player_row(p, s) for p, s in state.players.items()],
         "farm": [[a, b, times] for (a, b), times in state.farm.items()],
+        **_beside(state),
+    })
+
+
+def player_row(player: PlayerId, s: PlayerState) -> list[Any]:
+    """A player's state as a snapshot keeps it (its id first)."""
+    return [player, s.rating, s.games, s.rated_games, s.wins, s.losses, s.draws,
+            s.rated_wins, s.last_played, s.season_gain, s.season_games, int(s.member),
+            *s.extra]
+
+
+def player_from_row(row: Sequence[Any]) -> PlayerState:
+    """The inverse of `player_row` (without its id)."""
+    return PlayerState(row[1], row[2], row[3], row[4], row[5], row[6], row[7], row[8],
+                       row[9], row[10], bool(row[11]), tuple(row[12:]))
+
+
+def _beside(state: LadderState) -> dict[str, Any]:
+    """What standings hold beside their settings, players and pairs' recent games."""
+    return {
+        "order": state.order,
         "series": [[a, b, v.first_at, v.base_low, v.base_high, v.games, v.score_low,
                     v.applied_low, v.applied_high] for (a, b), v in state.series.items()],
         "logged": [[c, *entry] for c, entry in state.logged.items()],
@@ -186,7 +203,7 @@ def _state_to_json(state: LadderState) -> str:
         "at": state.at,
         "last_decay": state.last_decay,
         "pending": [list(entry) for entry in state.pending],
-    })
+    }
 
 
 Tables = Callable[[list[str]], Mapping[str, tuple[TableRow, ...]]]
@@ -203,17 +220,36 @@ def _state_from_json(text: str, tables: Tables) -> LadderState:
     data = json.loads(text)
     known = {f.name for f in dataclasses.fields(Settings)}
     settings = Settings(**{k: _tuples(v) for k, v in data["settings"].items() if k in known})
-    players = {
-        row[0]: PlayerState(row[1], row[2], row[3], row[4], row[5], row[6], row[7], row[8],
-                            row[9], row[10], bool(row[11]), tuple(row[12:]))
-        for row in data["players"]
-    }
     # JSON object keys are strings: players, farm and series come back keyed by ints.
+    return _standings(data, settings, {row[0]: player_from_row(row) for row in data["players"]},
+                      {(a, b): list(times) for a, b, times in data["farm"]}, tables)
+
+
+def head_to_json(state: LadderState, players: int) -> str:
+    """The head of standings (storage/sql/heads.py): all but their settings (the ladder's
+    row has them), their players (the players table) and pairs' games (`head_pairs`), with
+    how many players they hold."""
+    return dumps({**_beside(state), "players": players})
+
+
+def state_from_head(text: str, settings: Settings, players: dict[PlayerId, PlayerState],
+                    farm: dict[tuple[PlayerId, PlayerId], list[Timestamp]],
+                    tables: Tables) -> tuple[LadderState, int]:
+    """The inverse of `head_to_json`, with the players and pairs given (some or all):
+    the standings, and how many players they hold."""
+    data = json.loads(text)
+    return _standings(data, settings, players, farm, tables), int(data["players"])
+
+
+def _standings(data: dict[str, Any], settings: Settings,
+               players: dict[PlayerId, PlayerState],
+               farm: dict[tuple[PlayerId, PlayerId], list[Timestamp]],
+               tables: Tables) -> LadderState:
     return LadderState(
         settings=settings,
         players=players,
         order=list(data["order"]),
-        farm={(a, b): list(times) for a, b, times in data["farm"]},
+        farm=farm,
         series={(row[0], row[1]): SeriesState(*row[2:]) for row in data["series"]},
         logged={row[0]: (row[1], row[2], row[3], row[4]) for row in data["logged"]},
         season=data["season"],

@@ -10,7 +10,7 @@ import bisect
 import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.domain.events import Event, MatchConfirmed
 from core.domain.model import Correction, PlayerId, Timestamp
@@ -19,6 +19,9 @@ from core.domain.standing import Applied
 from core.domain.state import LadderState
 from storage.sql.dialect import Dialect
 from storage.sql.projection import change_rows
+
+if TYPE_CHECKING:
+    from storage.sql.heads import Partial
 
 
 def duel_columns(event: Event) -> tuple[int | None, ...]:
@@ -134,3 +137,4 @@ class StoredHistory:
 class Cached:
     state: LadderState
     corrections: dict[int, Correction]
+    partial: Partial | None = None  # standings read in part (storage/sql/heads.py)

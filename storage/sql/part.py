@@ -34,6 +34,8 @@ class RepoPart:
     _ladder_settings: Callable[[int], Any]
     _players_reads: Callable[..., list[Read]]
     _ahead: Callable[..., None]  # a read about to be made (see SqlStore.read_ahead)
+    _frozen: Callable[..., Any]  # closed seasons' stored tables (storage/sql/replay.py)
+    _corrections: Callable[..., Any]  # a ladder's corrections (storage/sql/replay.py)
     expect: Callable[..., None]  # reads about to be made, named (core.ports.hints)
     settings_read: dict[int, Any]  # settings read under the ladder's lock (repo.py)
     dialect: Dialect

@@ -32,6 +32,7 @@ from storage.sql.codec import (
     state_from_json,
     state_to_json,
 )
+from storage.sql.heads import Heads
 from storage.sql.history import (
     CHANGES_INTO,
     Cached,
@@ -39,10 +40,10 @@ from storage.sql.history import (
     duel_columns,
     stored_changes,
 )
-from storage.sql.part import RepoPart, insert_rows
+from storage.sql.part import insert_rows
 
 
-class EventLog(RepoPart):
+class EventLog(Heads):
     """The event log and what each event writes (the repository supplies the rest)."""
 
     # ---- the log
@@ -66,18 +67,23 @@ class EventLog(RepoPart):
         return (f"SELECT seq FROM events{self.dialect.indexed_by('events_match')} WHERE "
                 "ladder=? AND match=? AND match IS NOT NULL AND kind='match'")
 
-    def _cached(self, ladder: int) -> Cached:
+    def _cached(self, ladder: int, whole: bool = True) -> Cached:
+        """The ladder's standings, from the cache, its head or a replay of its log; read
+        in part (storage/sql/heads.py) only where not `whole`."""
         self.store.lock_ladder(self, ladder)
         # Another process may have written since: the log's length tells.
         stored_seq = self.store.known(self, "seq", ladder)
         cached: Cached | None = self.store.cache.get(ladder)
-        if cached is not None and cached.state.seq == stored_seq:
-            return cached
+        if cached is None or cached.state.seq != stored_seq:
+            cached = self._from_head(ladder, stored_seq) or self._replayed(ladder, stored_seq)
+            self.store.cache.put(ladder, cached)
+        if whole:
+            self._complete(ladder, cached)
+        return cached
+
+    def _replayed(self, ladder: int, stored_seq: int) -> Cached:
         state = self._snapshot_before(ladder, stored_seq + 1)
-        corrections = collect_corrections(
-            decode_event(k, at, json.loads(b)) for k, at, b in self._all(
-                f"SELECT kind, at, body FROM events{self.dialect.indexed_by('events_corrections')}"
-                " WHERE ladder=? AND kind IN ('void', 'result') ORDER BY seq", (ladder,)))
+        corrections = self._corrections(ladder)
         # Journal the newest events as they are folded, so that a recent correction
         # right after a restart rolls back instead of replaying from a snapshot.
         state.undo = None
@@ -85,9 +91,14 @@ class EventLog(RepoPart):
                      journal_from=max(state.seq + 1, stored_seq - tuning.UNDO_EVENTS + 1))
         if state.undo is None:
             state.undo = deque(maxlen=tuning.UNDO_EVENTS)
-        cached = Cached(state, corrections)
-        self.store.cache.put(ladder, cached)
-        return cached
+        return Cached(state, corrections)
+
+    def _corrections(self, ladder: int) -> dict[int, Correction]:
+        """The final correction of each corrected match of the ladder."""
+        return collect_corrections(
+            decode_event(k, at, json.loads(b)) for k, at, b in self._all(
+                f"SELECT kind, at, body FROM events{self.dialect.indexed_by('events_corrections')}"
+                " WHERE ladder=? AND kind IN ('void', 'result') ORDER BY seq", (ladder,)))
 
     def _snapshot_before(self, ladder: int, seq: int) -> LadderState:
         """The newest stored snapshot taken before event `seq` (else a new ladder)."""
@@ -166,12 +177,13 @@ class EventLog(RepoPart):
         return self._cached(ladder).state
 
     def append(self, ladder: int, events: Sequence[Event]) -> list[Applied | Rederived]:
-        cached = self._cached(ladder)
+        cached = self._cached(ladder, whole=False)
         self.touched.add(ladder)
         before = cached.state
         marks = (before.settings, before.season, before.last_decay)
         results: list[Applied | Rederived] = []
         for event in events:
+            self._ready(ladder, cached, event)
             state = cached.state
             seq = state.seq + 1
             kind, body, key = encode_event(event)
@@ -194,7 +206,8 @@ class EventLog(RepoPart):
             else:
                 applied = state.apply(event, cached.corrections)
                 self._project(ladder, state, seq, event, applied)
-            if seq % self.store.snapshot_interval(len(state.players)) == 0:
+            if seq % self.store.snapshot_interval(self.held_players(cached)) == 0:
+                self._complete(ladder, cached)
                 self._snapshot(ladder, state)
             results.append(applied)
         state = cached.state

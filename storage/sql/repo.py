@@ -190,8 +190,8 @@ class SqlRepo(EventLog, Rederivation, MatchTables, ProjectionReads, FollowingTab
 
     # Every table of a ladder's, children first (ladders itself last).
     _LADDER_TABLES = ("match_players", "changes", "matches", "challenges", "seasons",
-                      "hall_of_fame", "audit", "snapshots", "events", "players",
-                      "player_names", "rating_counts", "queues", "following",
+                      "hall_of_fame", "audit", "snapshots", "heads", "head_pairs", "events",
+                      "players", "player_names", "rating_counts", "queues", "following",
                       "role_holdings")
 
     def delete_ladder(self, ladder: int) -> None:

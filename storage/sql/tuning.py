@@ -18,6 +18,7 @@ PLAYER_BYTES = 260  # a player's state (190 for Elo's, 250 for Glicko-2's, 270 O
 ENTRY_BYTES = 700  # a journal entry, beside the players' states it keeps
 DUEL_ENTRY_BYTES = ENTRY_BYTES + 2 * PLAYER_BYTES  # a one-on-one match's
 ROW_BYTES = 120  # a row of a closed season's table
+PARTIAL_FROM = 2_000  # players from which standings read from their head are read in part
 GROUP_LIMIT = 64  # units of work committed together at most
 GUESSES = 100_000  # what a PostgreSQL store keeps of what it read, to read ahead by
 TRIES = 6  # attempts at a transaction that failed for a transient reason

@@ -23,6 +23,7 @@ from core.domain.budget import within
 from storage.sql import tuning
 from storage.sql.cache import LadderCache
 from storage.sql.dialect import Dialect
+from storage.sql.history import Cached
 from storage.sql.repo import SettingsCache, SqlRepo
 
 T = TypeVar("T")
@@ -96,6 +97,11 @@ class SqlStore:
         """Serialize the ladder's units of work across processes; True if the lock was
         just taken (rows read before it may be stale). SQLite's write lock already does."""
         return False
+
+    def try_lock_ladder(self, repo: SqlRepo, ladder: int) -> bool:
+        """`lock_ladder` if no other process holds it; whether this unit holds it."""
+        self.lock_ladder(repo, ladder)
+        return True
 
     def holds(self, repo: SqlRepo, ladder: int) -> bool:
         """Whether no other transaction can change the ladder's row before this one ends
@@ -210,6 +216,30 @@ class SqlStore:
         for (_, future), outcome in zip(batch, outcomes, strict=True):
             if not future.done():
                 future.set_result(outcome)
+        dropped = self.cache.dropped()
+        if dropped:
+            await self._keep_heads(dropped, call)
+
+    async def _keep_heads(self, held: list[tuple[int, Cached]],
+                          call: Callable[[Callable[[Any], Any]], Awaitable[Any]]) -> None:
+        """Keep the heads of standings let go of (storage/sql/heads.py), in a transaction
+        of their own after the units that let go of them: no reply waits on it, and a
+        failure only costs the next load a replay."""
+        def keep(conn: Any) -> None:
+            try:
+                outcome = self._group(conn, [lambda repo: repo.keep_heads(held)])[0]
+            except Exception as error:
+                self.recover(conn)
+                outcome = Failed(error)
+            if isinstance(outcome, Failed):
+                log.warning("heads of %d ladders not kept: %s", len(held), outcome.error)
+
+        if not held:
+            return
+        try:
+            await call(keep)
+        except Exception as error:  # (the connection is gone: a store closing)
+            log.warning("heads of %d ladders not kept: %s", len(held), error)
 
     def _unit(self, conn: Any, work: Callable[[SqlRepo], T], commit: bool) -> T:
         """One unit of work alone in its own transaction."""

@@ -56,6 +56,7 @@ class SqliteStore(SqlStore):
         self._db: aiosqlite.Connection | None = None
         self._drainer: asyncio.Task[None] | None = None
         self._jobs_lock: TextIO | None = None
+        self._writes = False  # (a store that only reads keeps no heads: storage/sql/heads.py)
 
     @property
     def is_open(self) -> bool:
@@ -101,6 +102,7 @@ class SqliteStore(SqlStore):
         self._db = await aiosqlite.connect(self.path, isolation_level=None)
         try:
             await dbthread.call(self._db, lambda conn: prepare(conn, self.path, self.existing))
+            self._writes = not self.existing
         except sqlite3.DatabaseError as error:
             await self.close()
             raise files.UnusableDatabase(f"{self.path}: {error}") from None
@@ -110,13 +112,17 @@ class SqliteStore(SqlStore):
         return self
 
     async def _open_readonly(self) -> Self:
+        self._writes = False
         latest = migrations()[-1][0]
         self._db = await files.connect_readonly(
             self.path, lambda conn: files.require_current(conn, self.path, latest))
         return self
 
     async def close(self) -> None:
-        """Close the connection (the WAL is checkpointed by SQLite)."""
+        """Keep the heads of the standings held, and close the connection (the WAL is
+        checkpointed by SQLite)."""
+        if self._db is not None and self._writes:
+            await self._keep_heads(self.cache.dropped(everything=True), self._call)
         if self._jobs_lock is not None:
             self._jobs_lock.close()
             self._jobs_lock = None

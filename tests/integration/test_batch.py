@@ -32,6 +32,7 @@ from storage.sql import tuning
 from storage.sqlite.store import SqliteStore
 from tests.support import postgres
 from tests.support.chat import T0
+from tests.support.sql_stores import as_killed
 
 Row = tuple[int, int, int, bool, bool, int | None, int]
 
@@ -172,7 +173,7 @@ def _check_runs(repo: Any, ladder: int, events: list[Event], folded: list[int]) 
 async def test_a_restarted_store_folds_its_log_in_runs(
         kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         request: pytest.FixtureRequest) -> None:
-    """Stored standings loaded again (a restart), and a replay visiting only its end,
+    """Stored standings loaded again (a restart after a crash), and a replay visiting only its end,
     equal the whole log folded one event at a time."""
     folded: list[int] = []
 
@@ -195,6 +196,7 @@ async def test_a_restarted_store_folds_its_log_in_runs(
     events: list[Event] = []
     async with opened() as store:
         ladder = await store.run(lambda repo: _write_log(repo, rng, events))
+        as_killed(store)
     async with opened() as store:
         await store.run(lambda repo: _check_runs(repo, ladder, events, folded))
     assert sum(folded) > 800 + 600  # the runs were folded together, not one by one

@@ -108,7 +108,8 @@ def rewound(conn: sqlite3.Connection, version: int) -> None:
     conn.execute(f"PRAGMA user_version = {version}")
     conn.executescript("DROP INDEX player_names_look; "
                        "ALTER TABLE player_names DROP COLUMN look; "  # (schema 20)
-                       "ALTER TABLE changes DROP COLUMN rd;")  # (schema 21)
+                       "ALTER TABLE changes DROP COLUMN rd; "  # (schema 21)
+                       "DROP TABLE heads; DROP TABLE head_pairs;")  # (schema 22)
 
 
 async def test_schema_14_keeps_notes_as_messages_not_words(tmp_path: Path) -> None:

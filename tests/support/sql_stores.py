@@ -23,3 +23,9 @@ async def sql_store(kind: str, path: Path, request: pytest.FixtureRequest,
         return SqliteStore(path, **options)
     server = request.getfixturevalue("postgres_server")
     return PgStore(await postgres.fresh_database(server), **options)
+
+
+def as_killed(store: Any) -> None:
+    """Let go of the standings `store` holds without keeping their heads, as a killed
+    process does (storage/sql/heads.py): the next load replays the log."""
+    store.cache.dropped(everything=True)
