@@ -134,6 +134,7 @@ class PgStore(SqlStore):
         # `existing` and `readonly` are kept for what asks (they are SQLite's: a file
         # not created, a file opened read-only); a server's database opens alike for both.
         self.existing, self.readonly = existing, readonly
+        self.cache.keeps = not existing  # (a store that only reads keeps no heads)
         self.path = self.url = url
         self.lanes: list[_Lane] = []
         self._free: asyncio.Queue[_Lane] | None = None

@@ -49,8 +49,11 @@ class LadderCache:
         self.budget = budget
         self.weight = 0
         self._held: OrderedDict[int, _Weighed] = OrderedDict()
-        # Dropped standings whose heads are yet to be kept (storage/sql/heads.py).
-        self._dropped: dict[int, Cached] = {}
+        # Dropped standings whose heads are yet to be kept (storage/sql/heads.py), by
+        # weight; none where the store keeps no heads (it only reads).
+        self.keeps = True
+        self._dropped: OrderedDict[int, _Weighed] = OrderedDict()
+        self._dropped_weight = 0
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
@@ -94,7 +97,8 @@ class LadderCache:
         """Drop these ladders' standings, which may no longer be the stored ones."""
         with self._lock:
             for ladder in ladders:
-                self._dropped.pop(ladder, None)
+                gone = self._dropped.pop(ladder, None)
+                self._dropped_weight -= gone.weight if gone is not None else 0
                 found = self._held.pop(ladder, None)
                 if found is not None:
                     self.weight -= found.weight
@@ -103,12 +107,12 @@ class LadderCache:
         """The standings dropped to keep the budget since last asked (with `everything`,
         those held too, which are dropped), for their heads to be kept."""
         with self._lock:
-            found, self._dropped = self._dropped, {}
+            found, self._dropped, self._dropped_weight = self._dropped, OrderedDict(), 0
             if everything:
-                found.update((ladder, held.cached) for ladder, held in self._held.items())
+                found.update(self._held)
                 self._held.clear()
                 self.weight = 0
-            return list(found.items())
+            return [(ladder, held.cached) for ladder, held in found.items()]
 
     def _fit(self) -> None:
         """Drop the least recently used while over the budget (the newest stays: a ladder
@@ -116,4 +120,10 @@ class LadderCache:
         while self.weight > self.budget and len(self._held) > 1:
             ladder, dropped = self._held.popitem(last=False)
             self.weight -= dropped.weight
-            self._dropped[ladder] = dropped.cached
+            if self.keeps:
+                self._dropped[ladder] = dropped
+                self._dropped_weight += dropped.weight
+        # Until their heads are kept (after the next unit that writes), dropped standings
+        # weigh at most another budget: the oldest beyond it are let go of for good.
+        while self._dropped_weight > self.budget and len(self._dropped) > 1:
+            self._dropped_weight -= self._dropped.popitem(last=False)[1].weight

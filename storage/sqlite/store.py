@@ -102,7 +102,7 @@ class SqliteStore(SqlStore):
         self._db = await aiosqlite.connect(self.path, isolation_level=None)
         try:
             await dbthread.call(self._db, lambda conn: prepare(conn, self.path, self.existing))
-            self._writes = not self.existing
+            self._writes = self.cache.keeps = not self.existing
         except sqlite3.DatabaseError as error:
             await self.close()
             raise files.UnusableDatabase(f"{self.path}: {error}") from None
@@ -112,7 +112,7 @@ class SqliteStore(SqlStore):
         return self
 
     async def _open_readonly(self) -> Self:
-        self._writes = False
+        self._writes = self.cache.keeps = False
         latest = migrations()[-1][0]
         self._db = await files.connect_readonly(
             self.path, lambda conn: files.require_current(conn, self.path, latest))

@@ -22,13 +22,14 @@ from pathlib import Path
 
 from bot.scheduler import Scheduler
 from core.domain.records import Announcement
+from storage.sql import tuning
 from storage.sqlite import store as sqlite
 from storage.stores import store_for
 from tests.support.load import CHAT, T0, Clock, run_command
 
 
-async def load(db: str, plan: dict[str, list[tuple[str, str]]]) -> None:
-    async with store_for(db) as store:
+async def load(db: str, plan: dict[str, list[tuple[str, str]]], cache_mb: float) -> None:
+    async with store_for(db, cache_mb=cache_mb) as store:
         last = await store.run(lambda repo: repo.conn.execute(
             "SELECT max(at) FROM events").fetchone()[0], commit=False)
         clock = Clock(max(last or 0, T0 + 3600))  # time never runs back across restarts
@@ -78,7 +79,8 @@ async def touch(db: str, now: int, players: int) -> None:
 if __name__ == "__main__":
     mode, path = sys.argv[1], sys.argv[2]
     if mode == "load":
-        asyncio.run(load(path, json.loads(Path(sys.argv[3]).read_text())))
+        cache_mb = float(sys.argv[4]) if len(sys.argv) > 4 else tuning.CACHE_MB
+        asyncio.run(load(path, json.loads(Path(sys.argv[3]).read_text()), cache_mb))
     elif mode == "touch":
         asyncio.run(touch(path, int(sys.argv[3]), int(sys.argv[4])))
     else:

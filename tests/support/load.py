@@ -158,12 +158,14 @@ async def check_matches(target: Path | str, outcomes: Outcomes) -> dict[str, int
 
 # ------------------------------------------------------------------ many ladders
 # LADDERS chats of PLAYERS each, one duel ladder per chat (reports wait for /confirm):
-# the scale-out's shape, where the load and crash tests check it too.
-LADDERS, PLAYERS = 20, 12
+# the scale-out's shape, where the load and crash tests check it too, with more ladders
+# than a process's standings cache holds at TIGHT_MB (each is let go of and read again).
+LADDERS, PLAYERS = 200, 12
+TIGHT_MB = 0.5
 
 
 def many_chats() -> list[str]:
-    return [f"console:l{i:02d}" for i in range(LADDERS)]
+    return [f"console:l{i:03d}" for i in range(LADDERS)]
 
 
 def many_setup() -> list[tuple[str, str]]:

@@ -76,3 +76,22 @@ def test_a_ladder_grown_by_its_commands_is_weighed_again() -> None:
                                                           + tuning.DUEL_ENTRY_BYTES), rel=0.5)
     cache.forget({1})
     assert cache.weight == 0 and len(cache) == 0
+
+
+def test_dropped_standings_wait_for_their_heads_within_another_budget() -> None:
+    """What the budget drops waits for its head to be kept (storage/sql/heads.py), the
+    oldest let go of for good past another budget; a store that only reads keeps none."""
+    one = weigh(_standings("duel", 12, 0))
+    cache = LadderCache(2 * one)
+    for ladder in range(1, 8):
+        cache.put(ladder, Cached(_standings("duel", 12, 0), {}))
+    assert [ladder for ladder, _ in cache.dropped()] == [4, 5]  # 1-5 dropped; 1-3 let go
+    assert cache.dropped() == []
+    cache.forget({7})
+    assert [ladder for ladder, _ in cache.dropped(everything=True)] == [6]  # all held, too
+    assert len(cache) == 0 and cache.weight == 0
+    reader = LadderCache(one)
+    reader.keeps = False
+    for ladder in range(1, 4):
+        reader.put(ladder, Cached(_standings("duel", 12, 0), {}))
+    assert reader.dropped() == []
