@@ -161,16 +161,16 @@ class Heads(RepoPart):
         if partial is None:
             ids = list(state.players)
             self.conn.execute("DELETE FROM head_pairs WHERE ladder=?", (ladder,))
-            pairs: Iterable[Pair] = state.farm
+            played: Iterable[Pair] = state.farm
         else:  # the stored head's players, then those the fold added since
             ids = self._head_ids(ladder)
             known = set(ids)
             ids += [p for p in state.players if p not in known]
-            pairs = [pair for pair in partial.pairs if pair in state.farm]
+            played = [pair for pair in partial.pairs if pair in state.farm]
         self.conn.executemany(
             "INSERT INTO head_pairs (ladder, low, high, times) VALUES (?, ?, ?, ?) "
             "ON CONFLICT (ladder, low, high) DO UPDATE SET times=excluded.times",
-            [(ladder, low, high, dumps(state.farm[(low, high)])) for low, high in pairs])
+            [(ladder, low, high, dumps(state.farm[(low, high)])) for low, high in played])
         self.conn.execute(
             "INSERT INTO heads (ladder, seq, body, ids) VALUES (?, ?, ?, ?) ON CONFLICT "
             "(ladder) DO UPDATE SET seq=excluded.seq, body=excluded.body, ids=excluded.ids",
