@@ -348,8 +348,7 @@ class ChartData:
     language: str = "en"  # the ladder's: what the legend says
     decays: tuple[tuple[Timestamp, float], ...] = ()  # where a decay day took rating
     title: tuple[str, str] = ("", "")  # the player's and the ladder's names, as typed
-    # (at, low, high) from each change that kept a deviation on: rating ± 2 RD (Glicko-2)
-    band: tuple[tuple[Timestamp, float, float], ...] = ()
+    band: tuple[tuple[Timestamp, float, float], ...] = ()  # (at, low, high): rating ± 2 RD
 
 
 @dataclass(frozen=True, slots=True)

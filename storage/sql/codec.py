@@ -186,6 +186,17 @@ def player_from_row(row: Sequence[Any]) -> PlayerState:
                        row[9], row[10], bool(row[11]), tuple(row[12:]))
 
 
+# A player's state as the players table keeps it (storage/sql/replay.py `_write_players`).
+PLAYER_COLUMNS = ("rating, games, rated_games, wins, losses, draws, rated_wins, last_played, "
+                  "season_gain, season_games, member, extra")
+
+
+def stored_player(row: Sequence[Any]) -> PlayerState:
+    """The state a row's `PLAYER_COLUMNS` keep."""
+    return PlayerState(row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7], row[8],
+                       row[9], bool(row[10]), tuple(json.loads(row[11])) if row[11] else ())
+
+
 def _beside(state: LadderState) -> dict[str, Any]:
     """What standings hold beside their settings, players and pairs' recent games."""
     return {

@@ -20,26 +20,22 @@ from __future__ import annotations
 
 import json
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
 
 from core.domain import pairs
 from core.domain.due import DueQueue
 from core.domain.events import Event, correction_of
 from core.domain.model import PlayerId
-from core.domain.standing import PlayerState
 from core.domain.state import LadderState
 from storage.sql import tuning
-from storage.sql.codec import dumps, head_to_json, state_from_head
+from storage.sql.codec import PLAYER_COLUMNS, dumps, head_to_json, state_from_head, stored_player
 from storage.sql.history import Cached
 from storage.sql.part import RepoPart
 
 Pair = tuple[PlayerId, PlayerId]
 
-# A player's state as the players table keeps it (storage/sql/replay.py `_write_players`).
-_PLAYER = ("SELECT id, rating, games, rated_games, wins, losses, draws, rated_wins, "
-           "last_played, season_gain, season_games, member, extra FROM players WHERE ladder=?")
+_PLAYER = f"SELECT id, {PLAYER_COLUMNS} FROM players WHERE ladder=?"
 
 
 @dataclass
@@ -56,11 +52,6 @@ class Partial:
     def held(self, state: LadderState) -> int:
         """The players the whole standings hold now (those the fold added too)."""
         return self.players + sum(p in state.players for p in self.absent)
-
-
-def _player(row: Sequence[Any]) -> PlayerState:
-    return PlayerState(row[1], row[2], row[3], row[4], row[5], row[6], row[7], row[8], row[9],
-                       row[10], bool(row[11]), tuple(json.loads(row[12])) if row[12] else ())
 
 
 class Heads(RepoPart):
@@ -102,7 +93,7 @@ class Heads(RepoPart):
             held = [p for p in missing if p in partial.ids]
             partial.absent.update(p for p in missing if p not in partial.ids)
             if held:
-                state.players.update((row[0], _player(row)) for row in self._all(
+                state.players.update((row[0], stored_player(row[1:])) for row in self._all(
                     f"{_PLAYER} AND id IN ({', '.join('?' * len(held))})", (ladder, *held)))
         if pair is not None and pair not in partial.pairs:
             partial.pairs.add(pair)
@@ -121,7 +112,7 @@ class Heads(RepoPart):
         ids = self._head_ids(ladder)
         held = state.players
         stored = {row[0]: row for row in self._all(_PLAYER, (ladder,)) if row[0] not in held}
-        whole = {p: held[p] if p in held else _player(stored[p]) for p in ids}
+        whole = {p: held[p] if p in held else stored_player(stored[p][1:]) for p in ids}
         whole.update((p, s) for p, s in held.items() if p not in whole)  # (added since)
         state.players = whole
         for low, high, times in self._all(

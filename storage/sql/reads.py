@@ -21,6 +21,7 @@ from core.domain.tables import HallEntry, TableRow, gain_table
 from core.ports.hints import PageNamesRead
 from core.ports.repository import DAY_RANKS
 from storage.sql import tuning
+from storage.sql.codec import PLAYER_COLUMNS, stored_player
 from storage.sql.part import Read, RepoPart
 
 _PAGE = 200  # rows of a table read to be shown (a page, its names looked up next)
@@ -32,13 +33,7 @@ class ProjectionReads(RepoPart):
     # ---- projections
     def player_state(self, ladder: int, player: PlayerId) -> PlayerState | None:
         row = self._one(*self._player_state_reads(ladder, player)[0])
-        if row is None:
-            return None
-        extra = tuple(json.loads(row[11])) if row[11] else ()
-        fields = ("rating", "games", "rated_games", "wins", "losses", "draws", "rated_wins",
-                  "last_played", "season_gain", "season_games")
-        return PlayerState(**dict(zip(fields, row[:10], strict=True)), member=bool(row[10]),
-                           extra=extra)
+        return None if row is None else stored_player(row)
 
     def hall_of_fame(self, ladder: int) -> list[HallEntry]:
         return [HallEntry(*r) for r in self._all(
@@ -52,9 +47,8 @@ class ProjectionReads(RepoPart):
 
     @staticmethod
     def _player_state_reads(ladder: int, player: PlayerId) -> list[Read]:
-        return [("SELECT rating, games, rated_games, wins, losses, draws, rated_wins, "
-                 "last_played, season_gain, season_games, member, extra FROM players WHERE "
-                 "ladder=? AND id=?", (ladder, player))]
+        return [(f"SELECT {PLAYER_COLUMNS} FROM players WHERE ladder=? AND id=?",
+                 (ladder, player))]
 
     _CHANGE = "SELECT seq, at, player, before, after, kind, match, rated, rd FROM changes"
 
