@@ -75,8 +75,8 @@ def fold_duels(state: LadderState, at: Sequence[Timestamp], a: Sequence[PlayerId
 # A plain match as the store streams it: `apply_duel`'s arguments, then the match id.
 Row = tuple[Any, ...]
 # What folding one says: `apply_duel`'s answer (rated, note, a before, after, b before,
-# after).
-Outcome = tuple[bool, str, float, float, float, float]
+# after), then, where the rulebook keeps a deviation, a's and b's after it.
+Outcome = tuple[Any, ...]
 
 
 def fold_rows(state: LadderState, rows: Sequence[Row],
@@ -127,14 +127,14 @@ def duel_outcome(applied: Applied, a: PlayerId, b: PlayerId) -> Outcome:
     assert effect is not None
     moved = {c.player: c for c in effect.changes}
     return (effect.rated, effect.note, moved[a].before, moved[a].after, moved[b].before,
-            moved[b].after)
+            moved[b].after, moved[a].rd, moved[b].rd)
 
 
 # Moves the ratings of a run's rated matches: (state, a, b, draw, played, ids, kept,
-# tell); with `tell`, returns (note, a before, after, b before, after) for every match.
+# tell); with `tell`, returns (note, a before, after, b before, after, a's deviation
+# after, b's) for every match, the deviations None where the rulebook keeps none.
 RateRun = Callable[[LadderState, list[PlayerId], list[PlayerId], list[bool], list[Timestamp],
-                    list[int], list[bool], bool],
-                   list[tuple[str, float, float, float, float]] | None]
+                    list[int], list[bool], bool], Sequence[tuple[Any, ...]] | None]
 
 
 def fold_plain(state: LadderState, rows: Sequence[Row], rate_run: RateRun,
@@ -179,10 +179,10 @@ def fold_plain(state: LadderState, rows: Sequence[Row], rate_run: RateRun,
     told = rate_run(state, a, b, draw, played, ids, kept, outcomes is not None)
     count_columns(state, first, second, draw, kept, times, high + 1, touched)
     if outcomes is not None and notes is not None and told is not None:
-        for i, (note, ra, na, rb, nb) in enumerate(told):
+        for i, (note, *moved) in enumerate(told):
             if not kept[i]:
                 note = notes.get(i) or unrated_note(settings, rated[i], moves[i])
-            outcomes.append((kept[i], note, ra, na, rb, nb))
+            outcomes.append((kept[i], note, *moved))
     return len(rows)
 
 

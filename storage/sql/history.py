@@ -39,10 +39,11 @@ def duel_columns(event: Event) -> tuple[int | None, ...]:
 def history_rows(ladder: int, seq: int, at: int, event: Event | None, outcome: Any,
                   rows: list[tuple[Any, ...]], effects: list[tuple[Any, ...]]) -> None:
     """The stored history of one re-derived event: its changes and its match's flags."""
-    if event is None:  # a lean match: (match, a, b, rated, note, ra, na, rb, nb)
-        match, a, b, rated, note, ra, na, rb, nb = outcome
-        rows.append((ladder, seq, a, at, ra, na, "match", match, int(rated), None))
-        rows.append((ladder, seq, b, at, rb, nb, "match", match, int(rated), None))
+    if event is None:  # a lean match: (match, a, b, rated, note, ra, na, rb, nb[, RDs])
+        match, a, b, rated, note, ra, na, rb, nb, *rds = outcome
+        da, db = rds or (None, None)
+        rows.append((ladder, seq, a, at, ra, na, "match", match, int(rated), da))
+        rows.append((ladder, seq, b, at, rb, nb, "match", match, int(rated), db))
         effects.append((int(rated), note, ladder, match))
         return
     rows += stored_changes(ladder, seq, event, outcome)

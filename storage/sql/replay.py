@@ -351,14 +351,7 @@ class _Runs:
         pending, seqs = self.pending, self.seqs
         if not pending:
             return
-        if seqs and _deviates(self.state):
-            # A run tells each match's ratings, not the deviations its changes store.
-            assert self.visit is not None
-            for (seq, at), row in zip(seqs, pending, strict=True):
-                event = plain_event(row)
-                self.visit(seq, at, event, self.state.apply(event))
-            seqs.clear()
-        elif seqs:
+        if seqs:
             outcomes: list[Any] = []
             fold_rows(self.state, pending, outcomes)
             assert self.visit is not None
@@ -369,8 +362,3 @@ class _Runs:
             fold_rows(self.state, pending)
         pending.clear()
 
-
-def _deviates(state: LadderState) -> bool:
-    """Whether the ladder's rulebook keeps a rating's deviation (Glicko-2's RD)."""
-    book = state.rulebook
-    return book.deviation(state.settings, book.new_player(state.settings)) is not None

@@ -207,22 +207,25 @@ async def test_snapshots_name_closed_seasons_and_read_their_tables(
 
 
 @SQL_STORES
+# runs folded one by one; at once (past 64), rated or waiting for their day's close
+@pytest.mark.parametrize(("every", "period"), [(4, "game"), (200, "game"), (200, "day")])
 async def test_a_glicko2_correction_restates_each_changes_rd(
-    tmp_path: Path, monkeypatch: Any, kind: str, request: pytest.FixtureRequest
+    tmp_path: Path, monkeypatch: Any, kind: str, request: pytest.FixtureRequest, every: int,
+    period: str
 ) -> None:
-    """A correction replayed from a snapshot folds the plain games after it in runs, which
-    tell ratings only; the changes they restate keep each player's RD after the game (a
-    chart's band), as the twin's one-by-one fold gives them."""
+    """A correction replayed from a snapshot folds the plain games after it in runs; the
+    changes they restate keep each player's RD after the game (a chart's band), as the
+    twin's one-by-one fold gives them."""
     monkeypatch.setattr(tuning, "UNDO_EVENTS", 1)  # never roll back in place
     names = [f"p{i}" for i in range(12)]
 
     async def play(store: Any) -> Chat:
         chat = Chat(store)
-        await chat.ladder("glicko2", "confirm=false")
+        await chat.ladder("glicko2", f"confirm=false period={period}")
         await chat.join(*names)
         for k in range(90):  # more than a run's shortest (core.domain.batch.SHORTEST_RUN)
             await chat.ok(names[k % 12], f"/report win @{names[(5 * k + 1) % 12]}")
-            await chat.tick(DAY // 4)
+            await chat.tick(DAY // 4 if period == "game" else 60)  # (a day's close ends a run)
         await chat.ok("mod", "/mod void 2 test")
         return chat
 
@@ -230,7 +233,7 @@ async def test_a_glicko2_correction_restates_each_changes_rd(
         return [repo.changes(1, p) for p in range(1, 13)]
 
     twin = await play(MemoryStore())
-    async with await sql_store(kind, tmp_path / "g.db", request, snapshot_every=4,
+    async with await sql_store(kind, tmp_path / "g.db", request, snapshot_every=every,
                                snapshot_per_player=0) as store:
         await play(store)
         await store.restate_pending()

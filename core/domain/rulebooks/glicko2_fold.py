@@ -22,7 +22,9 @@ from core.domain.rulebooks.glicko_math import NEVER, WAITING, games
 if TYPE_CHECKING:
     from core.domain.state import LadderState
 
-Told = list[tuple[str, float, float, float, float]]
+# Each game's (note, a before, after, b before, after, a's RD after, b's RD after); an
+# unrated game's RDs are None, as its changes keep none.
+Told = list[tuple[str, float, float, float, float, float | None, float | None]]
 
 
 def rate_run(state: LadderState, a: list[PlayerId], b: list[PlayerId], draw: list[bool],
@@ -30,7 +32,9 @@ def rate_run(state: LadderState, a: list[PlayerId], b: list[PlayerId], draw: lis
               tell: bool) -> Told | None:
     """Rate the run's `kept` games, in levels; with `tell`, what each game did."""
     players, settings = state.players, state.settings
-    before = {p: players[p].rating for p in (*a, *b)} if tell else {}
+    new_player = (settings.rd, settings.volatility, NEVER)
+    before = {p: (players[p].rating, (players[p].extra or new_player)[0])
+              for p in (*a, *b)} if tell else {}
     if settings.period != "game":
         for i, rated in enumerate(kept):
             if rated:
@@ -45,7 +49,6 @@ def rate_run(state: LadderState, a: list[PlayerId], b: list[PlayerId], draw: lis
     rating, rd, volatility, last, gain = (np.zeros(size) for _ in range(5))
     touched = np.unique(np.concatenate((first, second)))
     mine = [players[pid] for pid in touched.tolist()]
-    new_player = (settings.rd, settings.volatility, NEVER)
     rating[touched] = [p.rating for p in mine]
     gain[touched] = [p.season_gain for p in mine]
     rd[touched], volatility[touched], last[touched] = \
@@ -53,7 +56,7 @@ def rate_run(state: LadderState, a: list[PlayerId], b: list[PlayerId], draw: lis
     day = local_days(np.asarray([played[i] for i in rows], dtype=np.int64),
                      settings.timezone).astype(np.float64)
     score = np.where(np.asarray([draw[i] for i in rows], dtype=bool), 0.5, 1.0)
-    new_a, new_b = np.empty(len(rows)), np.empty(len(rows))
+    new_a, new_b = np.empty((len(rows), 2)), np.empty((len(rows), 2))  # rating, RD
     for game in _levels(first.tolist(), second.tolist(), size):
         x, y = first[game], second[game]
         both, days = np.concatenate((x, y)), np.concatenate((day[game], day[game]))
@@ -62,7 +65,8 @@ def rate_run(state: LadderState, a: list[PlayerId], b: list[PlayerId], draw: lis
             np.concatenate((score[game], 1.0 - score[game])), settings)
         gain[both] += r - rating[both]
         rating[both], rd[both], volatility[both], last[both] = r, new_rd, new_volatility, days
-        new_a[game], new_b[game] = r[:len(game)], r[len(game):]
+        new_a[game, 0], new_b[game, 0] = r[:len(game)], r[len(game):]
+        new_a[game, 1], new_b[game, 1] = new_rd[:len(game)], new_rd[len(game):]
     for player, now, gained, deviation, sigma, day_number in zip(
             mine, rating[touched].tolist(), gain[touched].tolist(), rd[touched].tolist(),
             volatility[touched].tolist(), last[touched].tolist(), strict=True):
@@ -87,16 +91,20 @@ def _levels(first: list[int], second: list[int], size: int) -> list[np.ndarray]:
     return [order[start:end] for start, end in pairwise(edges)]
 
 
-def _told(before: dict[PlayerId, float], a: list[PlayerId], b: list[PlayerId],
-          kept: list[bool], new_a: list[float], new_b: list[float], note: str) -> Told:
-    """Each game's (note, a before, after, b before, after), the ratings carried along
-    from the run's start (a waiting period's games move nothing: `new_a` is empty)."""
+def _told(before: dict[PlayerId, tuple[float, float]], a: list[PlayerId],
+          b: list[PlayerId], kept: list[bool], new_a: list[list[float]],
+          new_b: list[list[float]], note: str) -> Told:
+    """What each game did, each player's (rating, RD) carried along from the run's start
+    (a waiting period's games move nothing: `new_a` is empty)."""
     now = dict(before)
     told: Told = []
     rated = iter(zip(new_a, new_b, strict=True))
     for x, y, counted in zip(a, b, kept, strict=True):
-        ra, rb = now[x], now[y]
-        na, nb = next(rated, (ra, rb)) if counted else (ra, rb)
-        now[x], now[y] = na, nb
-        told.append((note if counted else "", ra, na, rb, nb))
+        (ra, da), (rb, db) = now[x], now[y]
+        if not counted:
+            told.append(("", ra, ra, rb, rb, None, None))
+            continue
+        na, nb = next(rated, ((ra, da), (rb, db)))
+        now[x], now[y] = (na[0], na[1]), (nb[0], nb[1])
+        told.append((note, ra, na[0], rb, nb[0], na[1], nb[1]))
     return told

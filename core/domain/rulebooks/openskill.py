@@ -166,7 +166,7 @@ class OpenSkill(rated.Rated):
 
 def _rate_run(state: LadderState, a: list[PlayerId], b: list[PlayerId], draw: list[bool],
               played: list[Timestamp], ids: list[int], kept: list[bool],
-              tell: bool) -> list[tuple[str, float, float, float, float]] | None:
+              tell: bool) -> list[tuple[str, float, float, float, float, None, None]] | None:
     """Rate a run's `kept` duels in order, each player's rating object carried from game
     to game; with `tell`, what each game did."""
     settings, players = state.settings, state.players
@@ -190,7 +190,7 @@ def _rate_run(state: LadderState, a: list[PlayerId], b: list[PlayerId], draw: li
             gain[x] = gain.get(x, players[x].season_gain) + (sx - rx)
             gain[y] = gain.get(y, players[y].season_gain) + (sy - ry)
         if tell:
-            told.append(("", rx, shown[x], ry, shown[y]))
+            told.append(("", rx, shown[x], ry, shown[y], None, None))  # (no RDs)
     for p, value in held.items():
         player = players[p]
         player.extra, player.rating = (value.mu, value.sigma), shown[p]
