@@ -31,6 +31,7 @@ TABLES: list[tuple[str, tuple[str, ...]]] = [
     ("handles", ("platform", "handle")),
     ("outbox", ("id",)),
     ("queues", ("ladder",)),
+    ("tournaments", ("ladder", "id")),
     ("following", ("ladder", "kind")),
     ("role_holdings", ("ladder", "member")),
     ("links", ("user",)),

@@ -29,6 +29,7 @@ from core.ports.players import PlayerRepo
 from core.ports.projections import ProjectionRepo
 from core.ports.queue import QueueRepo
 from core.ports.sharing import SharingRepo
+from core.ports.tournaments import TournamentRepo
 
 # Tables `standings` can read: a ladder's ranking by rating or rung, and the three
 # tables of RULES.md section 3.
@@ -44,6 +45,7 @@ class Repo(ReadHints,
            ChallengeRepo,
            FollowingRepo,
            QueueRepo,
+           TournamentRepo,
            AuditRepo,
            ProjectionRepo,
            SharingRepo,

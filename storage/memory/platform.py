@@ -1,5 +1,5 @@
 """The in-memory twin's part for the platforms' own data: the @handles a platform taught
-the bot, the outbox of announcements, each ladder's queue, and the messages already
+the bot, the outbox of announcements, each ladder's queue and tournaments, and the messages already
 answered (as storage/sql/platform_data.py)."""
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 from core.domain.model import PlayerId, Timestamp
 from core.domain.records import Announcement, LadderInfo, PlayerInfo, QueueState, UserRef
+from core.domain.tournament.record import Tournament
 
 
 @dataclass
@@ -21,6 +22,8 @@ class PlatformData:
     next_item: int = 1
     seen: dict[tuple[str, str], str] = field(default_factory=dict)  # answered messages
     queues: dict[int, QueueState] = field(default_factory=dict)  # each ladder's queue
+    # each ladder's tournaments by id
+    tournaments: dict[int, dict[int, Tournament]] = field(default_factory=dict)
 
 
 class MemoryPlatform:
@@ -58,6 +61,12 @@ class MemoryPlatform:
 
     def save_queue(self, ladder: int, state: QueueState) -> None:
         self.platform.queues[ladder] = state
+
+    def tournaments(self, ladder: int) -> list[Tournament]:
+        return [t for _, t in sorted(self.platform.tournaments.get(ladder, {}).items())]
+
+    def save_tournament(self, tournament: Tournament) -> None:
+        self.platform.tournaments.setdefault(tournament.ladder, {})[tournament.id] = tournament
 
     def outbox_done(self, item: int) -> None:
         self.platform.outbox.pop(item, None)

@@ -121,7 +121,7 @@ class MemoryRepo(MemoryFollowing, MemoryPlatform, MemorySharing, NoHints):
         self.unshare(ladder)
         for table in (self.d.ladders, self.d.ledgers, self.d.players, self.d.matches,
                       self.d.challenges, self.d.audit, self.d.changes, self.d.day_ranks,
-                      self.d.platform.queues):
+                      self.d.platform.queues, self.d.platform.tournaments):
             table.pop(ladder, None)
         for key in [k for k in self.d.counters if k[0] == ladder]:
             del self.d.counters[key]

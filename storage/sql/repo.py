@@ -46,6 +46,7 @@ from storage.sql.reads import ProjectionReads
 from storage.sql.rederive import Rederivation
 from storage.sql.replay import EventLog
 from storage.sql.sharing import SharingTables
+from storage.sql.tournaments import TournamentTables
 
 if TYPE_CHECKING:
     from storage.sql.units import SqlStore
@@ -67,7 +68,7 @@ class SettingsCache:
 
 
 class SqlRepo(EventLog, Rederivation, MatchTables, ProjectionReads, FollowingTables,
-              PlatformTables, SharingTables):
+              PlatformTables, SharingTables, TournamentTables):
     """The Repo protocol in SQL, inside one transaction: over sqlite3's connection, and
     over PostgreSQL's sessions, which take sqlite3's methods (storage/postgres/session.py)."""
 
@@ -191,8 +192,8 @@ class SqlRepo(EventLog, Rederivation, MatchTables, ProjectionReads, FollowingTab
     # Every table of a ladder's, children first (ladders itself last).
     _LADDER_TABLES = ("match_players", "changes", "matches", "challenges", "seasons",
                       "hall_of_fame", "audit", "snapshots", "heads", "head_pairs", "events",
-                      "players", "player_names", "rating_counts", "queues", "following",
-                      "role_holdings")
+                      "players", "player_names", "rating_counts", "queues", "tournaments",
+                      "following", "role_holdings")
 
     def delete_ladder(self, ladder: int) -> None:
         row = self._one("SELECT chat, name FROM ladders WHERE id=?", (ladder,))

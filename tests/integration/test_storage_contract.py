@@ -15,6 +15,8 @@ from core.domain.events import MatchConfirmed, PlayerJoined
 from core.domain.model import Match, Result
 from core.domain.records import AuditEntry, ChallengeRecord, MatchRecord, UserRef
 from core.domain.settings import preset
+from core.domain.tournament.model import Format, Outcome
+from core.domain.tournament.record import Pairing, Status, Tournament
 from core.i18n import decode, render, span, t
 from tests.support.chat import T0, Chat
 
@@ -236,3 +238,27 @@ async def test_a_nul_character_is_kept_alike_by_every_store(store: Any) -> None:
     reply = await chat.ok("mod", "/mod void 1 typo\x00here")
     assert "typo\ufffdhere" in reply and "\x00" not in reply
     assert "typo\ufffdhere" in await chat.text("ben", "/profile")
+
+
+async def test_tournaments_are_kept_whole_per_ladder_and_go_with_it(store: Any) -> None:
+    def work(repo: Any) -> None:
+        one = repo.add_ladder("c", "main", preset("duel"), T0, None)
+        two = repo.add_ladder("c", "other", preset("duel"), T0, None)
+        cup = Tournament(one.id, 1, "Кубок", Format.DOUBLE, T0, bestof=3, round_hours=24,
+                         reset=False, status=Status.RUNNING, players=(3, 1, 2), round=2,
+                         deadline=T0 + DAY, reminded=True,
+                         pairings=(Pairing(1, 1, 1, None), Pairing(1, 2, 3, 2, 7),
+                                   Pairing(2, 4, 1, 3, None, Outcome.A_FORFEIT, (1,))))
+        swiss = Tournament(one.id, 2, "open", Format.SWISS, T0 + 1, rounds=5, rated=False)
+        repo.save_tournament(swiss)
+        repo.save_tournament(cup)
+        assert repo.tournaments(one.id) == [cup, swiss]
+        assert repo.tournaments(two.id) == []
+        done = Tournament(one.id, 2, "open", Format.SWISS, T0 + 1, status=Status.CANCELLED,
+                          reason="rain")
+        repo.save_tournament(done)
+        assert repo.tournaments(one.id) == [cup, done]
+        repo.delete_ladder(one.id)
+        assert repo.tournaments(one.id) == []
+
+    await store.run(work)

@@ -87,4 +87,4 @@ def test_a_deadline_forfeits_to_whoever_said_ready() -> None:
     t, done = progress.forfeits(t, {}.get)
     assert [p.forfeit for p in done] == [Outcome.B_FORFEIT, Outcome.BOTH_FORFEIT]
     lines = progress.standings(t, {}.get)
-    assert [(x.player, x.score) for x in lines][0] == (3, 2)
+    assert (lines[0].player, lines[0].score) == (3, 2)

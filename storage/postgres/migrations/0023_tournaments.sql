@@ -1,0 +1,9 @@
+-- Ladderbot schema 23 (PostgreSQL): a ladder's tournaments (issue 53), as
+-- storage/sqlite/migrations/0023.
+CREATE TABLE IF NOT EXISTS tournaments (
+    ladder BIGINT NOT NULL REFERENCES ladders(id),
+    id     BIGINT NOT NULL,
+    name   TEXT   NOT NULL,
+    state  TEXT   NOT NULL,
+    PRIMARY KEY (ladder, id)
+);
