@@ -7,6 +7,7 @@ from __future__ import annotations
 from core.commands.base import Command
 from core.commands.moderation import AdjustRating, SetResult
 from core.commands.reports import ReportResult
+from core.commands.tournaments import check_tournament
 from core.commands.words import MAX_ADJUST, MAX_REASON
 from core.domain.errors import UsageError
 from core.domain.records import UserRef
@@ -26,6 +27,7 @@ def check(command: Command, asker: UserRef) -> None:
         _check_report(command, asker)
     if isinstance(command, SetResult) and command.result.draw and command.result.margin:
         raise UsageError(t("result.draw_margin"))
+    check_tournament(command)
 
 
 def _check_report(cmd: ReportResult, asker: UserRef) -> None:

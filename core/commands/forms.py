@@ -16,6 +16,7 @@ from core.commands import (
     moderation,
     queue,
     reports,
+    tournaments,
     views,
 )
 from core.commands.params import Form, const
@@ -30,5 +31,5 @@ def _bare_forms() -> tuple[Form, ...]:
 
 # Every typed command, in the order a menu lists them.
 FORMS: tuple[Form, ...] = (*accounts.FORMS, *ladders.FORMS, *_bare_forms(), *challenges.FORMS,
-                           *views.FORMS, *queue.FORMS, *reports.FORMS, *h2h.FORMS, *help.FORMS,
-                           *moderation.FORMS)
+                           *views.FORMS, *queue.FORMS, *tournaments.FORMS, *reports.FORMS,
+                           *h2h.FORMS, *help.FORMS, *moderation.FORMS)

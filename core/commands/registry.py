@@ -15,6 +15,7 @@ from core.commands import (
     moderation,
     queue,
     reports,
+    tournaments,
     views,
 )
 from core.commands.base import Command, Spec
@@ -25,10 +26,10 @@ from core.i18n import Message, Text, joined, t
 # The order /help lists the words in (and Telegram's menus).
 ORDER = ("ladder", "join", "leave", "challenge", "accept", "decline", "available",
          "unavailable", "report", "confirm", "dispute", "withdraw", "standings", "profile",
-         "history", "players", "suggest", "queue", "ready", "h2h", "halloffame", "mod", "link",
-         "unlink", "help")
+         "history", "players", "suggest", "queue", "ready", "tournament", "h2h", "halloffame",
+         "mod", "link", "unlink", "help")
 _ALL = {spec.word: spec for family in (ladders, membership, challenges, reports, views, queue,
-                                       h2h, moderation, accounts, help)
+                                       tournaments, h2h, moderation, accounts, help)
         for spec in family.WORDS}
 SPECS: tuple[Spec, ...] = tuple(_ALL[word] for word in ORDER)
 

@@ -85,6 +85,7 @@ class LadderInfo:
     shared: bool = False  # another chat plays it too (/ladder share)
     home: str | None = None  # the chat it was made in, when this is another chat's view
     several: bool = False  # the chat plays another ladder too (its own or shared)
+    contested: bool = False  # it has a tournament open or running (a result may count)
 
 
 @dataclass(frozen=True, slots=True)

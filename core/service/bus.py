@@ -47,6 +47,15 @@ from core.commands.moderation import (
 )
 from core.commands.queue import JoinQueue, LeaveQueue, Ready
 from core.commands.reports import ConfirmResult, DisputeResult, ReportResult, WithdrawReport
+from core.commands.tournaments import (
+    CancelTournament,
+    CreateTournament,
+    JoinTournament,
+    LeaveTournament,
+    ShowTournament,
+    StartTournament,
+    TournamentReady,
+)
 from core.commands.views import (
     ShowHallOfFame,
     ShowHistory,
@@ -69,6 +78,7 @@ from core.service.handlers import (
     queue,
     reporting,
     sharing,
+    tournaments,
 )
 from core.service.queries import h2h, ladders, profile, roster, suggest
 from core.service.session import Session
@@ -152,3 +162,10 @@ on(AddPlayer, membership.add)
 on(BanPlayer, membership.ban)
 on(UnbanPlayer, membership.unban)
 on(CloseSeason, moderation.close_season)
+on(CreateTournament, tournaments.create)
+on(JoinTournament, tournaments.join)
+on(LeaveTournament, tournaments.leave)
+on(StartTournament, tournaments.start)
+on(TournamentReady, tournaments.ready)
+on(ShowTournament, tournaments.show)
+on(CancelTournament, tournaments.cancel)

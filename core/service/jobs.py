@@ -30,7 +30,7 @@ from core.domain.records import (
 from core.domain.standing import Applied, SeasonEffect
 from core.i18n import N_, Message, joined, plural, render, span, t
 from core.ports.repository import Repo
-from core.service.handlers import queue
+from core.service.handlers import queue, tournaments
 from core.service.handlers.moderation import season_text
 from core.service.handlers.reporting import confirm_match, effect_text
 from core.service.planning import Job, challenge_times, plan, schedule
@@ -52,7 +52,7 @@ def catch_up(repo: Repo, ladder: LadderInfo, now: Timestamp) -> list[Announcemen
         return []
     texts: list[Message] = []
     # text index -> the queue match whose ready check it carries, and whom it calls
-    readies: dict[int, tuple[int, tuple[str, ...]]] = {}
+    readies: dict[int, tuple[int | None, tuple[str, ...]]] = {}
     quiet: list[tuple[Session, SeasonEffect]] = []  # seasons no one qualified in, in turn
     decays: dict[int, str] = {}  # text index -> the decay day it sums up
     for job in _planned(repo, ladder, now):
@@ -71,13 +71,13 @@ def catch_up(repo: Repo, ladder: LadderInfo, now: Timestamp) -> list[Announcemen
 
 
 def _job(repo: Repo, ladder: LadderInfo, job: Job, texts: list[Message],
-         readies: dict[int, tuple[int, tuple[str, ...]]],
+         readies: dict[int, tuple[int | None, tuple[str, ...]]],
          quiet: list[tuple[Session, SeasonEffect]]) -> LadderInfo:
     """Run one due job, adding what it says to `texts` (and `readies`, `quiet`); the
     ladder as it stands after it."""
     session = Session(repo, Context(ladder.chat, SYSTEM, job.at), ladder)
     said: Message = ""
-    ready: tuple[int, tuple[str, ...]] | None = None
+    ready: tuple[int | None, tuple[str, ...]] | None = None
     if job.kind == "season":
         effect = _close_season(session, job)
         if not effect.hall:
@@ -88,6 +88,9 @@ def _job(repo: Repo, ladder: LadderInfo, job: Job, texts: list[Message],
         said, formed = queue.deadline(session, job.ref)
         if formed is not None:
             ready = (formed.id, queue.called(session, formed))
+    elif job.kind == "round_end":  # the next round's players are called to it
+        said, calls = tournaments.deadline(session, job.ref)
+        ready = (None, calls) if calls else None
     else:
         said = _run(session, job)
     if said:
@@ -100,12 +103,12 @@ def _job(repo: Repo, ladder: LadderInfo, job: Job, texts: list[Message],
 
 
 def _decay_runs(ladder: LadderInfo, texts: list[Message],
-                readies: dict[int, tuple[int, tuple[str, ...]]], decays: dict[int, str]
-                ) -> tuple[list[Message], dict[int, tuple[int, tuple[str, ...]]]]:
+                readies: dict[int, tuple[int | None, tuple[str, ...]]], decays: dict[int, str]
+                ) -> tuple[list[Message], dict[int, tuple[int | None, tuple[str, ...]]]]:
     """Days of decay caught up in a row (downtime) said in one announcement, with the
     last day's summary, not one a day; the other texts (and their buttons) as they were."""
     kept: list[Message] = []
-    moved: dict[int, tuple[int, tuple[str, ...]]] = {}
+    moved: dict[int, tuple[int | None, tuple[str, ...]]] = {}
     run: list[int] = []
 
     def close_run() -> None:
@@ -132,7 +135,7 @@ def _decay_runs(ladder: LadderInfo, texts: list[Message],
 
 
 def _announced(ladder: LadderInfo, texts: list[Message],
-               readies: dict[int, tuple[int, tuple[str, ...]]]) -> list[Announcement]:
+               readies: dict[int, tuple[int | None, tuple[str, ...]]]) -> list[Announcement]:
     """Announcements leave the core here, in words: the ladder's language."""
     language = ladder.settings.language
     announcements = []
@@ -169,6 +172,8 @@ def _run(s: Session, job: Job) -> Message:
         return _forfeit(s, job)
     if job.kind == "remind":
         return _remind(s, job)
+    if job.kind == "round_remind":
+        return tournaments.remind(s, job.ref)
     if job.kind == "lapse":
         return _lapse(s, job)
     if job.kind == "expire":

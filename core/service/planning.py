@@ -23,11 +23,14 @@ from core.domain.model import Timestamp
 from core.domain.records import ChallengeRecord, LadderInfo, QueueState
 from core.domain.rulebooks import choose
 from core.domain.settings import Settings
+from core.domain.tournament.record import Status, Tournament
 from core.ports.repository import Repo
 
 # Jobs due at the same instant run in this order.
 _ORDER = {"confirm": 0, "forfeit": 1, "expire": 1, "lapse": 2, "remind": 3, "unready": 3,
-          "unqueue": 3, "decay": 4, "season": 5, "summary": 6, "ranks": 7}
+          "unqueue": 3, "round_end": 3, "round_remind": 3, "decay": 4, "season": 5,
+          "summary": 6, "ranks": 7}
+ROUND_REMINDER = 24 * HOUR  # a round's players are reminded a day before its deadline
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,7 +39,7 @@ class Job:
 
     at: Timestamp
     kind: str
-    ref: int = 0  # match, challenge or queue match id
+    ref: int = 0  # match, challenge, queue match or tournament id
     label: str = ""  # decay day or season
 
     @property
@@ -64,6 +67,9 @@ def plan(repo: Repo, ladder: LadderInfo, now: Timestamp) -> list[Job]:
     if settings.queue is not None:
         jobs += [Job(max(due, clock), kind, ref) for due, kind, ref in
                  queue_due(repo.queue(ladder.id), settings.ready_seconds) if due <= now]
+    if ladder.contested:
+        jobs += [Job(max(due, clock), kind, ref) for due, kind, ref in
+                 round_times(repo.tournaments(ladder.id)) if due <= now]
     days = midnights(clock, now, settings.timezone) if now > clock else []
     # The log's end of each local day, applied once: decay, or a rating period's close.
     if settings.decays or choose(settings).waits(settings):
@@ -116,6 +122,18 @@ def queue_due(state: QueueState, ready_seconds: int) -> list[tuple[Timestamp, st
     return jobs
 
 
+def round_times(tournaments: list[Tournament]) -> list[tuple[Timestamp, str, int]]:
+    """When running tournaments' jobs fall due: each round's end, and its reminder a day
+    before (once, and only in a round longer than a day)."""
+    jobs = []
+    for x in tournaments:
+        if x.status is Status.RUNNING and x.deadline is not None:
+            jobs.append((x.deadline, "round_end", x.id))
+            if not x.reminded and x.round_hours * HOUR > ROUND_REMINDER:
+                jobs.append((x.deadline - ROUND_REMINDER, "round_remind", x.id))
+    return jobs
+
+
 def next_due(repo: Repo, ladder: LadderInfo) -> Timestamp | None:
     """When this ladder next has a job due after its clock (None: nothing scheduled)."""
     settings = ladder.settings
@@ -132,6 +150,8 @@ def next_due(repo: Repo, ladder: LadderInfo) -> Timestamp | None:
             found += [due for due, _ in challenge_times(settings, c)]
     if settings.queue is not None:
         found += [due for due, _, _ in queue_due(repo.queue(ladder.id), settings.ready_seconds)]
+    if ladder.contested:
+        found += [due for due, _, _ in round_times(repo.tournaments(ladder.id))]
     return min(found) if found else None
 
 

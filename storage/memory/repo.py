@@ -103,7 +103,8 @@ class MemoryRepo(MemoryFollowing, MemoryPlatform, MemorySharing, NoHints):
         info = self.d.ladders[ladder]
         state = self.d.ledgers[ladder].state
         return dataclasses.replace(info, settings=state.settings, season=state.season,
-                                   last_decay=state.last_decay, shared=self._is_shared(ladder))
+                                   last_decay=state.last_decay, shared=self._is_shared(ladder),
+                                   contested=any(t.live for t in self.tournaments(ladder)))
 
     def add_ladder(self, chat: str, name: str, settings: Settings, at: Timestamp,
                    channel: str | None) -> LadderInfo:

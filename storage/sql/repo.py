@@ -117,12 +117,14 @@ class SqlRepo(EventLog, Rederivation, MatchTables, ProjectionReads, FollowingTab
                "season, last_decay, next_due, mod_role, EXISTS (SELECT 1 FROM shares s WHERE "
                "s.ladder = ladders.id), EXISTS (SELECT 1 FROM ladders o WHERE o.chat = "
                "ladders.chat AND o.id <> ladders.id) OR EXISTS (SELECT 1 FROM shares o WHERE "
-               "o.chat = ladders.chat) FROM ladders")
+               "o.chat = ladders.chat), EXISTS (SELECT 1 FROM tournaments t WHERE t.ladder = "
+               "ladders.id AND t.live = 1) FROM ladders")
 
     def _ladder(self, row: Any) -> LadderInfo:
         return LadderInfo(row[0], row[1], row[2], self.store.settings(row[3]), row[4], row[5],
                           bool(row[6]), row[7], bool(row[8]), row[9], row[10], row[11], row[12],
-                          bool(row[13]), several=bool(row[14]))
+                          bool(row[13]), several=bool(row[14]),
+                          contested=bool(row[15]))
 
     def due_ladders(self, now: Timestamp) -> list[LadderInfo]:
         sql = f"{self._LADDER} WHERE next_due IS NOT NULL AND next_due <= ? ORDER BY id"

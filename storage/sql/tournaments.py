@@ -44,6 +44,8 @@ class TournamentTables:
 
     def save_tournament(self, tournament: Tournament) -> None:
         self.conn.execute(
-            "INSERT INTO tournaments (ladder, id, name, state) VALUES (?, ?, ?, ?) ON CONFLICT "
-            "(ladder, id) DO UPDATE SET name=excluded.name, state=excluded.state",
-            (tournament.ladder, tournament.id, tournament.name, tournament_to_json(tournament)))
+            "INSERT INTO tournaments (ladder, id, name, live, state) VALUES (?, ?, ?, ?, ?) ON "
+            "CONFLICT (ladder, id) DO UPDATE SET name=excluded.name, live=excluded.live, "
+            "state=excluded.state",
+            (tournament.ladder, tournament.id, tournament.name, int(tournament.live),
+             tournament_to_json(tournament)))

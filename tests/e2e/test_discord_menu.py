@@ -91,7 +91,12 @@ def test_sync_dry_run_lists_every_command_without_a_token(tmp_path: Path) -> Non
                           "confirm", "dispute", "withdraw", "standings", "profile",
                           "history", "halloffame", "mod", "help", "players", "suggest",
                           "challenge-cancel", "queue", "queue-leave", "ready", "link", "unlink",
-                          "h2h"}
+                          "h2h", "tournament"}
+    assert [o["name"] for o in names["tournament"]["options"]] == [
+        "show", "create", "join", "leave", "start", "ready", "cancel"]
+    create = names["tournament"]["options"][1]["options"]
+    assert [c["value"] for c in create[1]["choices"]] == ["swiss", "roundrobin", "single",
+                                                           "double"]
     assert [o["name"] for o in names["ladder"]["options"]] == [
         "create", "set", "info", "pin", "unpin", "list", "default", "rename", "delete", "share",
         "join-share", "unshare"]

@@ -250,14 +250,19 @@ async def test_tournaments_are_kept_whole_per_ladder_and_go_with_it(store: Any) 
                          pairings=(Pairing(1, 1, 1, None), Pairing(1, 2, 3, 2, 7),
                                    Pairing(2, 4, 1, 3, None, Outcome.A_FORFEIT, (1,))))
         swiss = Tournament(one.id, 2, "open", Format.SWISS, T0 + 1, rounds=5, rated=False)
+        assert not repo.ladder("c", "main").contested
         repo.save_tournament(swiss)
         repo.save_tournament(cup)
         assert repo.tournaments(one.id) == [cup, swiss]
+        assert repo.ladder("c", "main").contested and not repo.ladder("c", "other").contested
         assert repo.tournaments(two.id) == []
         done = Tournament(one.id, 2, "open", Format.SWISS, T0 + 1, status=Status.CANCELLED,
                           reason="rain")
         repo.save_tournament(done)
         assert repo.tournaments(one.id) == [cup, done]
+        repo.save_tournament(Tournament(one.id, 1, "Кубок", Format.SWISS, T0,
+                                        status=Status.FINISHED))
+        assert not repo.ladder("c", "main").contested  # (finished and cancelled ones aren't)
         repo.delete_ladder(one.id)
         assert repo.tournaments(one.id) == []
 

@@ -35,6 +35,10 @@ class Pairing:
     forfeit: Outcome | None = None
     ready: tuple[PlayerId, ...] = ()  # who said /tournament ready for it
 
+    @property
+    def players(self) -> tuple[PlayerId, ...]:
+        return (self.a,) if self.b is None else (self.a, self.b)
+
 
 @dataclass(frozen=True, slots=True)
 class Tournament:

@@ -40,6 +40,7 @@ from core.domain.state import LadderState
 from core.domain.tables import TableRow
 from core.i18n import N_, Message, Number, Text, encode, joined, series, t
 from core.ports.repository import Repo
+from core.service.handlers import tournaments
 from core.service.handlers.reporting import confirm_match, reopen_challenge
 from core.service.queries.ladders import hall_text, lookalike
 from core.service.session import Session, rating_text, signed
@@ -167,13 +168,15 @@ def void(s: Session, cmd: VoidMatch) -> Reply:
     if record.confirmed_at is None:  # pending or disputed: it never entered the ladder
         s.repo.save_match(dataclasses.replace(record, status="voided", voided_at=s.now))
         reopen_challenge(s, record)
-        return Reply(t("void.not_counted", id=record.id, result=what, mod=s.ctx.user.name,
-                       reason=cmd.reason))
+        return Reply(joined(t("void.not_counted", id=record.id, result=what,
+                              mod=s.ctx.user.name, reason=cmd.reason),
+                            tournaments.after_result(s, record), sep="\n"))
     frozen = dict(s.repo.state(s.ladder.id).frozen)
     results = s.append(MatchVoided(s.now, record.id, s.ctx.user.name, cmd.reason))
     s.repo.save_match(dataclasses.replace(record, status="voided", voided_at=s.now, rated=False))
-    return _correction_reply(s, frozen, results, t("void.done", id=record.id, result=what,
-                                                   mod=s.ctx.user.name, reason=cmd.reason))
+    return _correction_reply(s, frozen, results, joined(
+        t("void.done", id=record.id, result=what, mod=s.ctx.user.name, reason=cmd.reason),
+        tournaments.after_result(s, record), sep="\n"))
 
 
 def spec_result(s: Session, record: MatchRecord, spec: ResultSpec) -> Result:
@@ -240,8 +243,9 @@ def set_result(s: Session, cmd: SetResult) -> Reply:
     s.repo.save_match(dataclasses.replace(record, result=result, status="confirmed",
                                           voided_at=None))
     results = s.append(ResultChanged(s.now, record.id, result, s.ctx.user.name, cmd.reason))
-    return _correction_reply(s, frozen, results, t("set.changed", id=record.id, was=was,
-                                                   now=now, mod=mod, reason=why))
+    return _correction_reply(s, frozen, results, joined(
+        t("set.changed", id=record.id, was=was, now=now, mod=mod, reason=why),
+        tournaments.after_result(s, record), sep="\n"))
 
 
 def _check_not_too_late(s: Session, record: MatchRecord, result: Result) -> None:

@@ -30,7 +30,7 @@ from core.domain.standing import Applied, Change
 from core.i18n import N_, Message, decode, encode, joined, listed, span, t
 from core.ports.hints import SamePlayersRead
 from core.ports.repository import Repo
-from core.service.handlers import queue
+from core.service.handlers import queue, tournaments
 from core.service.planning import expect
 from core.service.session import Session, instant, participants_text
 
@@ -62,16 +62,22 @@ def report(s: Session, cmd: ReportResult) -> Reply:
     if s.settings.max_gap is not None and result.rated and not s.settings.is_position:
         ratings = {p: _rating(s, p) for p in result.players}
         elo.check_gap(s.settings, result, ratings)
+    counted = tournaments.counts_for(s, result)
+    if counted is not None and not counted[0].rated:  # (its games are not rated)
+        result = Result(result.sides, result.draw, result.margin, result.moves, False,
+                        result.score)
     record = MatchRecord(
         ladder=s.ladder.id, id=s.repo.new_match_id(s.ladder.id), status="pending",
         reporter=me.id, reported_at=s.now, result=result, challenge=challenge,
     )
     what = s.describe_result(result)
     formed = queue.played(s, result)  # the match a full queue formed, if it is that one
+    # the tournament game it counts for (said first: the round it may open comes after)
+    counts = tournaments.link(s, counted, record.id) if counted is not None else ""
     if not s.settings.confirm:
         record, text = confirm_match(s, record, s.now)
-        return Reply(joined(t("report.counted", id=record.id, result=what), text, formed),
-                     ladder=s.ladder.name)
+        return Reply(joined(t("report.counted", id=record.id, result=what), counts, text,
+                            formed), ladder=s.ladder.name)
     s.repo.save_match(record)
     expect(s.repo, s.ladder, record.reported_at + round(s.settings.confirm_hours * HOUR))
     if challenge is not None:
@@ -81,7 +87,7 @@ def report(s: Session, cmd: ReportResult) -> Reply:
                           others=participants_text(s, others),
                           within=span(s.settings.confirm_hours, "hour"),
                           confirm=s.said("/confirm", named=True),
-                          dispute=s.said("/dispute", named=True)), formed),
+                          dispute=s.said("/dispute", named=True)), counts, formed),
                  confirm_match=record.id)
 
 
@@ -198,7 +204,8 @@ def confirm_match(s: Session, record: MatchRecord, at: Timestamp,
     s.repo.save_match(record)
     if record.challenge is not None:
         _set_challenge(s, record.challenge, status="played", match=record.id)
-    return record, effect_text(s, effect.rated, effect.note, effect.changes)
+    return record, joined(effect_text(s, effect.rated, effect.note, effect.changes),
+                          tournaments.after_result(s, record), sep="\n")
 
 
 def effect_text(s: Session, rated: bool, note: str, changes: tuple[Change, ...]) -> Message:

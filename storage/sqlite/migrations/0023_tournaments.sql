@@ -5,6 +5,7 @@ CREATE TABLE IF NOT EXISTS tournaments (
     ladder INTEGER NOT NULL REFERENCES ladders(id),
     id     INTEGER NOT NULL,
     name   TEXT    NOT NULL,
+    live   INTEGER NOT NULL,  -- 1 while open or running: read with the ladder's row
     state  TEXT    NOT NULL,
     PRIMARY KEY (ladder, id)
 );
