@@ -147,13 +147,17 @@ def _announced(ladder: LadderInfo, texts: list[Message],
 
 
 def _planned(repo: Repo, ladder: LadderInfo, now: Timestamp) -> Iterator[Job]:
-    """The due jobs in order, planned again after a round that ran a queue's: a failed
-    ready check gives places back, whose own lapse may fall due before `now` too."""
+    """The due jobs in order, planned again after a round that ran a queue's (a failed
+    ready check gives places back, whose own lapse may fall due before `now` too), and at
+    once after a tournament's round ends (the next one's deadline and reminder)."""
     while True:
         again = False
         for job in plan(repo, ladder, now):
             again = again or job.kind in ("unready", "unqueue")
             yield job
+            if job.kind == "round_end":  # (the rest of this plan may be the old round's)
+                again = True
+                break
         if not again:
             return
         ladder = _reload(repo, ladder)  # (its clock moved with the jobs)

@@ -27,9 +27,11 @@ from core.domain.tournament.record import Status, Tournament
 from core.ports.repository import Repo
 
 # Jobs due at the same instant run in this order.
+# A round's end comes last at its instant: the plan is made again after it (the next
+# round's jobs), from the instant on, so nothing else of that instant may wait behind it.
 _ORDER = {"confirm": 0, "forfeit": 1, "expire": 1, "lapse": 2, "remind": 3, "unready": 3,
-          "unqueue": 3, "round_end": 3, "round_remind": 3, "decay": 4, "season": 5,
-          "summary": 6, "ranks": 7}
+          "unqueue": 3, "decay": 4, "season": 5, "summary": 6, "ranks": 7,
+          "round_remind": 8, "round_end": 8}
 ROUND_REMINDER = 24 * HOUR  # a round's players are reminded a day before its deadline
 
 

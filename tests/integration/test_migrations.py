@@ -81,8 +81,9 @@ async def test_a_database_made_by_the_first_release_keeps_every_standing(tmp_pat
         for ladder, old in expected.items():
             now = await chat.export(ladder)
             # Keys added since (CONSOLE.md: "more keys may be added"): a match's score,
-            # none for a single game.
+            # none for a single game; the ladder's tournaments, none.
             assert [m.pop("score") for m in now["matches"]] == [None] * len(old["matches"])
+            assert now.pop("tournaments") == []
             assert now == old
         assert "Match #9: a beat c" in await chat.ok("a", "/report win @c ladder=main")
     with sqlite3.connect(db) as conn:
@@ -109,7 +110,8 @@ def rewound(conn: sqlite3.Connection, version: int) -> None:
     conn.executescript("DROP INDEX player_names_look; "
                        "ALTER TABLE player_names DROP COLUMN look; "  # (schema 20)
                        "ALTER TABLE changes DROP COLUMN rd; "  # (schema 21)
-                       "DROP TABLE heads; DROP TABLE head_pairs;")  # (schema 22)
+                       "DROP TABLE heads; DROP TABLE head_pairs; "  # (schema 22)
+                       "DROP TABLE tournaments;")  # (schema 23)
 
 
 async def test_schema_14_keeps_notes_as_messages_not_words(tmp_path: Path) -> None:

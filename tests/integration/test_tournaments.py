@@ -81,6 +81,17 @@ async def test_a_swiss_tournament_worked_by_hand() -> None:
         "1. cat 3 (Buchholz 2, SB 2)", "2. eve 2 (Buchholz 2, SB 1)",
         "3. ann 1 (Buchholz 6, SB 2)", "4. bob 1 (Buchholz 4, SB 1)",
         "5. dan 1 (Buchholz 2, SB 0)"]
+    [cup] = (await chat.export())["tournaments"]
+    assert (cup["name"], cup["format"], cup["status"]) == ("cup", "swiss", "finished")
+    assert [[(g["players"], g["result"]) for g in r] for r in cup["rounds"]] == [
+        [(["ann", "cat"], "0-1"), (["bob", "dan"], None), (["eve"], "bye")],
+        [(["ann", "bob"], "forfeit"), (["eve", "dan"], "1-0"), (["cat"], "bye")],
+        [(["eve", "ann"], "0-1"), (["bob", "cat"], "0-1"), (["dan"], "bye")]]
+    assert cup["rounds"][0][0]["match"] == 1
+    assert cup["standings"][:3] == [
+        {"name": "cat", "score": 3, "buchholz": 2, "sonneborn_berger": 2},
+        {"name": "eve", "score": 2, "buchholz": 2, "sonneborn_berger": 1},
+        {"name": "ann", "score": 1, "buchholz": 6, "sonneborn_berger": 2}]
 
 
 async def test_a_round_robin_of_three_rests_one_a_round() -> None:
@@ -110,6 +121,12 @@ async def test_single_elimination_gives_byes_to_the_top_seeds_and_reopens_on_a_c
     chat = await _field("single")
     started = await chat.ok("mod", "/tournament start")
     assert _round(started, 1) == ["dan-eve"]
+    [cup] = (await chat.export())["tournaments"]
+    assert cup["bracket"][0] == [  # a bye: one player, and that player the winner
+        {"players": ["ann"], "winner": "ann", "match": None},
+        {"players": ["dan", "eve"], "winner": None, "match": None},
+        {"players": ["bob"], "winner": "bob", "match": None},
+        {"players": ["cat"], "winner": "cat", "match": None}]
     second = await chat.ok("eve", "/report win @dan")
     assert _round(second, 2) == ["ann-eve", "bob-cat"]
     assert "a draw decides nothing" in await chat.refused("ann", "/report draw @eve")
@@ -143,6 +160,16 @@ async def test_double_elimination_of_four_with_the_second_final() -> None:
     assert "Winner: ann" in await chat.ok("ann", "/report win @cat")
     table = await chat.ok("dan", "/tournament")
     assert re.findall(r"\d\. (\w+) \(won", table) == ["ann", "cat", "bob", "dan"]
+    [cup] = (await chat.export())["tournaments"]
+
+    def games(rounds: list) -> list:  # type: ignore[type-arg]
+        return [[(g["players"], g["winner"]) for g in r] for r in rounds]
+    assert games(cup["bracket"]["winners"]) == [
+        [(["ann", "dan"], "ann"), (["bob", "cat"], "cat")], [(["ann", "cat"], "ann")]]
+    assert games(cup["bracket"]["losers"]) == [[(["dan", "bob"], "bob")],
+                                               [(["bob", "cat"], "cat")]]
+    assert games(cup["bracket"]["final"]) == [[(["ann", "cat"], "cat")],
+                                              [(["cat", "ann"], "ann")]]
 
 
 async def test_reports_outside_the_pairings_count_for_the_ladder_only() -> None:
@@ -171,3 +198,24 @@ async def test_who_may_do_what() -> None:
     cancelled = await chat.ok("mod", "/tournament cancel second nobody came")
     assert "cancelled: nobody came" in cancelled
     assert "ann left cup (1 player left)" in await chat.ok("ann", "/tournament leave")
+
+
+async def test_deadlines_after_downtime_apply_once_each_in_order() -> None:
+    """Four players, two rounds of 48 hours, and the bot down for six days. R1 ann-cat,
+    bob-dan; only ann said ready: ann wins by forfeit, bob and dan both lose. R2 (opened
+    at R1's deadline): ann alone on 1 floats to the next group's highest, bob; cat-dan.
+    Nobody plays: both games lost by both. Each round's reminder came a day before its
+    deadline; then it is over, and more time changes nothing."""
+    chat = await _field("swiss", "rounds=2", "round_hours=48", players=PLAYERS[:4])
+    await chat.ok("mod", "/tournament start")
+    await chat.ok("ann", "/tournament ready")
+    said = [a.text for a in await chat.tick(6 * 24 * HOUR)]
+    assert [text.split("\n")[0] for text in said] == [
+        "Round 1 of cup ends 2026-01-07 10:00 UTC. Still to play:",
+        "Round 1 of cup reached its deadline. Not played:",
+        "Round 2 of cup ends 2026-01-09 10:00 UTC. Still to play:",
+        "Round 2 of cup reached its deadline. Not played:"]
+    assert "1. ann – cat: 1–0 by forfeit" in said[1] and "2. bob – dan: both lost" in said[1]
+    assert _round(said[1], 2) == ["ann-bob", "cat-dan"]
+    assert "cup is over. Winner: ann" in said[3]
+    assert all("cup" not in a.text for a in await chat.tick(6 * 24 * HOUR))

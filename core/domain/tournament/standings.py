@@ -32,6 +32,8 @@ class Line:
     tiebreaks: tuple[int, ...]
     played: int
     place: int = 0
+    buchholz: int = 0  # (halves, in every table: the export gives it for round robin too)
+    sb: int = 0  # Sonneborn-Berger (quarters)
 
 
 def scores(seeds: Sequence[PlayerId], games: Sequence[Game], fmt: Format) -> dict[PlayerId,
@@ -68,10 +70,9 @@ def table(seeds: Sequence[PlayerId], games: Sequence[Game], fmt: Format) -> list
     else:
         among = _among_tied(seeds, scored, score)
         breaks = {p: (among[p], sb[p]) for p in seeds}
-    lines = sorted((Line(p, seed[p], score[p], breaks[p], played[p]) for p in seeds),
-                   key=lambda line: (-line.score, *(-b for b in line.tiebreaks), line.seed))
-    return [Line(x.player, x.seed, x.score, x.tiebreaks, x.played, i + 1)
-            for i, x in enumerate(lines)]
+    lines = sorted(seeds, key=lambda p: (-score[p], *(-b for b in breaks[p]), seed[p]))
+    return [Line(p, seed[p], score[p], breaks[p], played[p], i + 1, buchholz[p], sb[p])
+            for i, p in enumerate(lines)]
 
 
 def _among_tied(seeds: Sequence[PlayerId], scored: Sequence[Game],

@@ -22,6 +22,7 @@ from core.domain.state import LadderState
 from core.domain.tables import HallEntry, TableRow, gain_table, ladder_table, league
 from core.i18n import t
 from core.ports.repository import Repo
+from core.service.queries.tournament_export import tournaments_export
 
 
 def export_ladder(repo: Repo, chat: str, name: str | None, at: Timestamp) -> dict[str, Any]:
@@ -51,7 +52,9 @@ def export_ladder(repo: Repo, chat: str, name: str | None, at: Timestamp) -> dic
                 (False if status == "voided" else m.result.rated)
             matches.append((m, status, rated))
     names = {p: info.name for p, info in repo.players(ladder.id).items()}
-    return build(ladder, state, names, week, matches, at)
+    # (a ladder's tournaments as they stand now, whatever `at` says)
+    return {**build(ladder, state, names, week, matches, at),
+            "tournaments": tournaments_export(repo, ladder.id, names)}
 
 
 def _rated_now(record: MatchRecord) -> bool:
