@@ -58,7 +58,7 @@ from bot.telegram.outgoing import Outgoing
 from bot.telegram.render import alert, keyboard, render, shown, split
 from bot.text import APOLOGY
 from core import i18n
-from core.commands.registry import PERSONAL_WORDS, READ_ONLY_WORDS
+from core.commands.registry import MODERATED_WORDS, PERSONAL_WORDS, READ_ONLY_WORDS
 from core.commands.words import command_word
 from core.domain.numerals import is_digits
 from core.domain.records import Announcement, LadderInfo, Reply, UserRef
@@ -260,7 +260,7 @@ class TelegramPlatform:
         replied = message.reply_to_message
         reply_to = user_ref(replied.from_user) if replied is not None and \
             replied.from_user is not None and not replied.from_user.is_bot else None
-        moderator = word in ("ladder", "mod") and await self._is_admin(
+        moderator = word in MODERATED_WORDS and await self._is_admin(
             chat.id, message.from_user.id, chat.type)
         # One clock per process (the gateway's, injectable): Telegram's message dates could
         # disagree with the scheduler's, and a late delivery would be stamped before jobs

@@ -39,6 +39,11 @@ USAGE: dict[str, str] = {spec.word: " | ".join(spec.usage) for spec in SPECS}
 READ_ONLY_WORDS: tuple[str, ...] = tuple(w for spec in SPECS if spec.reads
                                          for w in (spec.word, *spec.aliases))
 PERSONAL_WORDS: tuple[str, ...] = tuple(spec.word for spec in SPECS if spec.personal)
+# The words that make a moderator's command: an adapter asks the platform who moderates
+# (Telegram's chat administrators, a call) for these alone.
+MODERATED_WORDS: tuple[str, ...] = tuple(w for spec in SPECS
+                                         if any(kind.moderator for kind in spec.kinds)
+                                         for w in (spec.word, *spec.aliases))
 # The word that makes a command (the first, where two words make one)
 WORD_OF: dict[type[Command], str] = {kind: spec.word for spec in reversed(SPECS)
                                      for kind in spec.kinds}
