@@ -8,9 +8,7 @@ left out where the font cannot draw it.
 
 from __future__ import annotations
 
-import functools
 import io
-import unicodedata
 from bisect import bisect_right
 from collections import Counter
 from datetime import UTC, datetime, timedelta
@@ -21,19 +19,18 @@ matplotlib.use("Agg")  # no display here, ever; must precede pyplot
 
 import matplotlib.dates as mdates
 import matplotlib.pyplot as plt
-from matplotlib import font_manager
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
-from matplotlib.ft2font import FT2Font
 from matplotlib.ticker import MaxNLocator
 
+from bot.fonts import DPI, drawable
 from core.domain.records import ChartData
+from core.domain.tournament.chart import BracketChart
 from core.i18n import render as said
 from core.i18n import t
 
 SIZE = (8.0, 4.0)  # inches
 NARROW = (4.6, 3.6)  # a phone's: drawn at its width, its text is not scaled down
-DPI = 100  # so a PNG is 800 x 400 pixels
 # A first chart (a join moments ago) or games at one instant span seconds: the axis
 # shows at least this much, in days, rather than seconds or matplotlib's empty years.
 LEAST_SPAN = timedelta(days=4)
@@ -110,20 +107,6 @@ def _corrections(axes: Axes, data: ChartData) -> None:
                           fontsize="small", color="#cc3333")
 
 
-@functools.cache
-def _glyphs() -> frozenset[int]:
-    """The characters the charts' font has."""
-    return frozenset(FT2Font(font_manager.findfont(font_manager.FontProperties())).get_charmap())
-
-
-def drawable(text: str) -> bool:
-    """Whether the font has every character of `text`, none written right to left (which
-    matplotlib would draw reversed and unjoined)."""
-    glyphs = _glyphs()
-    return all(ord(c) in glyphs and unicodedata.bidirectional(c) not in ("R", "AL")
-               for c in text)
-
-
 def _days(times: list[datetime]) -> list[float]:
     """Instants as matplotlib's dates (days), which its date axis reads."""
     return [float(day) for day in mdates.date2num(times)]
@@ -150,8 +133,12 @@ def _date_axis(axes: Axes, xs: list[datetime], most: int) -> None:
         label.set_fontsize("small")
 
 
-def render(data: ChartData, fmt: str = "png", size: tuple[float, float] = SIZE) -> bytes:
-    """The chart as PNG or SVG bytes."""
+def render(data: ChartData | BracketChart, fmt: str = "png",
+           size: tuple[float, float] = SIZE) -> bytes:
+    """The chart (or a tournament's bracket: bot/bracket_chart.py) as PNG or SVG bytes."""
+    if isinstance(data, BracketChart):
+        from bot import bracket_chart  # (it draws with this module's font rules)
+        return bracket_chart.render(data, fmt)
     figure = draw(data, size)
     try:
         out = io.BytesIO()

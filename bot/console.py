@@ -25,6 +25,7 @@ from core.domain.budget import Overtime
 from core.domain.calendar import DAY, INSTANTS, iso, parse_instant
 from core.domain.records import Announcement, ChartData, Context, Reply, UserRef
 from core.domain.settings import Policy
+from core.domain.tournament.chart import BracketChart
 from core.i18n import render, t
 from core.service.dispatch import catch_up_chat, handle
 from storage.sql.units import SqlStore
@@ -112,7 +113,7 @@ class Console:
                 self.say(f"[{render(t('console.chart', path=path), reply.language)}]")
             await self.store.restate_pending()  # history a far-back correction left
 
-    async def save_chart(self, chart: ChartData) -> str:
+    async def save_chart(self, chart: ChartData | BracketChart) -> str:
         """Draw a chart (in a worker thread) into the charts folder beside the database."""
         from bot.charts import render
 

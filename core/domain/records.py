@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from core.domain.errors import LadderError
 from core.domain.model import Match, PlayerId, Result, Timestamp
 from core.domain.settings import Settings
+from core.domain.tournament.chart import BracketChart
 from core.i18n import N_, Message, Text, decode, t
 
 # The notes that say a match is unrated in their own words.
@@ -378,7 +379,7 @@ class Reply:
     ready: int | None = None  # a queue match's ready check: adapters offer Ready
     notify: tuple[str, ...] = ()  # users it calls (a formed match's players), by user key
     ladder: str | None = None
-    chart: ChartData | None = None  # a picture to attach (adapters render it)
+    chart: ChartData | BracketChart | None = None  # a picture to attach (adapters draw it)
     language: str = "en"  # what its words are said in (core.service.dispatch.spoken sets it)
     posted: int = 0  # announcements to other chats it left in the outbox (the gateway)
     local: bool = False  # no news for the other chats of a shared ladder (its own settings)

@@ -8,6 +8,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from bot.charts import render
+from core.domain.tournament.bracket import build
+from core.domain.tournament.chart import BracketChart, BracketGame
 from tests.support.adapters import discord_harness, telegram_harness
 from tests.support.discord_payloads import (
     MANAGE_GUILD,
@@ -18,6 +21,7 @@ from tests.support.discord_payloads import (
     user_option,
     with_user,
 )
+from tests.support.platform_limits import telegram_photo
 from tests.support.telegram_fake import person as tg_person
 
 HOSTILE = "@everyone <b>**x**</b> https://evil.example"
@@ -86,3 +90,18 @@ async def test_a_tournament_on_telegram(tmp_path: Path) -> None:
         assert "It counts for cup, round 1" in lost and "cup is over. Winner: ann!" in lost
         [shown] = await tg.say(hostile, "/tournament")
         assert f"W1 #1: ann – {UNLINKED}: ann" in shown
+        [photo] = [p for m, p in tg.api.calls if m == "sendPhoto"]  # the bracket's picture
+        assert telegram_photo(next(iter(photo["_files"].values()))) is None
+
+
+def test_a_64_player_double_elimination_bracket_fits_a_telegram_photo() -> None:
+    """The largest bracket a chat shows in one picture (looked at: 2,640 by 3,156 pixels,
+    its names 8 points at 100 dpi), names at their longest and hostile."""
+    slots = build(64, double=True)
+    name = "Щ" * 40
+    games = tuple(BracketGame({"w": "w", "l": "l"}.get(s.part.value, "f"), s.stage - 1,
+                              name, HOSTILE) for s in slots)
+    png = render(BracketChart("Кубок", games, ("winners", "losers", "final")))
+    assert telegram_photo(png) is None
+    width, height = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
+    assert 2000 < width < 3000 and 2500 < height < 4000

@@ -226,6 +226,22 @@ def _loaded(value: Any) -> Any:
     return json.loads(value) if isinstance(value, str) else value
 
 
+# A photo (sendPhoto): at most 10 MB, width and height at most 10,000 together, the one at
+# most 20 times the other (core.telegram.org/bots/api#sendphoto).
+PHOTO_BYTES, PHOTO_SIDES, PHOTO_RATIO = 10 * 1024 * 1024, 10_000, 20
+
+
+def telegram_photo(png: bytes) -> str | None:
+    """The Bot API's refusal of a PNG sent as a photo, else None."""
+    if not png.startswith(b"\x89PNG"):
+        return "Bad Request: IMAGE_PROCESS_FAILED"
+    width, height = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
+    if len(png) > PHOTO_BYTES or width + height > PHOTO_SIDES \
+            or max(width, height) > PHOTO_RATIO * min(width, height):
+        return "Bad Request: PHOTO_INVALID_DIMENSIONS"
+    return None
+
+
 def telegram_call(method: str, params: dict[str, Any]) -> str | None:
     """The Bot API's "Bad Request: ..." for a call it refuses, else None."""
     if method in ("sendMessage", "editMessageText"):
@@ -236,6 +252,10 @@ def telegram_call(method: str, params: dict[str, Any]) -> str | None:
             return "Bad Request: message is too long"
     if method in ("sendPhoto", "sendDocument") and len(params.get("caption") or "") > CAPTION:
         return "Bad Request: message caption is too long"
+    if method == "sendPhoto" and params.get("_files"):  # (where the stand-in has its bytes)
+        refused = telegram_photo(next(iter(params["_files"].values())))
+        if refused:
+            return refused
     markup = _loaded(params.get("reply_markup")) or {}
     for row in markup.get("inline_keyboard") or []:
         for button in row:

@@ -227,6 +227,10 @@ class FakeRequest(BaseRequest):
         for _ in range(self.api.slow.get(endpoint, 0)):  # a slower answer: turns of the loop
             await asyncio.sleep(0)
         params = dict(request_data.parameters) if request_data is not None else {}
+        if request_data is not None and request_data.contains_files:
+            # the files' bytes, for the limits on what a file may be (a photo's size)
+            params["_files"] = {name: part[1] for name, part in
+                                (request_data.multipart_data or {}).items()}
         status, body = self.api.answer(endpoint, params)
         return status, json.dumps(body).encode()
 

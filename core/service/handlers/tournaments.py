@@ -30,6 +30,7 @@ from core.domain.tournament.record import MAX_PLAYERS, Pairing, Status, Tourname
 from core.i18n import N_, Message, Text, joined, listed, t
 from core.service.planning import expect
 from core.service.queries.tournament import (
+    bracket_chart,
     called,
     lookup,
     pairing_text,
@@ -179,7 +180,8 @@ def ready(s: Session, cmd: TournamentReady) -> Reply:
 
 def show(s: Session, cmd: ShowTournament) -> Reply:
     """The table or bracket now, and the asker's next game."""
-    return Reply(status_text(s, find(s, cmd.name, live=False), cmd.page))
+    x = find(s, cmd.name, live=False)
+    return Reply(status_text(s, x, cmd.page), chart=bracket_chart(s, x))
 
 
 def cancel(s: Session, cmd: CancelTournament) -> Reply:

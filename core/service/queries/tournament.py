@@ -10,11 +10,12 @@ from core.domain.model import PlayerId
 from core.domain.records import MatchRecord
 from core.domain.tournament import progress
 from core.domain.tournament.bracket import NOBODY, Part
+from core.domain.tournament.chart import BracketChart, BracketGame
 from core.domain.tournament.model import Format, Outcome
 from core.domain.tournament.progress import Lookup, Played
 from core.domain.tournament.record import Pairing, Status, Tournament
 from core.domain.tournament.standings import Line
-from core.i18n import N_, Message, Number, Text, joined, t
+from core.i18n import N_, Message, Number, Text, joined, render, t
 from core.service.session import Session
 
 PARTS = {Part.WINNERS: N_("tournament.part_w"), Part.LOSERS: N_("tournament.part_l"),
@@ -153,3 +154,33 @@ def seeds_text(s: Session, players: Sequence[PlayerId]) -> Message:
     s.names(players)
     return joined(*(t("tournament.seed", seed=i + 1, name=s.name(p))
                     for i, p in enumerate(players)), sep=", ")
+
+
+def bracket_chart(s: Session, t_: Tournament) -> BracketChart | None:
+    """The bracket as a picture's data (elimination, once started)."""
+    if not t_.format.eliminates or t_.status not in (Status.RUNNING, Status.FINISHED):
+        return None
+    seed = {p: i + 1 for i, p in enumerate(t_.players)}
+    s.names(t_.players)
+    games = []
+    for f in progress.filled(t_, lookup(s)):
+        if f.slot.part is Part.RESET and f.a == NOBODY:
+            continue
+        if NOBODY in (f.a, f.b) and f.slot.part is not Part.WINNERS:
+            continue  # (a walkover in the losers' bracket: nobody to show)
+        part = {Part.WINNERS: "w", Part.LOSERS: "l"}.get(f.slot.part, "f")
+        won = None if f.winner in (None, NOBODY) else 0 if f.winner == f.a else 1
+        games.append(BracketGame(
+            part, f.slot.stage - 1, _shown(s, f.a), _shown(s, f.b), won,
+            seed.get(f.a or 0, 0), seed.get(f.b or 0, 0)))
+    language = s.settings.language
+    labels = (render(t("tournament.part_winners"), language),
+              render(t("tournament.part_losers"), language),
+              render(t("tournament.part_final"), language))
+    return BracketChart(t_.name, tuple(games), labels, f"{s.ladder.name}-{t_.name}")
+
+
+def _shown(s: Session, player: PlayerId | None) -> str:
+    if player is None:
+        return ""
+    return "-" if player == NOBODY else s.name(player)
