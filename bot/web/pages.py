@@ -35,6 +35,7 @@ from core.service.queries.views import (
     ladder_list,
     player_view,
     standings_view,
+    tournaments_view,
 )
 from storage.sql.units import SqlStore
 
@@ -73,6 +74,7 @@ class Web:
         self.app.on_response_prepare.append(with_headers)
         routes = [("", self.ladder, self.api_ladder), ("/hall", self.hall, self.api_hall),
                   ("/history", self.history, self.api_history),
+                  ("/tournaments", self.tournaments, self.api_tournaments),
                   (f"/players/{{player:{ID}}}", self.player, self.api_player)]
         self.app.router.add_get("/", self.index)
         self.app.router.add_get("/api/ladders", self.api_index)
@@ -190,6 +192,10 @@ class Web:
     async def history(self, request: web.Request) -> web.Response:
         return self._page(request, "history.html", await self._other(request, history_view))
 
+    async def tournaments(self, request: web.Request) -> web.Response:
+        return self._page(request, "tournaments.html",
+                          await self._other(request, tournaments_view))
+
     async def player(self, request: web.Request) -> web.Response:
         data, chart = await self._player(request)
         svg = "" if chart is None else await self.charts.svg((data["id"], data["player"]["id"]),
@@ -208,6 +214,9 @@ class Web:
 
     async def api_history(self, request: web.Request) -> web.Response:
         return self._json(await self._other(request, history_view))
+
+    async def api_tournaments(self, request: web.Request) -> web.Response:
+        return self._json(await self._other(request, tournaments_view))
 
     async def api_player(self, request: web.Request) -> web.Response:
         data, chart = await self._player(request)

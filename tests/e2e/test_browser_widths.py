@@ -1,6 +1,7 @@
 """The public pages at a phone's width (390 px) and a wide screen's (1400 px) in Chromium:
 nothing is cut off behind a scroll bar (a four-player free-for-all of long names in the
-history, their standings), and the chart's text is drawn no smaller than its own size."""
+history, their standings, their tournaments' table and bracket), and the chart's text is
+drawn no smaller than its own size."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from tests.support.chat import Chat
 
 LONG = ["Wolfeschlegelsteinhausenberger", "Aleksandrovna_Konstantinopolska",
         "Maximiliane-Donnersmarck-Henckel", "Bartholomew_Featherstonehaugh_X"]
-PAGES = ["/ladders/1", "/ladders/1/history", "/ladders/1/players/1"]
+PAGES = ["/ladders/1", "/ladders/1/history", "/ladders/1/players/1", "/ladders/1/tournaments"]
 
 # Every scrolling box on the page, how wide its content is against how wide it shows; and
 # the shown chart's scale (its drawn size over its own, in which its text is 10 points).
@@ -33,6 +34,12 @@ async def _played(store: Any) -> None:
     await chat.ladder("openskill", "confirm=false", "public=true")
     await chat.join(*LONG)
     await chat.ok(LONG[0], "/report ffa " + " ".join(f"@{n}" for n in LONG))
+    for fmt in ("swiss", "double"):  # a table and a bracket of the long names
+        await chat.ok("mod", f"/tournament create {fmt} format={fmt}")
+        for name in LONG:
+            await chat.ok(name, f"/tournament join {fmt}")
+        await chat.ok("mod", f"/tournament start {fmt}")
+        await chat.ok(LONG[0], f"/report win @{LONG[2]}")
 
 
 async def _measured(page: Page, path: str) -> dict[str, Any]:

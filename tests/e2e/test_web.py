@@ -33,6 +33,22 @@ async def test_standings_in_order_with_escaped_names(site: Any) -> None:
     assert [r["rating"] for r in data["rows"]] == [1031, 985, 984]
 
 
+async def test_tournaments_page_escapes_names_and_the_api_gives_the_export(site: Any
+                                                                          ) -> None:
+    client, chat = site
+    assert "No tournaments yet." in await (await client.get("/ladders/1/tournaments")).text()
+    await chat.ok("mod", "/tournament create cup format=single")
+    for name in ("alice", "bob", HOSTILE):
+        await chat.ok(name, "/tournament join")
+    await chat.ok("mod", "/tournament start")
+    page = await (await client.get("/ladders/1/tournaments")).text()
+    assert HOSTILE not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    assert "single elimination" in page and "running" in page
+    [cup] = (await (await client.get("/api/ladders/1/tournaments")).json())["tournaments"]
+    # seeded by rating (985 and 984 above): seeds 2 and 3 meet, alice has the bye
+    assert cup["bracket"][0][1]["players"] == [HOSTILE, "bob"]
+
+
 async def test_tabs_and_hall_of_fame(site: Any) -> None:
     client, chat = site
     season = await client.get("/ladders/1?table=season")
@@ -67,7 +83,8 @@ async def test_history_shows_who_corrected_what_and_why(site: Any) -> None:
 
 
 @pytest.mark.parametrize("path", ["/ladders/2", "/ladders/2/players/1", "/ladders/2/history",
-                                  "/ladders/2/hall", "/ladders/99", "/ladders/1/players/99"])
+                                  "/ladders/2/hall", "/ladders/99", "/ladders/1/players/99",
+                                  "/ladders/2/tournaments"])
 async def test_private_or_missing_is_404_on_pages(site: Any, path: str) -> None:
     client, _ = site
     response = await client.get(path)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from core.commands.tournaments import FORMATS
 from core.domain.bestof import score_text
 from core.domain.calendar import iso
 from core.domain.model import PlayerId, Timestamp
@@ -17,10 +18,12 @@ from core.domain.rulebooks import choose, rulebook_summary
 from core.domain.settings import Settings
 from core.domain.standing import PlayerState
 from core.domain.tables import calibrating, league, league_name
+from core.domain.tournament.model import Format
 from core.i18n import N_, decode, moment, render, t
 from core.ports.repository import Repo
 from core.service.queries.charts import chart_for
 from core.service.queries.ladders import main_table, member_table
+from core.service.queries.tournament_export import tournaments_export
 
 TABLE_TITLES = {"rating": N_("web.table.rating"), "rung": N_("web.table.rung"),
                 "ladder": N_("web.table.ladder"), "season": N_("web.table.season"),
@@ -29,6 +32,9 @@ TABLE_TITLES = {"rating": N_("web.table.rating"), "rung": N_("web.table.rung"),
 STATUS_WORDS = {"pending": N_("web.status.pending"), "confirmed": N_("web.status.confirmed"),
                 "disputed": N_("web.status.disputed"), "voided": N_("web.status.voided")}
 LISTED = 100  # rows on a standings page
+_TOURNAMENT_STATUS = {"open": N_("web.tstatus.open"), "running": N_("web.tstatus.running"),
+                      "finished": N_("web.tstatus.finished"),
+                      "cancelled": N_("web.tstatus.cancelled")}
 
 
 def public_ladder(repo: Repo, ladder_id: int) -> LadderInfo | None:
@@ -132,6 +138,20 @@ def hall_view(repo: Repo, ladder_id: int) -> dict[str, Any] | None:
              "gain": _number(ladder, e.gain)})
     return {**_ladder_head(ladder),
             "seasons": [{"season": s, "places": p} for s, p in seasons.items()]}
+
+
+def tournaments_view(repo: Repo, ladder_id: int) -> dict[str, Any] | None:
+    """A public ladder's tournaments, as the export gives them (CONSOLE.md), newest first."""
+    ladder = public_ladder(repo, ladder_id)
+    if ladder is None:
+        return None
+    names = {p: info.name for p, info in repo.players(ladder.id).items()}
+    language = ladder.settings.language
+    found = tournaments_export(repo, ladder.id, names)[::-1]
+    for each in found:
+        each["format_words"] = render(t(FORMATS[Format(each["format"])]), language)
+        each["status_words"] = render(t(_TOURNAMENT_STATUS[each["status"]]), language)
+    return {**_ladder_head(ladder), "tournaments": found}
 
 
 def _league(settings: Settings, rating: float, rated_games: int) -> str | None:
