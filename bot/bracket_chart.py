@@ -5,8 +5,6 @@ where the font cannot draw them."""
 
 from __future__ import annotations
 
-import io
-
 import matplotlib
 
 matplotlib.use("Agg")
@@ -15,7 +13,7 @@ import matplotlib.pyplot as plt
 from matplotlib.axes import Axes
 from matplotlib.patches import Rectangle
 
-from bot.fonts import DPI, drawable
+from bot.fonts import DPI, drawable, saved
 from core.domain.tournament.chart import BracketChart, BracketGame
 
 COLUMN = 2.6  # inches a stage takes across
@@ -51,12 +49,10 @@ def render(data: BracketChart, fmt: str = "png") -> bytes:
             start = top + ROW * w_rows + 0.6
             _heading(axes, 0.2, start - 0.3, data.labels[1], "")
             _part(axes, losers, start, l_rows)
-        out = io.BytesIO()
-        figure.savefig(out, format=fmt, dpi=DPI,
-                       metadata={"Software": None} if fmt == "png" else {"Date": None})
-        return out.getvalue()
-    finally:
+    except BaseException:
         plt.close(figure)
+        raise
+    return saved(figure, fmt)
 
 
 def _rows(games: list[BracketGame]) -> int:

@@ -8,7 +8,6 @@ left out where the font cannot draw it.
 
 from __future__ import annotations
 
-import io
 from bisect import bisect_right
 from collections import Counter
 from datetime import UTC, datetime, timedelta
@@ -23,7 +22,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
-from bot.fonts import DPI, drawable
+from bot.fonts import DPI, drawable, saved
 from core.domain.records import ChartData
 from core.domain.tournament.chart import BracketChart
 from core.i18n import render as said
@@ -139,12 +138,4 @@ def render(data: ChartData | BracketChart, fmt: str = "png",
     if isinstance(data, BracketChart):
         from bot import bracket_chart  # (it draws with this module's font rules)
         return bracket_chart.render(data, fmt)
-    figure = draw(data, size)
-    try:
-        out = io.BytesIO()
-        # Metadata left out: nothing but the drawing goes into the file.
-        figure.savefig(out, format=fmt, dpi=DPI,
-                       metadata={"Software": None} if fmt == "png" else {"Date": None})
-        return out.getvalue()
-    finally:
-        plt.close(figure)
+    return saved(draw(data, size), fmt)
