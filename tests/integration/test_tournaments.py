@@ -219,3 +219,14 @@ async def test_deadlines_after_downtime_apply_once_each_in_order() -> None:
     assert _round(said[1], 2) == ["ann-bob", "cat-dan"]
     assert "cup is over. Winner: ann" in said[3]
     assert all("cup" not in a.text for a in await chat.tick(6 * 24 * HOUR))
+
+
+async def test_a_best_of_three_tournament_takes_decided_matches() -> None:
+    """bestof=3: a match counts with its score, the winner's two games first; a single
+    game or an undecided score is refused, saying how to report it."""
+    chat = await _field("single", "bestof=3", players=PLAYERS[:2])
+    await chat.ok("mod", "/tournament start")
+    assert "best of 3" in await chat.refused("ann", "/report win @bob")
+    assert "best of 3" in await chat.refused("ann", "/report win @bob 1-0")
+    won = await chat.ok("ann", "/report win @bob 2-1")
+    assert "It counts for cup, round 1" in won and "Winner: ann" in won

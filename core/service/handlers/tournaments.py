@@ -208,7 +208,8 @@ def counts_for(s: Session, result: Result) -> tuple[Tournament, Pairing] | None:
             continue
         if result.draw and x.format.eliminates:
             raise RuleViolation(t("tournament.draw_refused", tournament=x.name))
-        if x.bestof and result.score is None:
+        if x.bestof and (result.score is None or result.score[0] != x.bestof // 2 + 1):
+            # (a match of the tournament is decided: its winner took the most games)
             raise RuleViolation(t("tournament.bestof_score", tournament=x.name,
                                   count=x.bestof))
         return x, game
