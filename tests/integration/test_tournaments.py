@@ -230,3 +230,12 @@ async def test_a_best_of_three_tournament_takes_decided_matches() -> None:
     assert "best of 3" in await chat.refused("ann", "/report win @bob 1-0")
     won = await chat.ok("ann", "/report win @bob 2-1")
     assert "It counts for cup, round 1" in won and "Winner: ann" in won
+
+
+async def test_a_bracket_game_both_forfeited_says_so() -> None:
+    chat = await _field("single", players=PLAYERS[:2])
+    await chat.ok("mod", "/tournament start")
+    said = "\n".join(a.text for a in await chat.tick(73 * HOUR))
+    assert "1. ann – bob: both lost by forfeit" in said
+    assert "cup is over, without a winner: its final was not played." in said
+    assert "W1 #1: ann – bob: both lost by forfeit" in await chat.ok("ann", "/tournament")

@@ -153,8 +153,9 @@ def _news(s: Session, x: Tournament, said: Message) -> Reply:
 
 def finished_text(s: Session, x: Tournament) -> Text:
     winner = progress.champion(x, lookup(s))
-    return t("tournament.finished", tournament=x.name,
-             winner=s.name(winner) if winner is not None else "-")
+    if winner is None:  # (a final both forfeited)
+        return t("tournament.finished_none", tournament=x.name)
+    return t("tournament.finished", tournament=x.name, winner=s.name(winner))
 
 
 def ready(s: Session, cmd: TournamentReady) -> Reply:

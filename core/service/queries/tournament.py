@@ -103,10 +103,11 @@ def bracket_text(s: Session, t_: Tournament, look: Lookup) -> Message:
         if not f.playable:
             continue
         assert f.a is not None and f.b is not None
-        won = "" if f.winner is None or f.winner == NOBODY else s.name(f.winner)
+        won: Message = t("tournament.to_play") if f.winner is None else \
+            t("tournament.both_out") if f.winner == NOBODY else s.name(f.winner)
         rows.append(t("tournament.bracket_game", part=t(PARTS[f.slot.part]),
                       stage=f.slot.stage, game=f.slot.number, a=s.name(f.a), b=s.name(f.b),
-                      winner=won or t("tournament.to_play")))
+                      winner=won))
     return joined(*rows, sep="\n")
 
 
