@@ -192,6 +192,9 @@ def _execute(repo: Repo, ctx: Context, parsed: Parsed, policy: Policy) -> tuple[
     if run is None:  # (no such command comes here: each has a handler)
         return refused(RuleViolation(t("command.not_ladder"))), ladder.settings.language
     reply = _guarded(repo, lambda: run(session, cmd))
+    if session.calls and not reply.error:
+        reply = dataclasses.replace(reply, notify=tuple(dict.fromkeys(
+            (*reply.notify, *session.calls))))
     if not reply.error and cmd.reschedules:  # time zone, windows, decay...
         schedule(repo, ladder.chat, ladder.name)
         ladder = repo.ladder(ladder.chat, ladder.name) or ladder  # (its language, too)

@@ -93,6 +93,8 @@ def _job(repo: Repo, ladder: LadderInfo, job: Job, texts: list[Message],
         ready = (None, calls) if calls else None
     else:
         said = _run(session, job)
+        if session.calls:  # (an automatic confirmation opened a tournament's round)
+            ready = (None, tuple(session.calls))
     if said:
         texts += [*_quiet_text(quiet), said]
         quiet.clear()

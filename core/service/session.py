@@ -57,6 +57,9 @@ class Session:
     policy: Policy = field(default_factory=Policy)
     _names: dict[PlayerId, str] = field(default_factory=dict)
     _players: dict[str, PlayerInfo | None] = field(default_factory=dict)
+    # users its words call (a tournament round it opened): the reply, or the job's
+    # announcement, calls them on the platforms
+    calls: list[str] = field(default_factory=list)
 
     @property
     def settings(self) -> Settings:

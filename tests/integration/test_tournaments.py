@@ -63,8 +63,12 @@ async def test_a_swiss_tournament_worked_by_hand() -> None:
     started = await chat.ok("mod", "/tournament start cup")
     assert _round(started, 1) == ["ann-cat", "bob-dan", "eve:bye"]
     assert "It counts for cup, round 1" in await chat.ok("ann", "/report win @cat")
-    second = await chat.ok("bob", "/report draw @dan")
+    reply = await chat.say("bob", "/report draw @dan")
+    assert reply is not None and not reply.error
+    second = reply.said
     assert _round(second, 2) == ["ann-bob", "eve-dan", "cat:bye"]
+    # the round it opened calls its paired players (not cat, who rests)
+    assert sorted(reply.notify) == ["console:ann", "console:bob", "console:dan", "console:eve"]
     assert "bob is ready" in await chat.ok("bob", "/tournament ready")
     await chat.ok("eve", "/report win @dan")
     await chat.ok("mod", "/mod void 2 wrong game")

@@ -258,6 +258,7 @@ def moved_on(s: Session, x: Tournament) -> tuple[Tournament, list[Message]]:
         else:
             expect(s.repo, s.ladder, x.deadline or s.now)
             said.append(round_text(s, x, look))
+            s.calls += called(s, x)
     return x, said
 
 
@@ -286,7 +287,7 @@ def deadline(s: Session, ref: int) -> tuple[Message, tuple[str, ...]]:
         x = dataclasses.replace(x, deadline=s.now + DAY)
     x, news = moved_on(s, x)
     s.repo.save_tournament(x)
-    return joined(*said, *news, sep="\n"), called(s, x) if news and x.live else ()
+    return joined(*said, *news, sep="\n"), tuple(dict.fromkeys(s.calls))
 
 
 def remind(s: Session, ref: int) -> Message:
