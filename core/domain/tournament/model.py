@@ -71,6 +71,3 @@ class Game:
             return None
         a, b = self.outcome.points()
         return a if player == self.a else b
-
-    def opponent(self, player: PlayerId) -> PlayerId | None:
-        return self.b if player == self.a else self.a

@@ -10,14 +10,17 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
+from core.domain.calendar import HOUR
 from core.domain.model import PlayerId, Timestamp
 from core.domain.tournament import bracket, roundrobin, swiss
 from core.domain.tournament.model import Format, Game, Outcome
 from core.domain.tournament.record import Pairing, Status, Tournament
 from core.domain.tournament.standings import Line, bracket_table, scores, table
 
-HOUR = 3600
+if TYPE_CHECKING:  # (records name a bracket's picture: a type alone, no import loop)
+    from core.domain.records import MatchRecord
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +33,12 @@ class Played:
 
 
 Lookup = Callable[[int], Played | None]  # a match id -> what it says (None: not found)
+
+
+def played(record: MatchRecord) -> Played:
+    """A ladder match's record as a tournament reads it."""
+    winners = record.result.winners()
+    return Played(record.status, winners[0] if winners else None, record.result.draw)
 
 
 def outcome(p: Pairing, look: Lookup) -> Outcome | None:

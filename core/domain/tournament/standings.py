@@ -11,11 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import groupby
 
 from core.domain.model import PlayerId
 from core.domain.tournament.bracket import NOBODY, Filled, Part
-from core.domain.tournament.model import Format, Game, Outcome
+from core.domain.tournament.model import Format, Game
 
 SWISS_BYE = 2  # a Swiss bye scores 1 (a round-robin bye is a rest: nothing)
 
@@ -113,19 +112,3 @@ def bracket_table(seeds: Sequence[PlayerId], filled: Sequence[Filled]) -> list[L
                 out[p] = f.slot.round
     lines = sorted(seeds, key=lambda p: (-out[p], -won[p], seed[p]))
     return [Line(p, seed[p], 2 * won[p], (), played[p], i + 1) for i, p in enumerate(lines)]
-
-
-def by_outcome(game: Game, winner: PlayerId | None, draw: bool) -> Outcome | None:
-    """A reported result as the outcome of `game` (None: it does not decide it)."""
-    if draw:
-        return Outcome.DRAW
-    if winner == game.a:
-        return Outcome.A
-    if winner == game.b:
-        return Outcome.B
-    return None
-
-
-def groups(lines: Sequence[Line]) -> list[list[Line]]:
-    """The table's lines grouped by score (for showing a Swiss table's score groups)."""
-    return [list(g) for _, g in groupby(lines, key=lambda line: line.score)]

@@ -7,7 +7,6 @@ from collections.abc import Sequence
 
 from core.commands.tournaments import FORMATS
 from core.domain.model import PlayerId
-from core.domain.records import MatchRecord
 from core.domain.tournament import progress
 from core.domain.tournament.bracket import NOBODY, Part
 from core.domain.tournament.chart import BracketChart, BracketGame
@@ -16,6 +15,7 @@ from core.domain.tournament.progress import Lookup, Played
 from core.domain.tournament.record import Pairing, Status, Tournament
 from core.domain.tournament.standings import Line
 from core.i18n import N_, Message, Number, Text, joined, render, t
+from core.ports.repository import Repo
 from core.service.session import Session
 
 PARTS = {Part.WINNERS: N_("tournament.part_w"), Part.LOSERS: N_("tournament.part_l"),
@@ -25,15 +25,14 @@ SHOWN_LINES = 20  # a table's lines in one reply (the rest: page=N)
 
 def lookup(s: Session) -> Lookup:
     """What the ladder's matches say, as tournaments read them."""
+    return looked_up(s.repo, s.ladder.id)
+
+
+def looked_up(repo: Repo, ladder: int) -> Lookup:
     def look(match: int) -> Played | None:
-        record = s.repo.match(s.ladder.id, match)
-        return None if record is None else played(record)
+        record = repo.match(ladder, match)
+        return None if record is None else progress.played(record)
     return look
-
-
-def played(record: MatchRecord) -> Played:
-    winners = record.result.winners()
-    return Played(record.status, winners[0] if winners else None, record.result.draw)
 
 
 def points(halves: int) -> Number:

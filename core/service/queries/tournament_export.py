@@ -10,9 +10,10 @@ from core.domain.model import PlayerId
 from core.domain.tournament import progress
 from core.domain.tournament.bracket import NOBODY, Filled, Part
 from core.domain.tournament.model import Format, Outcome
-from core.domain.tournament.progress import Lookup, Played
+from core.domain.tournament.progress import Lookup
 from core.domain.tournament.record import Tournament
 from core.ports.repository import Repo
+from core.service.queries.tournament import looked_up
 
 _RESULTS = {Outcome.A: "1-0", Outcome.B: "0-1", Outcome.DRAW: "½-½",
             Outcome.A_FORFEIT: "forfeit", Outcome.B_FORFEIT: "forfeit",
@@ -22,13 +23,7 @@ _RESULTS = {Outcome.A: "1-0", Outcome.B: "0-1", Outcome.DRAW: "½-½",
 def tournaments_export(repo: Repo, ladder: int, names: dict[PlayerId, str]
                        ) -> list[dict[str, Any]]:
     """Every tournament of the ladder, oldest first."""
-    def look(match: int) -> Played | None:
-        record = repo.match(ladder, match)
-        if record is None:
-            return None
-        winners = record.result.winners()
-        return Played(record.status, winners[0] if winners else None, record.result.draw)
-
+    look = looked_up(repo, ladder)
     return [_one(x, look, names) for x in repo.tournaments(ladder)]
 
 
