@@ -210,7 +210,10 @@ _ACTIONS = {"void": N_("audit.void"), "set": N_("audit.set"), "adjust": N_("audi
             "season-close": N_("audit.season_close"), "settings": N_("audit.settings"),
             "remove": N_("audit.remove"), "cancel": N_("audit.cancel"), "ban": N_("audit.ban"),
             "unban": N_("audit.unban"), "add": N_("audit.add"), "rename": N_("audit.rename"),
-            "share": N_("audit.share"), "unshare": N_("audit.unshare")}
+            "share": N_("audit.share"), "unshare": N_("audit.unshare"),
+            "tournament_create": N_("audit.tournament_create"),
+            "tournament_start": N_("audit.tournament_start"),
+            "tournament_cancel": N_("audit.tournament_cancel")}
 
 
 @dataclass(frozen=True, slots=True)

@@ -201,6 +201,9 @@ async def test_who_may_do_what() -> None:
     await chat.refused("mod", "/tournament start second")  # nobody joined
     cancelled = await chat.ok("mod", "/tournament cancel second nobody came")
     assert "cancelled: nobody came" in cancelled
+    history = await chat.ok("ann", "/history")
+    assert "mod cancelled tournament second: nobody came" in history
+    assert "mod created tournament second" in history
     assert "ann left cup (1 player left)" in await chat.ok("ann", "/tournament leave")
 
 
