@@ -23,7 +23,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
 from bot.fonts import DPI, drawable, saved
-from core.domain.records import ChartData
+from core.domain.chart import ChartData
 from core.domain.tournament.chart import BracketChart
 from core.i18n import render as said
 from core.i18n import t

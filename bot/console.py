@@ -23,7 +23,8 @@ from typing import Any, TextIO
 from bot.text import APOLOGY, overtime
 from core.domain.budget import Overtime
 from core.domain.calendar import DAY, INSTANTS, iso, parse_instant
-from core.domain.records import Announcement, ChartData, Context, Reply, UserRef
+from core.domain.chart import ChartData
+from core.domain.records import Announcement, Context, Reply, UserRef
 from core.domain.settings import Policy
 from core.domain.tournament.chart import BracketChart
 from core.i18n import render, t

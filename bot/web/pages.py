@@ -27,7 +27,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from bot.config import host_port
 from bot.web.server import HEADER_TIMEOUT, Listener, throttle_logs, with_headers
 from bot.web.words import accepted, speaker, when
-from core.domain.records import ChartData
+from core.domain.chart import ChartData
 from core.i18n import render, t
 from core.service.queries.views import (
     hall_view,

@@ -9,7 +9,7 @@ import pytest
 
 from bot.charts import render
 from core.domain.calendar import DAY
-from core.domain.records import ChartData
+from core.domain.chart import ChartData
 from core.service.queries.charts import chart_for
 from tests.support.chat import Chat
 

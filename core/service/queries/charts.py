@@ -8,8 +8,9 @@ rebuilt here by applying the ladder's decay days between stored changes.
 from __future__ import annotations
 
 from core.domain import elo
+from core.domain.chart import ChartData
 from core.domain.model import PlayerId, Timestamp
-from core.domain.records import ChangeRecord, ChartData, LadderInfo
+from core.domain.records import ChangeRecord, LadderInfo
 from core.domain.rulebooks import choose
 from core.domain.rulebooks.glicko2 import SHOWN_RDS
 from core.domain.settings import Settings

@@ -12,8 +12,9 @@ from typing import Any
 from core.commands.tournaments import FORMATS
 from core.domain.bestof import score_text
 from core.domain.calendar import iso
+from core.domain.chart import ChartData
 from core.domain.model import PlayerId, Timestamp
-from core.domain.records import ChartData, LadderInfo, MatchRecord
+from core.domain.records import LadderInfo, MatchRecord
 from core.domain.rulebooks import choose, rulebook_summary
 from core.domain.settings import Settings
 from core.domain.standing import PlayerState
