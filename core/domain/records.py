@@ -293,7 +293,8 @@ class RoleConfig:
 
     leagues: bool = False
     top: int | None = None
-    champion: bool = False
+    champion: str = ""  # whose: "season" (last season's winner), "tournament" (the
+    # winner of the tournament that finished last), "" (no champion's role)
     ids: tuple[tuple[str, str], ...] = ()
     problem: str | None = None
     since: Timestamp | None = None  # when `problem` was first met
@@ -301,7 +302,7 @@ class RoleConfig:
     @property
     def any(self) -> bool:
         """Whether the ladder gives any role."""
-        return self.leagues or self.top is not None or self.champion
+        return self.leagues or self.top is not None or bool(self.champion)
 
 
 @dataclass(frozen=True, slots=True)

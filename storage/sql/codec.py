@@ -302,7 +302,7 @@ def queue_from_json(text: str) -> QueueState:
 
 def roles_to_json(config: RoleConfig) -> str:
     """A ladder's role settings, ids and problem as compact JSON."""
-    return dumps({"l": int(config.leagues), "t": config.top, "c": int(config.champion),
+    return dumps({"l": int(config.leagues), "t": config.top, "c": config.champion,
                   "ids": [list(pair) for pair in config.ids], "p": config.problem,
                   "since": config.since})
 
@@ -310,7 +310,10 @@ def roles_to_json(config: RoleConfig) -> str:
 def roles_from_json(text: str) -> RoleConfig:
     """The inverse of `roles_to_json`."""
     data = json.loads(text)
-    return RoleConfig(bool(data["l"]), data["t"], bool(data["c"]),
+    champion = data["c"]  # (0 or 1 before tournaments: 1 was the season's champion)
+    if isinstance(champion, int):
+        champion = "season" if champion else ""
+    return RoleConfig(bool(data["l"]), data["t"], champion,
                       tuple((k, v) for k, v in data["ids"]), data["p"], data["since"])
 
 

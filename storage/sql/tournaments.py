@@ -16,7 +16,7 @@ def tournament_to_json(t: Tournament) -> str:
     return dumps({"f": t.format.value, "t": t.created_at, "r": t.rounds, "rated": int(t.rated),
                   "b": t.bestof, "h": t.round_hours, "reset": int(t.reset),
                   "s": t.status.value, "p": list(t.players), "n": t.round, "d": t.deadline,
-                  "rem": int(t.reminded), "why": t.reason,
+                  "rem": int(t.reminded), "why": t.reason, "fin": t.finished_at,
                   "g": [[p.round, p.number, p.a, p.b, p.match,
                          p.forfeit.value if p.forfeit else None, list(p.ready)]
                         for p in t.pairings]})
@@ -29,7 +29,7 @@ def tournament_from_json(ladder: int, id_: int, name: str, text: str) -> Tournam
         ladder, id_, name, Format(d["f"]), d["t"], d["r"], bool(d["rated"]), d["b"], d["h"],
         bool(d["reset"]), Status(d["s"]), tuple(d["p"]), d["n"], d["d"], bool(d["rem"]),
         tuple(Pairing(r, n, a, b, m, Outcome(f) if f else None, tuple(ready))
-              for r, n, a, b, m, f, ready in d["g"]), d["why"])
+              for r, n, a, b, m, f, ready in d["g"]), d["why"], d.get("fin"))
 
 
 class TournamentTables:

@@ -153,6 +153,46 @@ async def test_a_season_close_gives_the_champion_role(tmp_path: Path) -> None:
         assert "Discord roles: champion\\_role=true; every member holds theirs." in info, info
 
 
+async def test_the_champion_role_can_follow_a_tournament_and_its_corrections(
+        tmp_path: Path) -> None:
+    """champion_role=tournament: the winner of the tournament that finished last, as its
+    results say now (a changed final moves the role), on a ladder without seasons."""
+    alice, bob = player(1), player(2)
+    async with discord_harness(tmp_path / "l.db") as dc:
+        await duel(dc, [alice, bob], "tables=none")
+        refused = await set_roles(dc, "champion_role=maybe")
+        assert "tournament (the winner of the tournament that finished last)" in \
+            content(refused), content(refused)
+        answer = await set_roles(dc, "champion_role=tournament")
+        assert "champion\\_role=tournament (was false)" in content(answer), content(answer)
+        sync = RoleSync(dc.store, dc.platform.roles, dc.clock)
+        for name in ("cup", "plate"):
+            await dc.send(command("create", option("name", name), option("format", "single"),
+                                  by=MOD, group="tournament"))
+            for who in (alice, bob):
+                await dc.send(command("join", option("name", name), by=who,
+                                      group="tournament"))
+        await dc.send(command("start", option("name", "cup"), by=MOD, group="tournament"))
+        await settle(sync, dc)
+        assert dc.fake.guild.named("Champion") == []  # nothing has finished yet
+        assert "cup is over. Winner: p1" in await report(dc, alice, bob)
+        await settle(sync, dc)
+        assert holders(dc, "Champion") == {uid(alice)}
+        dc.clock.now += 60
+        await dc.send(command("start", option("name", "plate"), by=MOD, group="tournament"))
+        assert "plate is over. Winner: p2" in await report(dc, bob, alice)
+        await settle(sync, dc)
+        assert holders(dc, "Champion") == {uid(bob)}  # the one that finished last
+        fixed = await dc.send(command("set", option("match", 2),
+                                      option("result", f"<@{uid(alice)}>"),
+                                      option("reason", "misread"), by=MOD, group="mod"))
+        assert "Re-derived: plate is over. Winner: p1!" in content(fixed), content(fixed)
+        await settle(sync, dc)
+        assert holders(dc, "Champion") == {uid(alice)}
+        info = content(await dc.send(command("info", by=MOD, group="ladder")))
+        assert "Discord roles: champion\\_role=tournament; every member holds" in info, info
+
+
 async def test_a_role_given_by_hand_stays(tmp_path: Path) -> None:
     alice, bob = player(1), player(2)
     async with discord_harness(tmp_path / "l.db") as dc:
@@ -248,7 +288,7 @@ async def test_a_bad_roles_value_is_echoed_as_any_setting_is(tmp_path: Path) -> 
     said = await chat.refused("mod", "/ladder set roles=top:" + "9" * 50)
     assert said.startswith("roles=top:" + "9" * 36 + "...: expected leagues, top:N"), said
     said = await chat.refused("mod", "/ladder set champion_role=maybe")
-    assert said.startswith("champion_role=maybe: expected true or false"), said
+    assert said.startswith("champion_role=maybe: expected true (last season"), said
 
 
 async def test_a_role_of_the_servers_that_grants_permissions_is_never_given(

@@ -166,6 +166,13 @@ async def test_ranks_are_competition_ranks(store: Any) -> None:
     assert total == 3 and [r.player for r in rows] == [4, 3]
 
 
+def test_a_champion_role_stored_before_tournaments_is_the_seasons() -> None:
+    from storage.sql.codec import roles_from_json
+    old = '{"l":0,"t":null,"c":%d,"ids":[],"p":null,"since":null}'
+    assert (roles_from_json(old % 1).champion, roles_from_json(old % 0).champion) == \
+        ("season", "")
+
+
 async def test_what_follows_the_standings_is_kept_per_ladder(store: Any) -> None:
     from core.domain.records import PinRecord, RoleConfig, RoleHolding
 
@@ -174,7 +181,8 @@ async def test_what_follows_the_standings_is_kept_per_ladder(store: Any) -> None
         b = repo.add_ladder("discord:1", "cup", preset("duel"), T0, None)
         c = repo.add_ladder("discord:2", "main", preset("duel"), T0, None)
         assert repo.roles(a.id) == RoleConfig() and repo.followed() == []
-        config = RoleConfig(leagues=True, top=10, ids=(("league:Yard Terror", "77"),),
+        config = RoleConfig(leagues=True, top=10, champion="tournament",
+                            ids=(("league:Yard Terror", "77"),),
                             problem="roles.problem.permission", since=T0)
         repo.save_roles(a.id, config)
         assert repo.roles(a.id) == config
@@ -260,8 +268,10 @@ async def test_tournaments_are_kept_whole_per_ladder_and_go_with_it(store: Any) 
                           reason="rain")
         repo.save_tournament(done)
         assert repo.tournaments(one.id) == [cup, done]
-        repo.save_tournament(Tournament(one.id, 1, "Кубок", Format.SWISS, T0,
-                                        status=Status.FINISHED))
+        ended = Tournament(one.id, 1, "Кубок", Format.SWISS, T0, status=Status.FINISHED,
+                           finished_at=T0 + DAY)
+        repo.save_tournament(ended)
+        assert repo.tournaments(one.id) == [ended, done]
         assert not repo.ladder("c", "main").contested  # (finished and cancelled ones aren't)
         repo.delete_ladder(one.id)
         assert repo.tournaments(one.id) == []

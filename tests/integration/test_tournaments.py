@@ -144,6 +144,27 @@ async def test_single_elimination_gives_byes_to_the_top_seeds_and_reopens_on_a_c
     assert "It counts for cup, round 2" in await chat.ok("ann", "/report win @dan")
 
 
+async def test_a_finished_bracket_runs_again_when_a_changed_result_reopens_its_final(
+) -> None:
+    """Four players: ann-dan and bob-cat (1 v 4, 2 v 3); ann and bob win, ann wins the
+    final: over. A moderator gives bob-cat (#2) to cat: the final ann-bob was played by the
+    wrong player, so it is re-opened as ann-cat and the tournament runs again, its round
+    given a new deadline; cat wins it and the tournament."""
+    chat = await _field("single", players=PLAYERS[:4])
+    assert _round(await chat.ok("mod", "/tournament start"), 1) == ["ann-dan", "bob-cat"]
+    await chat.ok("ann", "/report win @dan")
+    await chat.ok("bob", "/report win @cat")
+    assert "cup is over. Winner: ann" in await chat.ok("ann", "/report win @bob")
+    reply = await chat.say("mod", "/mod set 2 @cat misread")
+    assert reply is not None and not reply.error
+    assert "Re-opened in cup" in reply.said and "ann – bob" in reply.said
+    assert _round(reply.said, 2) == ["ann-cat"]
+    assert "to play by 2026-01-08" in reply.said and sorted(reply.notify) == [
+        "console:ann", "console:cat"]
+    assert "It counts for cup, round 2" in await chat.ok("cat", "/report win @ann")
+    assert "Winner: cat" in await chat.ok("ann", "/tournament")
+
+
 async def test_double_elimination_of_four_with_the_second_final() -> None:
     """W1: ann-dan, bob-cat; ann and cat win. W2 ann-cat and L1 dan-bob: ann and bob win.
     L2: bob-cat (cat dropped from W2): cat wins. The final ann-cat: cat wins, so a second

@@ -88,7 +88,7 @@ def open_next(t: Tournament, now: Timestamp, look: Lookup) -> Tournament:
     if t.format.eliminates:
         return _open_bracket(t, now, look)
     if number > total_rounds(t):
-        return _finished(t)
+        return _finished(t, now)
     if t.format is Format.ROUNDROBIN:
         pairs = roundrobin.round_pairs(list(t.players), number)
     else:
@@ -98,14 +98,14 @@ def open_next(t: Tournament, now: Timestamp, look: Lookup) -> Tournament:
         pairs = swiss.pair_round(list(t.players), scores(t.players, played, t.format), met,
                                  byes)
         if pairs is None:
-            return _finished(t)
+            return _finished(t, now)
     new = tuple(Pairing(number, i + 1, a, b) for i, (a, b) in enumerate(pairs))
     return dataclasses.replace(t, round=number, deadline=now + t.round_hours * HOUR,
                                reminded=False, pairings=(*t.pairings, *new))
 
 
-def _finished(t: Tournament) -> Tournament:
-    return dataclasses.replace(t, status=Status.FINISHED, deadline=None)
+def _finished(t: Tournament, now: Timestamp) -> Tournament:
+    return dataclasses.replace(t, status=Status.FINISHED, deadline=None, finished_at=now)
 
 
 def filled(t: Tournament, look: Lookup) -> list[bracket.Filled]:
@@ -120,7 +120,7 @@ def _open_bracket(t: Tournament, now: Timestamp, look: Lookup) -> Tournament:
     pass at once), or the end once the champion is known."""
     slots = filled(t, look)
     if bracket.champion(slots) is not None:
-        return _finished(t)
+        return _finished(t, now)
     have = {p.number for p in t.pairings}
     for number in range(t.round + 1, slots[-1].slot.round + 1):
         new = tuple(Pairing(number, f.slot.number, f.a, f.b) for f in slots
@@ -129,14 +129,17 @@ def _open_bracket(t: Tournament, now: Timestamp, look: Lookup) -> Tournament:
         if new:
             return dataclasses.replace(t, round=number, deadline=now + t.round_hours * HOUR,
                                        reminded=False, pairings=(*t.pairings, *new))
-    return _finished(t)
+    return _finished(t, now)
 
 
-def reconciled(t: Tournament, look: Lookup) -> tuple[Tournament, list[Pairing]]:
+def reconciled(t: Tournament, now: Timestamp, look: Lookup
+               ) -> tuple[Tournament, list[Pairing]]:
     """An elimination after a changed result: each announced game the bracket now gives
     other players is opened again for them (its result dropped), one it cannot give yet
-    is withdrawn. Returns the tournament and the games re-opened or withdrawn."""
-    if not t.format.eliminates or t.status is not Status.RUNNING:
+    is withdrawn; a finished one runs again, its round given a new deadline. Returns the
+    tournament and the games re-opened or withdrawn."""
+    if not t.format.eliminates or not t.players or t.status not in (Status.RUNNING,
+                                                                     Status.FINISHED):
         return t, []
     slots = {f.slot.number: f for f in filled(t, look)}
     kept: list[Pairing] = []
@@ -152,6 +155,9 @@ def reconciled(t: Tournament, look: Lookup) -> tuple[Tournament, list[Pairing]]:
     if not changed:
         return t, []
     last = max((p.round for p in kept), default=1)
+    if t.status is Status.FINISHED:  # (its end stood on a game now re-opened)
+        t = dataclasses.replace(t, status=Status.RUNNING, finished_at=None, reminded=False,
+                                deadline=now + t.round_hours * HOUR)
     return dataclasses.replace(t, pairings=tuple(kept), round=last), changed
 
 

@@ -61,6 +61,7 @@ class Tournament:
     reminded: bool = False  # the round's reminder was said
     pairings: tuple[Pairing, ...] = ()
     reason: str | None = None  # why it was cancelled
+    finished_at: Timestamp | None = None  # (the latest finished gives `champion_role`)
 
     @property
     def live(self) -> bool:

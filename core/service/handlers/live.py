@@ -25,7 +25,14 @@ from core.domain.settings import Policy
 from core.i18n import Message, Text, joined, render, series, t
 from core.ports.repository import Repo
 from core.service.handlers import moderation
-from core.service.handlers.roles import configured, kinds_text, refusal, split_roles, status
+from core.service.handlers.roles import (
+    champion_text,
+    configured,
+    kinds_text,
+    refusal,
+    split_roles,
+    status,
+)
 from core.service.queries.ladders import ladder_info, standings
 from core.service.session import Session, platform_of
 
@@ -99,7 +106,7 @@ def set_roles(s: Session, changes: Mapping[str, object]) -> list[Text]:
                        was=kinds_text(old)))
     if new.champion != old.champion:
         texts.append(t("settings.change", key="champion_role",
-                       value=str(new.champion).lower(), was=str(old.champion).lower()))
+                       value=champion_text(new.champion), was=champion_text(old.champion)))
     return texts
 
 

@@ -170,13 +170,13 @@ def void(s: Session, cmd: VoidMatch) -> Reply:
         reopen_challenge(s, record)
         return Reply(joined(t("void.not_counted", id=record.id, result=what,
                               mod=s.ctx.user.name, reason=cmd.reason),
-                            tournaments.after_result(s, record), sep="\n"))
+                            tournaments.after_result(s, record, corrected=True), sep="\n"))
     frozen = dict(s.repo.state(s.ladder.id).frozen)
     results = s.append(MatchVoided(s.now, record.id, s.ctx.user.name, cmd.reason))
     s.repo.save_match(dataclasses.replace(record, status="voided", voided_at=s.now, rated=False))
     return _correction_reply(s, frozen, results, joined(
         t("void.done", id=record.id, result=what, mod=s.ctx.user.name, reason=cmd.reason),
-        tournaments.after_result(s, record), sep="\n"))
+        tournaments.after_result(s, record, corrected=True), sep="\n"))
 
 
 def spec_result(s: Session, record: MatchRecord, spec: ResultSpec) -> Result:
@@ -245,7 +245,7 @@ def set_result(s: Session, cmd: SetResult) -> Reply:
     results = s.append(ResultChanged(s.now, record.id, result, s.ctx.user.name, cmd.reason))
     return _correction_reply(s, frozen, results, joined(
         t("set.changed", id=record.id, was=was, now=now, mod=mod, reason=why),
-        tournaments.after_result(s, record), sep="\n"))
+        tournaments.after_result(s, record, corrected=True), sep="\n"))
 
 
 def _check_not_too_late(s: Session, record: MatchRecord, result: Result) -> None:

@@ -11,17 +11,21 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable, Mapping
 
+from core.domain.model import PlayerId
 from core.domain.numerals import parse_int
 from core.domain.records import Context, LadderInfo, RoleAccess, RoleConfig, RoleHolding
 from core.domain.setting_keys import bad_value
 from core.domain.setting_values import BadValue, parse_bool
 from core.domain.settings import Settings
 from core.domain.tables import league, league_name
+from core.domain.tournament import progress
 from core.i18n import N_, Message, listed, plural, render, t
 from core.ports.repository import Repo
 from core.service.queries.ladders import main_table, member_table
+from core.service.queries.tournament import looked_up
 
 # The keys `/ladder set` takes for roles, with what each means (for /help settings).
+CHAMPIONS = ("season", "tournament")  # whose the champion's role can be
 ROLE_KEYS: dict[str, str] = {"roles": N_("key.roles"), "champion_role": N_("key.champion_role")}
 MAX_TOP = 100  # a role for more than the top hundred is no distinction
 ROLE_NAME = 100  # characters of a Discord role's name (discord-api-docs: Create Guild Role)
@@ -41,13 +45,26 @@ def split_roles(pairs: Iterable[tuple[str, str]]
         if key == "roles":
             found[key] = _parse_kinds(raw)
         elif key == "champion_role":
-            try:
-                found[key] = parse_bool(raw)
-            except BadValue as error:
-                raise bad_value(key, raw, error.reason) from None
+            found[key] = _parse_champion(raw)
         else:
             rest.append((key, raw))
     return rest, found
+
+
+def _parse_champion(raw: str) -> str:
+    """`true` (or `season`), `tournament`, `false`: whose the champion's role is."""
+    word = raw.strip().lower()
+    if word in CHAMPIONS:
+        return word
+    try:
+        return "season" if parse_bool(raw) else ""
+    except BadValue:
+        raise bad_value("champion_role", raw, t("value.champion_role")) from None
+
+
+def champion_text(champion: str) -> str:
+    """`champion_role=`'s value as it is shown: true (a season's), tournament, false."""
+    return {"season": "true", "": "false"}.get(champion, champion)
 
 
 def _parse_kinds(raw: str) -> tuple[bool, int | None]:
@@ -77,7 +94,7 @@ def configured(old: RoleConfig, changes: Mapping[str, object]) -> RoleConfig:
     if isinstance(kinds, tuple):
         new = dataclasses.replace(new, leagues=bool(kinds[0]), top=kinds[1])
     if "champion_role" in changes:
-        new = dataclasses.replace(new, champion=bool(changes["champion_role"]))
+        new = dataclasses.replace(new, champion=str(changes["champion_role"]))
     return new
 
 
@@ -145,13 +162,27 @@ def holders(repo: Repo, ladder: LadderInfo, config: RoleConfig, now: int
         for row in rows:
             if row.player in users:
                 wanted.setdefault(users[row.player], set()).add(f"top:{config.top}")
-    if config.champion:
-        hall = repo.hall_of_fame(ladder.id)
-        last = hall[-1].season if hall else None
-        for entry in hall:
-            if entry.season == last and entry.place == 1 and entry.player in users:
-                wanted.setdefault(users[entry.player], set()).add("champion")
+    for player in champions(repo, ladder.id, config.champion):
+        if player in users:
+            wanted.setdefault(users[player], set()).add("champion")
     return {user: frozenset(keys) for user, keys in wanted.items()}
+
+
+def champions(repo: Repo, ladder: int, whose: str) -> list[PlayerId]:
+    """Who holds the champion's role: the winner of the last closed season, or of the
+    tournament that finished last (as its results say now, corrections included)."""
+    if whose == "season":
+        hall = repo.hall_of_fame(ladder)
+        last = hall[-1].season if hall else None
+        return [e.player for e in hall if e.season == last and e.place == 1]
+    if whose != "tournament":
+        return []
+    done = [x for x in repo.tournaments(ladder) if x.finished_at is not None]
+    if not done:
+        return []
+    latest = max(done, key=lambda x: (x.finished_at or 0, x.id))
+    winner = progress.champion(latest, looked_up(repo, ladder))
+    return [] if winner is None else [winner]
 
 
 def behind(wanted: Mapping[str, frozenset[str]], held: Mapping[str, RoleHolding]) -> list[str]:
@@ -170,7 +201,7 @@ def refusal(config: RoleConfig, settings: Settings, ctx: Context) -> Message | N
         return t("roles.telegram")
     if config.leagues and not settings.leagues:
         return t("roles.no_leagues")
-    if config.champion and "season" not in settings.tables:
+    if config.champion == "season" and "season" not in settings.tables:
         return t("roles.no_seasons")
     access = ctx.roles
     if access is None:
@@ -200,7 +231,8 @@ def status(repo: Repo, ladder: LadderInfo, now: int) -> Message:
         return ""
     waiting = len(behind(holders(repo, ladder, config, now), repo.role_holdings(ladder.id)))
     kinds = " ".join(([kinds_text(config)] if config.leagues or config.top else []) +
-                     (["champion_role=true"] if config.champion else []))
+                     ([f"champion_role={champion_text(config.champion)}"]
+                      if config.champion else []))
     if config.problem is not None:
         state: Message = t("roles.stuck", problem=t(config.problem), waiting=waiting)
     elif waiting:

@@ -226,21 +226,28 @@ def link(s: Session, found: tuple[Tournament, Pairing], match: int) -> Text:
     return t("tournament.counted", tournament=x.name, round=game.round)
 
 
-def after_result(s: Session, record: MatchRecord) -> Message:
+def after_result(s: Session, record: MatchRecord, corrected: bool = False) -> Message:
     """A result (or its correction) may finish a round, open the next, end a tournament,
     or (elimination) re-open games a changed winner moved: what it says of each."""
-    if not s.ladder.contested:
+    if not s.ladder.contested and not corrected:  # (a correction may touch a finished one)
         return ""
     said: list[Message] = []
     look = lookup(s)
     for x in s.repo.tournaments(s.ladder.id):
-        if x.status is not Status.RUNNING or not any(p.match == record.id
-                                                     for p in x.pairings):
+        if x.status not in (Status.RUNNING, Status.FINISHED) or \
+                not any(p.match == record.id for p in x.pairings):
             continue
-        x, moved = progress.reconciled(x, look)
+        ended = x.status is Status.FINISHED
+        x, moved = progress.reconciled(x, s.now, look)
         if moved:
             said.append(t("tournament.reopened", tournament=x.name, games=joined(
                 *(pairing_text(s, x, p, look) for p in moved), sep="; ")))
+            if ended:  # (it runs again: its round's deadline is new)
+                expect(s.repo, s.ladder, x.deadline or s.now)
+                said.append(round_text(s, x, look))
+                s.calls += called(s, x)
+        elif ended:  # (its table or winner may have changed: never silently)
+            said.append(t("tournament.rederived", tournament=x.name, result=finished_text(s, x)))
         x, news = moved_on(s, x)
         s.repo.save_tournament(x)
         said += news
