@@ -6,8 +6,8 @@ import unicodedata
 from dataclasses import dataclass
 
 from core.commands.base import Command, Spec
-from core.commands.params import REASON, Build, Form, Kind, Param
-from core.commands.words import Args, ladder_name, quote, read_reason
+from core.commands.params import PAGE, REASON, Build, Form, Kind, Param
+from core.commands.words import Args, ladder_name, quote, read_page, read_reason
 from core.domain.errors import UsageError
 from core.domain.numerals import is_digits
 from core.domain.settings import MAX_BESTOF
@@ -109,9 +109,10 @@ def read_tournament(args: Args) -> Command:
         name = _name(args, required=False)
         args.done()
         return _SUB[word](name)
+    page = read_page(args)
     name = _name(args, required=False)
     args.done()
-    return ShowTournament(name)
+    return ShowTournament(name, page)
 
 
 def _name(args: Args, required: bool) -> str | None:
@@ -196,7 +197,7 @@ def check_tournament(cmd: Command) -> None:
 # Its words, as /help, the parser and Telegram's menus read them.
 WORDS: tuple[Spec, ...] = (
     Spec("tournament", (
-        "/tournament [NAME]",
+        "/tournament [NAME] [page=N]",
         "/tournament create NAME format=swiss|roundrobin|single|double [rounds=N] "
         "[rated=false] [bestof=N] [round_hours=H] [reset=false]",
         "/tournament join|leave|start|ready [NAME]", "/tournament cancel NAME REASON"),
@@ -228,8 +229,8 @@ def _create(values: dict[str, object], _: object) -> Command:
 
 # Its typed forms (Discord's slash commands).
 FORMS: tuple[Form, ...] = (
-    Form(("tournament", "show"), N_("menu.tournament"), (_NAME,),
-         lambda v, _: ShowTournament(v.get("name"))),
+    Form(("tournament", "show"), N_("menu.tournament"), (_NAME, PAGE),
+         lambda v, _: ShowTournament(v.get("name"), v["page"])),
     Form(("tournament", "create"), N_("menu.tournament_create"), (
         Param("name", high=NAME_LENGTH, required=True, help=N_("menu.opt_tournament")),
         Param("format", required=True, high=16, choices=_FORMATS,

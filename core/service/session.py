@@ -32,7 +32,9 @@ from core.ports.repository import Repo
 PLATFORMS = {"discord": "Discord", "telegram": "Telegram"}
 DISCORD = "discord:"  # a chat key's prefix on Discord, where a command's options are named
 # The options a command's text takes as bare words, in order (`/standings season`).
-_BARE = {"/standings": ("table",), "/history": ("player",), "/h2h": ("player", "other")}
+_BARE = {"/standings": ("table",), "/history": ("player",), "/h2h": ("player", "other"),
+         "/tournament": ("name",)}
+_DISCORD_WORDS = {"/tournament": "/tournament show"}  # (a subcommand there)
 
 
 def platform_of(key: str) -> str:
@@ -80,7 +82,8 @@ class Session:
         if not self.ladder.is_default or (named and self.several):
             given.append(("ladder", self.ladder.name))
         if self.ctx.chat.startswith(DISCORD):
-            return " ".join([word, *(f"{key}:{value}" for key, value in given)])
+            return " ".join([_DISCORD_WORDS.get(word, word),
+                             *(f"{key}:{value}" for key, value in given)])
         bare = _BARE.get(word, ())
         return " ".join([word, *(value for key, value in given if key in bare),
                          *(f"{key}={value}" for key, value in given if key not in bare)])

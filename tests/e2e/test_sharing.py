@@ -366,3 +366,36 @@ async def test_roles_are_refused_where_a_shared_ladder_is_not_at_home(store: Any
     await discord.ok("mod", f"/ladder join-share {code} cup")
     refused = await discord.refused("mod", "/ladder set roles=leagues")
     assert "made in a chat on Telegram" in refused and "gives none here" in refused
+
+
+async def test_a_tournament_on_a_shared_ladder_is_played_and_told_in_both_chats(
+        store: Any) -> None:
+    """Created and started on Discord, joined and reported from both; every round, result
+    and deadline told in each chat that plays the ladder, under that chat's name for it."""
+    discord, telegram = await shared(store, "confirm=false", d="bob", t="alice")
+    await discord.ok("alice", "/join")
+    await telegram.ok("bob", "/join")
+    await discord.ok("mod", "/tournament create spring format=single")
+    await discord.ok("alice", "/tournament join")
+    assert "bob joined spring" in await telegram.ok("bob", "/tournament join spring")
+    started = await discord.say("mod", "/tournament start")
+    assert started is not None and "1. alice – bob" in started.text
+    [there] = [a for a in started.announcements if a.chat == TELEGRAM]
+    assert there.ladder == "cup" and "1. alice – bob" in there.text
+    assert started.notify == there.notify == ("discord:alice", "telegram:bob")
+    won = await telegram.say("bob", "/report loss @alice")
+    assert won is not None and "It counts for spring, round 1" in won.text
+    assert "spring is over. Winner: alice!" in won.text
+    [told] = [a for a in won.announcements if a.chat == DISCORD]
+    assert told.ladder == "main" and "spring is over. Winner: alice!" in told.text
+    assert "spring is over. Winner: alice" in await telegram.ok("tmod", "/tournament spring")
+    # a deadline, found by the job of the ladder's home chat, is told in both
+    await telegram.ok("tmod", "/tournament create autumn format=single round_hours=24")
+    await discord.ok("alice", "/tournament join autumn")
+    await telegram.ok("bob", "/tournament join autumn")
+    await telegram.ok("tmod", "/tournament start autumn")
+    at = discord.at + 25 * 3600
+    found = await store.run(lambda repo: (due_now(repo, at), repo.outbox_due(at))[1])
+    assert {(a.chat, a.ladder) for _, _, a in found
+            if "autumn is over, without a winner" in a.text} == {(DISCORD, "main"),
+                                                                  (TELEGRAM, "cup")}

@@ -105,3 +105,52 @@ def test_a_64_player_double_elimination_bracket_fits_a_telegram_photo() -> None:
     assert telegram_photo(png) is None
     width, height = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
     assert 2000 < width < 3000 and 2500 < height < 4000
+
+
+async def test_a_64_player_swiss_stays_readable_on_discord(tmp_path: Path) -> None:
+    """Sixty-four players with names at their longest (hostile ones among them): the start
+    names the first 16 seeds, not a line of sixty-four; every message is cut between
+    lines (looked at: no line runs on for screens); the asker's own game comes first; the
+    table pages by 20. After round 1 (each higher seed wins), round 2 pairs the 32 winners
+    among themselves, page 2 of the table is places 21-40."""
+    mod = member(person(1300000000000000201, "mod"), permissions=MANAGE_GUILD)
+    players = [member(person(1300000000000000300 + i, f"{HOSTILE[:28]}{i:02d}" if i % 2
+                             else f"Щ{i:02d}" + "ы" * 29)) for i in range(64)]
+    async with discord_harness(tmp_path / "l.db") as dc:
+        await dc.send(command("create", option("name", "main"), option("preset", "duel"),
+                              option("options", "confirm=false"), by=mod, group="ladder"))
+        await dc.send(command("create", option("name", "Кубок"), option("format", "swiss"),
+                              by=mod, group="tournament"))
+        for who in players:
+            await dc.send(command("join", by=who))
+            await dc.send(command("join", option("name", "Кубок"), by=who,
+                                  group="tournament"))
+
+        async def said(by: dict[str, Any], name: str, *options: dict[str, Any]) -> list[str]:
+            before = len(dc.fake.shown)
+            await dc.send(command(name, *options, by=by, group="tournament"))
+            return [content(m) for m in dc.fake.shown[before:]]
+
+        started = await said(mod, "start")
+        first = started[0].splitlines()[0]
+        assert "15. Щ14" in first and "and 48 more (all of them: /tournament show name:Кубок)" \
+            in first and "17. " not in first
+        text = "\n".join(started)
+        assert "1. Щ00" in text and "32. " in text  # board 32: seed 32 against seed 64
+        assert all(len(line) < 1000 for m in started for line in m.splitlines()
+                   if not line.startswith("<@"))  # (the last line calls the 64 players)
+        for i in range(32):  # board i: seed i+1 against seed i+33; the higher seed wins
+            await dc.send(command("report", option("result", "win"), with_user(
+                user_option("opponent", players[i + 32]["user"]), players[i + 32]["user"]),
+                by=players[i]))
+        shown = await said(players[40], "show")
+        assert shown[0].startswith("Your game: round 2 against ")
+        assert "Кубок, page 1 of 4:" in shown[0] and "Round 2 of 6 of Кубок" in "".join(shown)
+        assert "… and 44 more: /tournament show name:Кубок page:2" in shown[0]
+        assert all(len(m) <= 2000 for m in shown)
+        second = await said(players[40], "show", option("name", "Кубок"), option("page", 2))
+        lines = [line for m in second for line in m.splitlines()]
+        assert "Кубок, page 2 of 4:" in lines
+        table = lines[lines.index("Кубок, page 2 of 4:") + 1:][:20]
+        assert [line.split(".")[0] for line in table] == [str(n) for n in range(21, 41)]
+        assert all(" 0 (Buchholz 1, SB 0)" in line for line in table[12:])  # the losers

@@ -128,7 +128,7 @@ def start(s: Session, cmd: StartTournament) -> Reply:
     s.repo.save_tournament(x)
     s.audit("tournament_start", "", detail=x.name)
     return _news(s, x, t("tournament.started", tournament=x.name, count=len(x.players),
-                         seeds=seeds_text(s, x.players)))
+                         seeds=seeds_text(s, x)))
 
 
 def _seeded(s: Session, players: list[PlayerId]) -> list[PlayerId]:
@@ -251,7 +251,7 @@ def after_result(s: Session, record: MatchRecord, corrected: bool = False) -> Me
         x, news = moved_on(s, x)
         s.repo.save_tournament(x)
         said += news
-    return joined(*said, sep="\n")
+    return joined(*said, sep="\n") if said else ""  # (an empty join still takes a line)
 
 
 def moved_on(s: Session, x: Tournament) -> tuple[Tournament, list[Message]]:

@@ -6,7 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from core.commands.tournaments import FORMATS
+from core.domain.errors import RuleViolation
 from core.domain.model import PlayerId
+from core.domain.paging import more_hint, pages, past_the_end
 from core.domain.tournament import progress
 from core.domain.tournament.bracket import NOBODY, Part
 from core.domain.tournament.chart import BracketChart, BracketGame
@@ -21,6 +23,7 @@ from core.service.session import Session
 PARTS = {Part.WINNERS: N_("tournament.part_w"), Part.LOSERS: N_("tournament.part_l"),
          Part.FINAL: N_("tournament.part_f"), Part.RESET: N_("tournament.part_r")}
 SHOWN_LINES = 20  # a table's lines in one reply (the rest: page=N)
+SHOWN_SEEDS = 16  # seeds named in the start's announcement (a long line helps nobody)
 
 
 def lookup(s: Session) -> Lookup:
@@ -74,14 +77,18 @@ def called(s: Session, t_: Tournament) -> tuple[str, ...]:
     return tuple(found[p].user for p in players if p in found)
 
 
-def table_text(s: Session, t_: Tournament, lines: Sequence[Line], page: int) -> Text:
-    """The table (or an elimination's order) a page at a time."""
+def table_text(s: Session, t_: Tournament, lines: Sequence[Line], page: int) -> Message:
+    """The table (or an elimination's order) a page at a time, and how to see the next."""
     first = (page - 1) * SHOWN_LINES
     shown = lines[first:first + SHOWN_LINES]
+    if page > 1 and not shown:
+        raise RuleViolation(past_the_end(page, len(lines), SHOWN_LINES))
     s.names(x.player for x in shown)
     rows = [_line(s, t_, x) for x in shown]
-    return t("tournament.table", tournament=t_.name, lines=joined(*rows, sep="\n"),
-             page=page, pages=max(1, -(-len(lines) // SHOWN_LINES)))
+    more = more_hint(len(lines) - first - len(shown),
+                     s.said("/tournament", name=t_.name, page=page + 1))
+    return joined(t("tournament.table", tournament=t_.name, lines=joined(*rows, sep="\n"),
+                    page=page, pages=pages(len(lines), SHOWN_LINES)), *more, sep="\n")
 
 
 def _line(s: Session, t_: Tournament, x: Line) -> Text:
@@ -128,8 +135,8 @@ def status_text(s: Session, t_: Tournament, page: int) -> Message:
     if t_.status is Status.RUNNING:
         parts.append(round_text(s, t_, look))
         mine = _my_game(s, t_, look)
-        if mine is not None:
-            parts.append(mine)
+        if mine is not None:  # (first: a big round's pairings run on for screens)
+            parts.insert(0, mine)
     else:
         winner = progress.champion(t_, look)
         parts.insert(0, t("tournament.over", tournament=t_.name,
@@ -150,10 +157,17 @@ def _my_game(s: Session, t_: Tournament, look: Lookup) -> Text | None:
     return None
 
 
-def seeds_text(s: Session, players: Sequence[PlayerId]) -> Message:
-    s.names(players)
-    return joined(*(t("tournament.seed", seed=i + 1, name=s.name(p))
-                    for i, p in enumerate(players)), sep=", ")
+def seeds_text(s: Session, t_: Tournament) -> Message:
+    """`1. ann, 2. bob, ...`: the first SHOWN_SEEDS, then how many more and where."""
+    shown = t_.players[:SHOWN_SEEDS]
+    s.names(shown)
+    seeds = joined(*(t("tournament.seed", seed=i + 1, name=s.name(p))
+                     for i, p in enumerate(shown)), sep=", ")
+    rest = len(t_.players) - len(shown)
+    if not rest:
+        return seeds
+    return t("tournament.seeds_more", seeds=seeds, count=rest,
+             command=s.said("/tournament", name=t_.name))
 
 
 def bracket_chart(s: Session, t_: Tournament) -> BracketChart | None:
