@@ -73,8 +73,9 @@ def chunks(text: str, limit: int = MAX_CONTENT) -> list[str]:
 @dataclass(frozen=True)
 class Rendered:
     """A reply as Discord messages: the keyword arguments of each send, in order, whether
-    they are the asker's alone, and what the first one carries besides: the chart, and
-    the buttons of a pending report (its ladder and match)."""
+    they are the asker's alone, and what they carry besides: the chart (in the first
+    one's embed, or after the last one's text), and the buttons of a pending report (its
+    ladder and match)."""
 
     messages: list[dict[str, Any]]
     private: bool
@@ -118,5 +119,5 @@ def render(reply: Reply, embed: bool = False, own: str | None = None,
                   page_buttons(reply.pages, reply.ladder)) \
         if reply.pages is not None and reply.ladder is not None and buttons is None else ()
     return Rendered([common | m for m in messages], private,
-                    embed and not reply.error and reply.chart is not None, buttons, turns,
+                    not reply.error and reply.chart is not None, buttons, turns,
                     tuple(choice_buttons(reply)))

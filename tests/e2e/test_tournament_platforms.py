@@ -154,3 +154,32 @@ async def test_a_64_player_swiss_stays_readable_on_discord(tmp_path: Path) -> No
         table = lines[lines.index("Кубок, page 2 of 4:") + 1:][:20]
         assert [line.split(".")[0] for line in table] == [str(n) for n in range(21, 41)]
         assert all(" 0 (Buchholz 1, SB 0)" in line for line in table[12:])  # the losers
+
+
+async def test_a_64_player_double_bracket_is_a_picture_on_discord(tmp_path: Path) -> None:
+    """/tournament shows an elimination's bracket as a picture Discord takes (within its
+    10 MiB upload limit), beside the text."""
+    mod = member(person(1300000000000000201, "mod"), permissions=MANAGE_GUILD)
+    players = [member(person(1300000000000000300 + i, f"{HOSTILE[:28]}{i:02d}"))
+               for i in range(64)]
+    async with discord_harness(tmp_path / "l.db") as dc:
+        await dc.send(command("create", option("name", "main"), option("preset", "duel"),
+                              option("options", "confirm=false"), by=mod, group="ladder"))
+        await dc.send(command("create", option("name", "Кубок"), option("format", "double"),
+                              by=mod, group="tournament"))
+        for who in players:
+            await dc.send(command("join", by=who))
+            await dc.send(command("join", by=who, group="tournament"))
+        await dc.send(command("start", by=mod, group="tournament"))
+        await dc.send(command("report", option("result", "win"), with_user(
+            user_option("opponent", players[63]["user"]), players[63]["user"]),
+            by=players[0]))
+        before = len(dc.fake.uploads)
+        shown = await dc.send(command("show", by=players[1], group="tournament"))
+        assert "W1 #1: " in content(shown) or "W1 #1: " in "".join(dc.fake.texts())
+        [(_, files)] = dc.fake.uploads[before:]
+        [png] = files.values()
+        assert png.startswith(b"\x89PNG") and len(png) < 10 * 1024 * 1024
+        width, height = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
+        assert 2000 < width < 3000 and 2500 < height < 4000
+        (tmp_path / "bracket.png").write_bytes(png)

@@ -4,7 +4,8 @@ Interaction responses, follow-ups and messages are recorded as the HTTP requests
 discord.py really made. Ids are real snowflakes (PITFALLS.md: short ids make member
 conversion wait silently). What the real API refuses (tests/support/platform_limits.py: sizes of
 messages, embeds and components, autocomplete choices, command registration) is refused
-alike, with HTTP 400 and code 50035 "Invalid Form Body", and kept in `refused`.
+alike, with HTTP 400 and code 50035 "Invalid Form Body", and kept in `refused`; files
+over the upload limit with 413 and code 40005.
 
 Interactions keep Discord's times (interactions/receiving-and-responding), on an injected
 clock: the first response within 3 seconds of the interaction (then 404, 10062 "Unknown
@@ -69,6 +70,7 @@ class FakeDiscord:
         self.interactions: dict[str, _Interaction] = {}  # by token
         self.shown: list[dict[str, Any]] = []  # answers as the users see them
         self.requests: list[tuple[str, str, Any]] = []
+        self.uploads: list[tuple[str, dict[str, bytes]]] = []  # path, its files by name
         self.changed = asyncio.Event()
         self.sockets: list[web.WebSocketResponse] = []
         self.identified = asyncio.Event()
@@ -141,6 +143,15 @@ class FakeDiscord:
             else:
                 form = await request.post()
                 body = json.loads(str(form.get("payload_json", "{}")))
+                files = {f.filename: f.file.read() for f in form.values()
+                         if isinstance(f, web.FileField)}
+                self.uploads.append((path, files))
+                too_large = limits.discord_files(files)
+                if too_large:
+                    self.refused.append((request.method, path, [too_large]))
+                    return web.Response(status=413, body=json.dumps(
+                        {"message": too_large, "code": 40005}).encode(),
+                        headers={"Content-Type": "application/json"})
         self.requests.append((request.method, path, body))
         self.links += self.linked(body)
         self.changed.set()

@@ -226,6 +226,20 @@ def _loaded(value: Any) -> Any:
     return json.loads(value) if isinstance(value, str) else value
 
 
+# Files a message carries: each at most 10 MiB (the default upload limit, for apps too,
+# since January 2025), at most 10 (discord-api-docs: reference.mdx, "Uploading Files";
+# change-log "Default File Upload Limit Change"); a message's whole request at most 25 MiB.
+DISCORD_FILE, DISCORD_FILES, DISCORD_REQUEST = 10 * 1024 * 1024, 10, 25 * 1024 * 1024
+
+
+def discord_files(files: dict[str, bytes]) -> str | None:
+    """Discord's refusal of a message's attachments, else None."""
+    if len(files) > DISCORD_FILES or any(len(b) > DISCORD_FILE for b in files.values()) \
+            or sum(len(b) for b in files.values()) > DISCORD_REQUEST:
+        return "Request entity too large"
+    return None
+
+
 # A photo (sendPhoto): at most 10 MB, width and height at most 10,000 together, the one at
 # most 20 times the other (core.telegram.org/bots/api#sendphoto).
 PHOTO_BYTES, PHOTO_SIDES, PHOTO_RATIO = 10 * 1024 * 1024, 10_000, 20
