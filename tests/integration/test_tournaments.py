@@ -267,3 +267,18 @@ async def test_a_bracket_game_both_forfeited_says_so() -> None:
     assert "1. ann – bob: both lost by forfeit" in said
     assert "cup is over, without a winner: its final was not played." in said
     assert "W1 #1: ann – bob: both lost by forfeit" in await chat.ok("ann", "/tournament")
+
+
+async def test_a_double_forfeit_in_double_elimination_puts_both_out() -> None:
+    """Our reading where RULES.md is silent: both lose, but the losers' bracket has one
+    place for a game's loser, and neither came to play, so both are out. Four players:
+    W1 ann-dan (nobody plays), bob-cat (cat wins). W2 is cat's walkover, L1 bob's (the
+    place of ann-dan's loser is empty), L2 bob's again: the grand final cat-bob."""
+    chat = await _field("double", players=PLAYERS[:4])
+    await chat.ok("mod", "/tournament start")
+    await chat.ok("cat", "/report win @bob")
+    said = "\n".join(a.text for a in await chat.tick(73 * HOUR))
+    assert "1. ann – dan: both lost by forfeit" in said
+    assert _round(said, 4) == ["cat-bob"]
+    table = await chat.ok("ann", "/tournament")
+    assert "Final #6: cat – bob: to play" in table

@@ -111,9 +111,10 @@ def bracket_text(s: Session, t_: Tournament, look: Lookup) -> Message:
         assert f.a is not None and f.b is not None
         won: Message = t("tournament.to_play") if f.winner is None else \
             t("tournament.both_out") if f.winner == NOBODY else s.name(f.winner)
-        rows.append(t("tournament.bracket_game", part=t(PARTS[f.slot.part]),
-                      stage=f.slot.stage, game=f.slot.number, a=s.name(f.a), b=s.name(f.b),
-                      winner=won))
+        final = f.slot.part in (Part.FINAL, Part.RESET)  # (one game: no stage number)
+        code = N_("tournament.bracket_final") if final else N_("tournament.bracket_game")
+        rows.append(t(code, part=t(PARTS[f.slot.part]), stage=f.slot.stage,
+                      game=f.slot.number, a=s.name(f.a), b=s.name(f.b), winner=won))
     return joined(*rows, sep="\n")
 
 
