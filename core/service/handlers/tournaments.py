@@ -37,6 +37,7 @@ from core.service.queries.tournament import (
     round_text,
     seeds_text,
     status_text,
+    table_text,
 )
 from core.service.session import Session
 
@@ -151,11 +152,13 @@ def _news(s: Session, x: Tournament, said: Message) -> Reply:
                  notify=called(s, x))
 
 
-def finished_text(s: Session, x: Tournament) -> Text:
-    winner = progress.champion(x, lookup(s))
-    if winner is None:  # (a final both forfeited)
-        return t("tournament.finished_none", tournament=x.name)
-    return t("tournament.finished", tournament=x.name, winner=s.name(winner))
+def finished_text(s: Session, x: Tournament) -> Message:
+    """The end, its winner and the final table's first page."""
+    look = lookup(s)
+    winner = progress.champion(x, look)
+    said = t("tournament.finished_none", tournament=x.name) if winner is None \
+        else t("tournament.finished", tournament=x.name, winner=s.name(winner))
+    return joined(said, table_text(s, x, progress.standings(x, look), 1), sep="\n")
 
 
 def ready(s: Session, cmd: TournamentReady) -> Reply:
