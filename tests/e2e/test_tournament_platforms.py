@@ -183,3 +183,26 @@ async def test_a_64_player_double_bracket_is_a_picture_on_discord(tmp_path: Path
         width, height = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
         assert 2000 < width < 3000 and 2500 < height < 4000
         (tmp_path / "bracket.png").write_bytes(png)
+
+
+async def test_a_64_player_swiss_on_telegram_stays_within_its_limits(tmp_path: Path) -> None:
+    """The same field on Telegram: every message within 4,096 characters (the stand-in
+    refuses more), cut between lines, the table paged, the next page's command typed as
+    Telegram's users type it."""
+    mod = tg_person(201, "Mo", "mod")
+    people = [tg_person(300 + i, f"{HOSTILE[:28]}{i:02d}" if i % 2 else f"Щ{i:02d}" + "ы" * 29)
+              for i in range(64)]
+    async with telegram_harness(tmp_path / "l.db", [mod]) as tg:
+        await tg.say(mod, "/ladder create main preset=duel confirm=false")
+        await tg.say(mod, "/tournament create Кубок format=swiss")
+        for who in people:
+            await tg.say(who, "/join")
+            await tg.say(who, "/tournament join")
+        started = await tg.say(mod, "/tournament start")
+        assert "and 48 more (all of them: /tournament Кубок)" in started[0]
+        shown = await tg.say(people[3], "/tournament")
+        assert shown[0].startswith("Your game: round 1 against ")
+        assert "… and 44 more: /tournament Кубок page=2" in "\n".join(shown)
+        assert all(len(text) <= 4096 for text in started + shown)
+        second = "\n".join(await tg.say(people[3], "/tournament Кубок page=2"))
+        assert "Кубок, page 2 of 4:" in second and "\n21. " in second
