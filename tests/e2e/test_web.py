@@ -46,7 +46,13 @@ async def test_tournaments_page_escapes_names_and_the_api_gives_the_export(site:
     assert "single elimination" in page and "running" in page
     [cup] = (await (await client.get("/api/ladders/1/tournaments")).json())["tournaments"]
     # seeded by rating (985 and 984 above): seeds 2 and 3 meet, alice has the bye
-    assert cup["bracket"][0][1]["players"] == [HOSTILE, "bob"]
+    assert cup["bracket"][0][1]["players"] == [HOSTILE, "bob"] and cup["winner"] is None
+    await chat.ok(HOSTILE, "/report win @bob")
+    await chat.ok(HOSTILE, "/report loss @alice again")
+    page = await (await client.get("/ladders/1/tournaments")).text()
+    assert 'Winner: <b class="player">alice</b>' in page
+    [cup] = (await (await client.get("/api/ladders/1/tournaments")).json())["tournaments"]
+    assert cup["winner"] == "alice" and cup["status"] == "finished"
 
 
 async def test_tabs_and_hall_of_fame(site: Any) -> None:

@@ -19,11 +19,13 @@ from core.domain.rulebooks import choose, rulebook_summary
 from core.domain.settings import Settings
 from core.domain.standing import PlayerState
 from core.domain.tables import calibrating, league, league_name
+from core.domain.tournament import progress
 from core.domain.tournament.model import Format
 from core.i18n import N_, decode, moment, render, t
 from core.ports.repository import Repo
 from core.service.queries.charts import chart_for
 from core.service.queries.ladders import main_table, member_table
+from core.service.queries.tournament import looked_up
 from core.service.queries.tournament_export import tournaments_export
 
 TABLE_TITLES = {"rating": N_("web.table.rating"), "rung": N_("web.table.rung"),
@@ -149,9 +151,12 @@ def tournaments_view(repo: Repo, ladder_id: int) -> dict[str, Any] | None:
     names = {p: info.name for p, info in repo.players(ladder.id).items()}
     language = ladder.settings.language
     found = tournaments_export(repo, ladder.id, names)[::-1]
-    for each in found:
+    look = looked_up(repo, ladder.id)
+    for each, x in zip(found, repo.tournaments(ladder.id)[::-1], strict=True):
         each["format_words"] = render(t(FORMATS[Format(each["format"])]), language)
         each["status_words"] = render(t(_TOURNAMENT_STATUS[each["status"]]), language)
+        winner = progress.champion(x, look)
+        each["winner"] = None if winner is None else names.get(winner, str(winner))
     return {**_ladder_head(ladder), "tournaments": found}
 
 
