@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from core.commands.base import Command
 from core.commands.moderation import AdjustRating, SetResult
-from core.commands.reports import ReportResult
+from core.commands.reports import NO_TOURNAMENT, ReportResult
+from core.commands.tournaments import NAME_LENGTH as TOURNAMENT_NAME
 from core.commands.tournaments import check_tournament
-from core.commands.words import MAX_ADJUST, MAX_REASON
+from core.commands.words import MAX_ADJUST, MAX_REASON, ladder_name
 from core.domain.errors import UsageError
 from core.domain.records import UserRef
 from core.i18n import Number, t
@@ -39,3 +40,7 @@ def _check_report(cmd: ReportResult, asker: UserRef) -> None:
         raise UsageError(t("result.draw_margin"))
     if cmd.draw and cmd.sides and len(cmd.sides) != 2:
         raise UsageError(t("spec.draw_two"))
+    chosen = cmd.tournament
+    if chosen is not None and chosen.lower() != NO_TOURNAMENT and (
+            len(chosen) > TOURNAMENT_NAME or ladder_name(chosen) is None):
+        raise UsageError(t("tournament.bad_name", max=TOURNAMENT_NAME))

@@ -19,6 +19,7 @@ from core.commands.params import (
     Values,
     user,
 )
+from core.commands.tournaments import NAME_LENGTH as TOURNAMENT_NAME
 from core.commands.words import (
     MAX_TEXT,
     SCORE,
@@ -52,6 +53,12 @@ class ReportResult(Command):
     score: tuple[int, int] | None = None  # games won, the winner's first (best-of-N)
     # No sides: the asker's match the queue formed, their team first unless `loss`.
     loss: bool = False
+    # The tournament game it counts for, where two could (None: the one pairing them),
+    # or NO_TOURNAMENT: a ladder game only, though a tournament pairs them.
+    tournament: str | None = None
+
+
+NO_TOURNAMENT = "none"
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,7 +100,8 @@ _REPORT_WORDS = {"won": "win", "beat": "win", "lose": "loss", "lost": "loss", "t
 def _is_option(token: str) -> bool:
     low = token.lower()
     return read_margin(low) is not None or low.startswith("moves=") or \
-        low in ("unrated", "draw", "again") or SCORE.fullmatch(token) is not None
+        low in ("unrated", "draw", "again") or SCORE.fullmatch(token) is not None or \
+        low.startswith("tournament=")
 
 
 def read_report(args: Args) -> Command:
@@ -106,6 +114,7 @@ def read_report(args: Args) -> Command:
     rated = True
     again = False
     score: tuple[int, int] | None = None
+    tournament: str | None = None
     sides = _read_sides(args, kind)
     draw = kind == "draw"
     while args.tokens:
@@ -121,6 +130,8 @@ def read_report(args: Args) -> Command:
             rated = False
         elif low == "again":
             again = True
+        elif low.startswith("tournament=") and kind in ("win", "loss", "draw"):
+            tournament = token.split("=", 1)[1]
         elif (typed := read_score(token)) is not None:
             if kind == "ffa":
                 raise args.error(t("parse.score_ffa"))
@@ -136,7 +147,7 @@ def read_report(args: Args) -> Command:
     if score is not None:
         score = oriented(score, draw)
     return ReportResult(sides, draw, margin, moves, rated, again, score,
-                        loss=kind == "loss" and not sides)
+                        loss=kind == "loss" and not sides, tournament=tournament)
 
 
 def _read_sides(args: Args, kind: str) -> tuple[tuple[UserRef, ...], ...]:
@@ -205,7 +216,8 @@ def _report(values: Values, asker: UserRef) -> Command:
     sides = (them, (asker,)) if result == "loss" else ((asker,), them)
     margin = values.get("margin")
     return ReportResult(sides, result == "draw", Margin(margin) if margin else None,
-                        values.get("moves"), not values["unrated"], values["again"], games)
+                        values.get("moves"), not values["unrated"], values["again"], games,
+                        tournament=values.get("tournament"))
 
 
 def _report_ffa(values: Values, _: UserRef) -> str:
@@ -225,7 +237,7 @@ def _report_teams(values: Values, _: UserRef) -> str:
 # Its words, as /help, the parser and Telegram's menus read them.
 WORDS: tuple[Spec, ...] = (
     Spec("report", ("/report win|loss|draw @user [2-1] [minor|major|overwhelming] [moves=N] "
-                    "[unrated] [again]", "/report ffa @1st @2nd ...",
+                    "[unrated] [again] [tournament=NAME|none]", "/report ffa @1st @2nd ...",
                     "/report teams @a @b vs @c @d [2-1] [draw]"),
          N_("help.report"), N_("menu.report"), read_report, (ReportResult,)),
     Spec("confirm", ("/confirm [MATCH_ID]",), N_("help.confirm"), N_("menu.confirm"),
@@ -244,7 +256,9 @@ FORMS: tuple[Form, ...] = (
         Param("opponent", Kind.USER), Param("opponent_name", high=NAME_LENGTH),
         Param("score", high=16), Param("margin", high=CHOICE,
                                        choices=tuple((m.value, None) for m in Margin)),
-        MOVES, UNRATED, Param("again", Kind.BOOL, default=False)), _report),
+        MOVES, UNRATED, Param("again", Kind.BOOL, default=False),
+        Param("tournament", high=TOURNAMENT_NAME, help=N_("menu.opt_report_tournament"))),
+         _report),
     Form(("report-ffa",), N_("menu.report_ffa"), (
         Param("players", high=MAX_TEXT, required=True, help=N_("menu.opt_players")),
         MOVES, UNRATED), _report_ffa),

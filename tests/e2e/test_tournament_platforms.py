@@ -61,8 +61,13 @@ async def test_a_tournament_on_discord(tmp_path: Path) -> None:
         assert "2. cid: bye" in text
         assert started["allowed_mentions"]["parse"] == []
         assert sorted(map(int, started["allowed_mentions"]["users"])) == ids[:2]
+        friendly = await dc.send(command(
+            "report", option("result", "win"), option("tournament", "none"),
+            with_user(user_option("opponent", players[1]["user"]), players[1]["user"]),
+            by=players[0]))
+        assert "ann beat" in content(friendly) and "counts for" not in content(friendly)
         reported = await dc.send(command(
-            "report", option("result", "win"),
+            "report", option("result", "win"), option("again", True),
             with_user(user_option("opponent", players[1]["user"]), players[1]["user"]),
             by=players[0]))
         assert "It counts for Кубок, round 1" in content(reported)

@@ -282,3 +282,26 @@ async def test_a_double_forfeit_in_double_elimination_puts_both_out() -> None:
     assert _round(said, 4) == ["cat-bob"]
     table = await chat.ok("ann", "/tournament")
     assert "Final #6: cat – bob: to play" in table
+
+
+async def test_a_report_names_its_tournament_where_two_pair_the_same_players() -> None:
+    """Two tournaments pair ann and bob: a report without tournament= is refused with
+    the choices; tournament=none keeps a friendly game off both; tournament=plate counts
+    for plate; then cup is the only one left, and a report counts for it by itself."""
+    chat = await _field("swiss", "rounds=1", players=PLAYERS[:2])
+    await chat.ok("mod", "/tournament create plate format=single")
+    for name in PLAYERS[:2]:
+        await chat.ok(name, "/tournament join plate")
+    await chat.ok("mod", "/tournament start cup")
+    await chat.ok("mod", "/tournament start plate")
+    asked = await chat.refused("ann", "/report win @bob")
+    assert "Which tournament does this game count for: cup and plate?" in asked
+    friendly = await chat.ok("ann", "/report win @bob tournament=none")
+    assert "counts for" not in friendly
+    assert "main has no tournament called elsewhere." in await chat.refused(
+        "bob", "/report win @ann again tournament=elsewhere")
+    counted = await chat.ok("bob", "/report win @ann again tournament=PLATE")
+    assert "It counts for plate, round 1" in counted and "plate is over. Winner: bob!" in counted
+    assert "plate has no game to play between ann and bob" in await chat.refused(
+        "ann", "/report win @bob again tournament=plate")
+    assert "It counts for cup, round 1" in await chat.ok("ann", "/report win @bob again")

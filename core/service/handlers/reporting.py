@@ -62,7 +62,7 @@ def report(s: Session, cmd: ReportResult) -> Reply:
     if s.settings.max_gap is not None and result.rated and not s.settings.is_position:
         ratings = {p: _rating(s, p) for p in result.players}
         elo.check_gap(s.settings, result, ratings)
-    counted = tournaments.counts_for(s, result)
+    counted = tournaments.counts_for(s, result, cmd.tournament)
     if counted is not None and not counted[0].rated:  # (its games are not rated)
         result = Result(result.sides, result.draw, result.margin, result.moves, False,
                         result.score)

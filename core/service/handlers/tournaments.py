@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import unicodedata
 
+from core.commands.reports import NO_TOURNAMENT
 from core.commands.tournaments import (
     FORMATS,
     CancelTournament,
@@ -199,25 +200,38 @@ def cancel(s: Session, cmd: CancelTournament) -> Reply:
 
 
 # ------------------------------------------------------------------ results
-def counts_for(s: Session, result: Result) -> tuple[Tournament, Pairing] | None:
-    """The running tournament game a report of `result` counts for, if any (the oldest
-    tournament's, where two pair the same players); refused where it cannot count."""
-    if not s.ladder.contested or not result.is_duel:
+def counts_for(s: Session, result: Result, chosen: str | None = None
+               ) -> tuple[Tournament, Pairing] | None:
+    """The running tournament game a report of `result` counts for, if any: the one
+    `chosen` names (NO_TOURNAMENT: none), else the only one pairing the two; refused
+    where two could, or where it cannot count."""
+    if chosen is not None and chosen.lower() == NO_TOURNAMENT:
+        return None
+    if (not s.ladder.contested and chosen is None) or not result.is_duel:
         return None
     a, b = result.sides[0][0], result.sides[1][0]
     look = lookup(s)
-    for x in s.repo.tournaments(s.ladder.id):
-        game = progress.open_pairing(x, a, b, look)
-        if game is None:
-            continue
-        if result.draw and x.format.eliminates:
-            raise RuleViolation(t("tournament.draw_refused", tournament=x.name))
-        if x.bestof and (result.score is None or result.score[0] != x.bestof // 2 + 1):
-            # (a match of the tournament is decided: its winner took the most games)
-            raise RuleViolation(t("tournament.bestof_score", tournament=x.name,
-                                  count=x.bestof))
-        return x, game
-    return None
+    every = [x for x in s.repo.tournaments(s.ladder.id)
+             if chosen is None or same_name(chosen, x.name)]
+    if chosen is not None and not every:
+        raise RuleViolation(t("tournament.unknown", tournament=chosen, ladder=s.ladder.name))
+    found = [(x, game) for x in every
+             if (game := progress.open_pairing(x, a, b, look)) is not None]
+    if chosen is not None and not found:
+        raise RuleViolation(t("tournament.not_paired", tournament=every[0].name,
+                              a=s.name(a), b=s.name(b)))
+    if len(found) > 1:
+        raise UsageError(t("tournament.which_game",
+                           names=listed([x.name for x, _ in found])))
+    if not found:
+        return None
+    x, game = found[0]
+    if result.draw and x.format.eliminates:
+        raise RuleViolation(t("tournament.draw_refused", tournament=x.name))
+    if x.bestof and (result.score is None or result.score[0] != x.bestof // 2 + 1):
+        # (a match of the tournament is decided: its winner took the most games)
+        raise RuleViolation(t("tournament.bestof_score", tournament=x.name, count=x.bestof))
+    return x, game
 
 
 def link(s: Session, found: tuple[Tournament, Pairing], match: int) -> Text:
