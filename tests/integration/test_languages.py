@@ -145,8 +145,8 @@ def test_a_malformed_command_is_refused_in_the_chats_language(tmp_path: Path) ->
     assert lines[-5:] == [
         "Скажите, чем закончилась игра.",
         "Как писать: /report win|loss|draw @user [2-1] [minor|major|overwhelming] [moves=N] "
-        "[unrated] [again] | /report ffa @1st @2nd ... | /report teams @a @b vs @c @d "
-        "[2-1] [draw]",
+        "[unrated] [again] [tournament=NAME|none] | /report ffa @1st @2nd ... | "
+        "/report teams @a @b vs @c @d [2-1] [draw]",
         "Я не знаю команды /\u200brepotr. Может быть, /report? Список команд: /help.",
         "page=N — номер страницы от 1 до 100\xa0000.",  # (Russian groups digits by a space)
         "Как писать: /standings [season|week|ladder|rating] [page=N]",
