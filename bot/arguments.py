@@ -49,7 +49,7 @@ def _reading(sub: Any) -> None:
     console.add_argument("--admin", action="append", default=[], metavar="NAME",
                          help="make NAME a chat administrator (repeatable)")
 
-    export = sub.add_parser("export", help="print a ladder as JSON",
+    export = sub.add_parser("export", help="print a ladder as JSON, or its matches as CSV",
                             description="Print one JSON object describing the ladder as it "
                                         "stands at --at (default: now).")
     export.add_argument("--chat", default="console",
@@ -57,6 +57,9 @@ def _reading(sub: Any) -> None:
     export.add_argument("--at", type=_instant,
                         help="ISO 8601 instant, e.g. 2026-03-01T09:00:00+00:00 (default: now)")
     export.add_argument("--ladder", help="ladder name (default: the chat's default ladder)")
+    export.add_argument("--format", choices=("json", "csv"), default="json",
+                        help="json (the ladder as it stands) or csv (its confirmed matches, "
+                             "as `ladderbot import` reads them)")
 
     ladders = sub.add_parser("ladders", help="list every chat and ladder in a database",
                              description="One line per ladder: its chat key (for export "

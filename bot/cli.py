@@ -27,6 +27,7 @@ from bot.runtime import NO_PLATFORM
 from core.domain.errors import LadderError, NoLadder
 from core.service import dispatch
 from core.service.queries.ladders import member_count
+from core.service.queries.match_csv import ladder_csv
 from storage.postgres.store import is_url
 from storage.sql.versions import SchemaTooNew
 from storage.sqlite.files import UnusableDatabase
@@ -84,6 +85,11 @@ async def _export(args: argparse.Namespace) -> int:
     at = args.at if args.at is not None else int(time.time())
     async with store_for(path, existing=True) as store:
         try:
+            if args.format == "csv":
+                text = await store.run(
+                    lambda repo: ladder_csv(repo, args.chat, args.ladder), commit=False)
+                sys.stdout.write(text)
+                return 0
             data = await store.run(lambda repo: dispatch.export(repo, args.chat, args.ladder, at),
                                    commit=False)
         except NoLadder as error:
