@@ -61,6 +61,19 @@ def _reading(sub: Any) -> None:
                         help="json (the ladder as it stands) or csv (its confirmed matches, "
                              "as `ladderbot import` reads them)")
 
+    imported = sub.add_parser("import", help="put a match CSV's matches into a ladder",
+                              description="Replay a match CSV (docs/contracts/console.md) "
+                                          "into a ladder, in one transaction: as if each "
+                                          "match had been reported and confirmed at its time.")
+    imported.add_argument("--chat", default="console",
+                          help="chat key: console, telegram:CHAT_ID or discord:GUILD_ID")
+    imported.add_argument("--ladder", required=True, help="the ladder's name")
+    imported.add_argument("--preset", help="the rulebook of a ladder the import makes")
+    imported.add_argument("--dry-run", action="store_true",
+                          help="print the standings it would give, and change nothing")
+    imported.add_argument("file", metavar="FILE.csv")
+    _stored(imported)
+
     ladders = sub.add_parser("ladders", help="list every chat and ladder in a database",
                              description="One line per ladder: its chat key (for export "
                                          "--chat), name, rulebook and members.")

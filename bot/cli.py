@@ -23,6 +23,7 @@ from bot import config as configuration
 from bot.backup import BackupError, backup, restore, running
 from bot.bootstrap import bootstrap
 from bot.console import Console, input_lines, interactive
+from bot.importing import run_import
 from bot.runtime import NO_PLATFORM
 from core.domain.errors import LadderError, NoLadder
 from core.service import dispatch
@@ -102,6 +103,13 @@ async def _export(args: argparse.Namespace) -> int:
             raise NoLadder(f"{error}{where} `ladderbot ladders` lists every chat and "
                            "ladder.") from None
     print(json.dumps(data, indent=2, ensure_ascii=False))
+    return 0
+
+
+async def _import(args: argparse.Namespace) -> int:
+    config, path = _database(args)
+    with _in_use(path):
+        print(await run_import(args, path, config.policy))
     return 0
 
 
@@ -259,7 +267,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 0
-    runners = {"console": _console, "export": _export, "ladders": _ladders, "run": _run,
+    runners = {"console": _console, "export": _export, "import": _import,
+               "ladders": _ladders, "run": _run,
                "discord": _discord,
                "web": _web, "backup": _backup, "restore": _restore, "migrate-db": _migrate}
     try:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.support.console import console, ladderbot
+from tests.support.console import console, export, ladderbot
 
 SCRIPT = """!time 2026-01-05T10:00:00+00:00
 @mod: /ladder create main preset=duel confirm=false
@@ -66,3 +66,70 @@ def test_a_name_the_csv_cannot_hold_is_refused_with_why(tmp_path: Path) -> None:
     assert done.returncode == 1 and done.stdout == ""
     assert 'rock+paper cannot be written in a match CSV: a name there may not hold " vs ", ' \
         '"+" or " > "' in done.stderr
+
+
+FILE = ("played_at,players,result,score\n"
+        "2026-01-05T10:00:00+00:00,alice vs bob,1,\n"
+        "2026-01-06T10:00:00+00:00,bob vs carol,2,\n"
+        "2026-01-07T10:00:00+00:00,carol vs alice,draw,\n"
+        "2026-01-08T10:00:00+00:00,dan vs alice,1,3-2\n")
+REPORTED = ("!time 2026-01-05T10:00:00+00:00\n@mod: /ladder create main preset=duel "
+            "confirm=false\n@alice: /join\n@bob: /join\n@carol: /join\n@dan: /join\n"
+            "@alice: /report win @bob\n!time 2026-01-06T10:00:00+00:00\n"
+            "@bob: /report loss @carol\n!time 2026-01-07T10:00:00+00:00\n"
+            "@carol: /report draw @alice\n!time 2026-01-08T10:00:00+00:00\n"
+            "@dan: /report win @alice 3-2\n")
+AT = "2026-01-09T10:00:00+00:00"
+
+
+def _import(db: Path, file: Path, *flags: str) -> str:
+    done = ladderbot("import", "--db", str(db), "--ladder", "main", *flags, str(file))
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_an_import_gives_what_reporting_the_matches_one_by_one_gives(tmp_path: Path) -> None:
+    """The same four matches imported into a new ladder and reported through the console:
+    the same players and ratings, and the CSV exported again is the file."""
+    (tmp_path / "m.csv").write_text(FILE)
+    said = _import(tmp_path / "i.db", tmp_path / "m.csv", "--preset", "duel")
+    assert said.startswith("Imported 4 matches (2026-01-05T10:00:00+00:00 to "
+                           "2026-01-08T10:00:00+00:00) into main.\n4 new players, nobody's "
+                           "until claimed (/claim NAME): alice, bob, carol and dan.\n")
+    console(tmp_path / "r.db", REPORTED)
+    imported, reported = (export(tmp_path / f"{db}.db", AT)["players"] for db in "ir")
+    assert imported == reported and len(imported) == 4
+    assert _csv(tmp_path / "i.db", "main") == FILE
+
+
+def test_a_dry_run_changes_nothing(tmp_path: Path) -> None:
+    db, file = tmp_path / "r.db", tmp_path / "m.csv"
+    console(db, "!time 2026-01-01T10:00:00+00:00\n@mod: /ladder create main preset=duel\n")
+    file.write_text(FILE)
+    before = db.read_bytes()
+    said = _import(db, file, "--dry-run")
+    assert "A dry run: nothing was changed. The standings it would give:\nmain: ratings\n" \
+        "1. dan 1017" in said  # (alice 1016 lost to dan 1000: 32 x 0.523, 17)
+    assert db.read_bytes() == before
+
+
+def test_what_cannot_be_imported_is_refused_before_anything_is_written(
+        tmp_path: Path) -> None:
+    db, file = tmp_path / "r.db", tmp_path / "m.csv"
+    console(db, REPORTED)
+    before = db.read_bytes()
+    file.write_text(FILE.replace("2026-01-07", "2026-01-04"))
+    done = ladderbot("import", "--db", str(db), "--ladder", "other", "--preset", "duel",
+                     str(file))
+    assert done.returncode == 1 and "Line 4: it is earlier than line 3" in done.stderr
+    file.write_text(FILE)
+    done = ladderbot("import", "--db", str(db), "--ladder", "main", str(file))
+    assert done.returncode == 1 and "main has run until 2026-01-08T10:00:00+00:00, and " \
+        "line 2 is at 2026-01-05T10:00:00+00:00" in done.stderr, done.stderr
+    done = ladderbot("import", "--db", str(db), "--ladder", "new", str(file))
+    assert done.returncode == 1 and "name its rulebook with --preset" in done.stderr
+    file.write_text(FILE + "2026-01-09T10:00:00+00:00,alice > bob > carol,,\n")
+    done = ladderbot("import", "--db", str(db), "--ladder", "new", "--preset", "duel",
+                     str(file))
+    assert done.returncode == 1 and "Line 6: new rates one-on-one games only." in done.stderr
+    assert db.read_bytes() == before

@@ -1,0 +1,107 @@
+"""`ladderbot import` of a match CSV (CONSOLE.md): each match put into the ladder's
+history as if it had been reported and confirmed at its time, with the jobs that fall
+between them (decay days, season closes), in the caller's one transaction.
+
+A ladder that does not exist yet is made at the first match's time. An existing one
+takes matches from its clock on: the jobs it ran up to its clock cannot be run again
+around matches slipped in before it. A name the ladder does not know becomes a player
+who is nobody's yet (`UNCLAIMED`), joined at their first match.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from core.domain.budget import renewed
+from core.domain.calendar import iso
+from core.domain.errors import NoLadder, RuleViolation
+from core.domain.events import PlayerJoined
+from core.domain.match_file import FileMatch, FileRefused, check_shapes
+from core.domain.model import PlayerId, Result, Timestamp
+from core.domain.records import Context, LadderInfo, MatchRecord, UserRef
+from core.domain.settings import Settings
+from core.i18n import t
+from core.ports.repository import Repo
+from core.service.handlers.reporting import confirm_match
+from core.service.jobs import catch_up
+from core.service.session import Session
+
+UNCLAIMED = "unclaimed:"  # a user key's prefix: a player imported by name, nobody's yet
+IMPORTER = UserRef("system:import", "import")
+
+
+@dataclass(frozen=True, slots=True)
+class Imported:
+    """What an import did: its ladder, matches (their ids) and the players it made."""
+
+    ladder: str
+    matches: tuple[int, ...]
+    new_players: tuple[str, ...]
+    first: Timestamp | None
+    last: Timestamp | None
+
+
+def import_matches(repo: Repo, chat: str, name: str, settings: Settings | None,
+                   matches: Sequence[FileMatch]) -> Imported:
+    """Put `matches` into the ladder `name` of `chat`, made with `settings` where there
+    is none; FileRefused (at its line) or RuleViolation before the first is applied."""
+    ladder = _ladder(repo, chat, name, settings, matches)
+    check_shapes(list(matches), ladder.settings, ladder.name)
+    ids = {info.name: p for p, info in repo.players(ladder.id).items()}
+    _check_players(repo, ladder, ids, matches)
+    made: list[str] = []
+    done: list[int] = []
+    for match in matches:
+        with renewed():  # (each match a command's budget: a long import is many)
+            ladder, number = _one(repo, ladder, match, ids, made)
+        done.append(number)
+    return Imported(ladder.name, tuple(done), tuple(made),
+                    matches[0].at if matches else None, matches[-1].at if matches else None)
+
+
+def _one(repo: Repo, ladder: LadderInfo, match: FileMatch, ids: dict[str, PlayerId],
+         made: list[str]) -> tuple[LadderInfo, int]:
+    """One match, after the jobs due by its time: the ladder as it stands after, and the
+    match's number."""
+    catch_up(repo, ladder, match.at)
+    ladder = repo.ladder(ladder.chat, ladder.name) or ladder  # (its clock moved on)
+    s = Session(repo, Context(ladder.chat, IMPORTER, match.at), ladder)
+    for player in (n for side in match.sides for n in side if n not in ids):
+        info = repo.add_player(ladder.id, UserRef(UNCLAIMED + player, s.told_apart(player)))
+        s.append(PlayerJoined(match.at, info.id))
+        ids[player] = info.id
+        made.append(player)
+    result = Result(tuple(tuple(ids[n] for n in side) for side in match.sides),
+                    match.draw, match.margin, match.moves, match.rated, match.score)
+    record = MatchRecord(ladder.id, repo.new_match_id(ladder.id), "pending",
+                         ids[match.reporter], match.at, result)
+    confirm_match(s, record, match.at)
+    return ladder, record.id
+
+
+def _ladder(repo: Repo, chat: str, name: str, settings: Settings | None,
+            matches: Sequence[FileMatch]) -> LadderInfo:
+    """The ladder to import into: made at the first match's time if there is none."""
+    ladder = repo.ladder(chat, name)
+    if ladder is not None:
+        if matches and matches[0].at < ladder.clock:
+            raise RuleViolation(t("import.before_clock", ladder=ladder.name,
+                                  clock=iso(ladder.clock), first=iso(matches[0].at),
+                                  line=matches[0].line))
+        return ladder
+    if settings is None:
+        raise NoLadder(t("import.no_ladder", ladder=name, chat=chat))
+    return repo.add_ladder(chat, name, settings, matches[0].at if matches else 0, None)
+
+
+def _check_players(repo: Repo, ladder: LadderInfo, ids: dict[str, PlayerId],
+                   matches: Sequence[FileMatch]) -> None:
+    """Refuse, at its first line, a known name that is not on the ladder now."""
+    players = repo.players(ladder.id)
+    for match in matches:
+        for name in (n for side in match.sides for n in side if n in ids):
+            info = players[ids[name]]
+            if not info.member or info.banned:
+                raise FileRefused(match.line, t("import.not_member", name=name,
+                                                ladder=ladder.name))
