@@ -4,9 +4,25 @@ are written by hand from the scripts."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
-from tests.support.console import console, export, ladderbot
+import pytest
+
+from bot.cli import main
+from tests.support.console import console
+
+Capture = pytest.CaptureFixture[str]
+
+
+def cli(capsys: Capture, *args: str) -> tuple[int, str, str]:
+    """`ladderbot ARGS` in this process (a process of its own costs half a second):
+    its exit code, what it printed and what it said on standard error."""
+    capsys.readouterr()
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
 
 SCRIPT = """!time 2026-01-05T10:00:00+00:00
 @mod: /ladder create main preset=duel confirm=false
@@ -34,38 +50,41 @@ SCRIPT = """!time 2026-01-05T10:00:00+00:00
 """
 
 
-def _csv(db: Path, ladder: str) -> str:
-    done = ladderbot("export", "--db", str(db), "--ladder", ladder, "--format", "csv")
-    assert done.returncode == 0, done.stderr
-    return done.stdout
+def _csv(capsys: Capture, db: Path, ladder: str) -> str:
+    code, out, err = cli(capsys, "export", "--db", str(db), "--ladder", ladder, "--format",
+                         "csv")
+    assert code == 0, err
+    return out
 
 
-def test_a_ladders_matches_as_the_match_csv(tmp_path: Path) -> None:
+def test_a_ladders_matches_as_the_match_csv(tmp_path: Path, capsys: Capture) -> None:
     """Only confirmed matches (the void is left out), in the order played; a loss reads
     from its reporter's side (`bob vs carol,2`), a score with the first side's games
     first; the optional columns only where a match uses them (moves, unrated)."""
     db = tmp_path / "l.db"
     console(db, SCRIPT)
-    assert _csv(db, "main") == (
+    assert _csv(capsys, db, "main") == (
         "played_at,players,result,score,moves,unrated\n"
         "2026-01-05T10:00:00+00:00,alice vs bob,1,2-1,,\n"
         "2026-01-05T11:00:00+00:00,bob vs carol,2,,,\n"
         "2026-01-05T12:00:00+00:00,carol vs alice,draw,,,\n"
         "2026-01-05T13:00:00+00:00,alice vs carol,1,,30,true\n")
-    assert _csv(db, "os") == (
+    assert _csv(capsys, db, "os") == (
         "played_at,players,result,score\n"
         "2026-01-05T14:00:00+00:00,alice > bob > carol,,\n"
         "2026-01-05T15:00:00+00:00,carol+dan vs alice+bob,2,\n")
 
 
-def test_a_name_the_csv_cannot_hold_is_refused_with_why(tmp_path: Path) -> None:
+def test_a_name_the_csv_cannot_hold_is_refused_with_why(tmp_path: Path,
+                                                        capsys: Capture) -> None:
     db = tmp_path / "l.db"
     console(db, "!time 2026-01-05T10:00:00+00:00\n"
             "@mod: /ladder create main preset=duel\n@rock+paper: /join\n")
-    done = ladderbot("export", "--db", str(db), "--ladder", "main", "--format", "csv")
-    assert done.returncode == 1 and done.stdout == ""
+    code, out, err = cli(capsys, "export", "--db", str(db), "--ladder", "main", "--format",
+                         "csv")
+    assert code == 1 and out == ""
     assert 'rock+paper cannot be written in a match CSV: a name there may not hold " vs ", ' \
-        '"+" or " > "' in done.stderr
+        '"+" or " > "' in err
 
 
 FILE = ("played_at,players,result,score\n"
@@ -82,54 +101,63 @@ REPORTED = ("!time 2026-01-05T10:00:00+00:00\n@mod: /ladder create main preset=d
 AT = "2026-01-09T10:00:00+00:00"
 
 
-def _import(db: Path, file: Path, *flags: str) -> str:
-    done = ladderbot("import", "--db", str(db), "--ladder", "main", *flags, str(file))
-    assert done.returncode == 0, done.stderr
-    return done.stdout
+def _import(capsys: Capture, db: Path, file: Path, *flags: str) -> str:
+    code, out, err = cli(capsys, "import", "--db", str(db), "--ladder", "main", *flags,
+                         str(file))
+    assert code == 0, err
+    return out
 
 
-def test_an_import_gives_what_reporting_the_matches_one_by_one_gives(tmp_path: Path) -> None:
+def _players(capsys: Capture, db: Path) -> list[dict[str, object]]:
+    code, out, err = cli(capsys, "export", "--db", str(db), "--ladder", "main", "--at", AT)
+    assert code == 0, err
+    found: list[dict[str, object]] = json.loads(out)["players"]
+    return found
+
+
+def test_an_import_gives_what_reporting_the_matches_one_by_one_gives(
+        tmp_path: Path, capsys: Capture) -> None:
     """The same four matches imported into a new ladder and reported through the console:
     the same players and ratings, and the CSV exported again is the file."""
     (tmp_path / "m.csv").write_text(FILE)
-    said = _import(tmp_path / "i.db", tmp_path / "m.csv", "--preset", "duel")
+    said = _import(capsys, tmp_path / "i.db", tmp_path / "m.csv", "--preset", "duel")
     assert said.startswith("Imported 4 matches (2026-01-05T10:00:00+00:00 to "
                            "2026-01-08T10:00:00+00:00) into main.\n4 new players, nobody's "
                            "until claimed (/claim NAME): alice, bob, carol and dan.\n")
     console(tmp_path / "r.db", REPORTED)
-    imported, reported = (export(tmp_path / f"{db}.db", AT)["players"] for db in "ir")
+    imported, reported = (_players(capsys, tmp_path / f"{db}.db") for db in "ir")
     assert imported == reported and len(imported) == 4
-    assert _csv(tmp_path / "i.db", "main") == FILE
+    assert _csv(capsys, tmp_path / "i.db", "main") == FILE
 
 
-def test_a_dry_run_changes_nothing(tmp_path: Path) -> None:
+def test_a_dry_run_changes_nothing(tmp_path: Path, capsys: Capture) -> None:
     db, file = tmp_path / "r.db", tmp_path / "m.csv"
     console(db, "!time 2026-01-01T10:00:00+00:00\n@mod: /ladder create main preset=duel\n")
     file.write_text(FILE)
     before = db.read_bytes()
-    said = _import(db, file, "--dry-run")
+    said = _import(capsys, db, file, "--dry-run")
     assert "A dry run: nothing was changed. The standings it would give:\nmain: ratings\n" \
         "1. dan 1017" in said  # (alice 1016 lost to dan 1000: 32 x 0.523, 17)
     assert db.read_bytes() == before
 
 
 def test_what_cannot_be_imported_is_refused_before_anything_is_written(
-        tmp_path: Path) -> None:
+        tmp_path: Path, capsys: Capture) -> None:
     db, file = tmp_path / "r.db", tmp_path / "m.csv"
     console(db, REPORTED)
     before = db.read_bytes()
     file.write_text(FILE.replace("2026-01-07", "2026-01-04"))
-    done = ladderbot("import", "--db", str(db), "--ladder", "other", "--preset", "duel",
-                     str(file))
-    assert done.returncode == 1 and "Line 4: it is earlier than line 3" in done.stderr
+    code, _, err = cli(capsys, "import", "--db", str(db), "--ladder", "other", "--preset",
+                       "duel", str(file))
+    assert code == 1 and "Line 4: it is earlier than line 3" in err
     file.write_text(FILE)
-    done = ladderbot("import", "--db", str(db), "--ladder", "main", str(file))
-    assert done.returncode == 1 and "main has run until 2026-01-08T10:00:00+00:00, and " \
-        "line 2 is at 2026-01-05T10:00:00+00:00" in done.stderr, done.stderr
-    done = ladderbot("import", "--db", str(db), "--ladder", "new", str(file))
-    assert done.returncode == 1 and "name its rulebook with --preset" in done.stderr
+    code, _, err = cli(capsys, "import", "--db", str(db), "--ladder", "main", str(file))
+    assert code == 1 and "main has run until 2026-01-08T10:00:00+00:00, and line 2 is at " \
+        "2026-01-05T10:00:00+00:00" in err, err
+    code, _, err = cli(capsys, "import", "--db", str(db), "--ladder", "new", str(file))
+    assert code == 1 and "name its rulebook with --preset" in err
     file.write_text(FILE + "2026-01-09T10:00:00+00:00,alice > bob > carol,,\n")
-    done = ladderbot("import", "--db", str(db), "--ladder", "new", "--preset", "duel",
-                     str(file))
-    assert done.returncode == 1 and "Line 6: new rates one-on-one games only." in done.stderr
+    code, _, err = cli(capsys, "import", "--db", str(db), "--ladder", "new", "--preset",
+                       "duel", str(file))
+    assert code == 1 and "Line 6: new rates one-on-one games only." in err
     assert db.read_bytes() == before
