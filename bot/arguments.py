@@ -40,6 +40,11 @@ def _stored(command: argparse.ArgumentParser) -> None:
     command.add_argument("--config", help="config.toml")
 
 
+def _chat(command: argparse.ArgumentParser) -> None:
+    command.add_argument("--chat", default="console",
+                         help="chat key: console, telegram:CHAT_ID or discord:GUILD_ID")
+
+
 def _reading(sub: Any) -> None:
     """The commands that talk to or read a ladder: console, export, ladders."""
     console = sub.add_parser("console", help="chat with the bot in the terminal (or a script)",
@@ -52,8 +57,7 @@ def _reading(sub: Any) -> None:
     export = sub.add_parser("export", help="print a ladder as JSON, or its matches as CSV",
                             description="Print one JSON object describing the ladder as it "
                                         "stands at --at (default: now).")
-    export.add_argument("--chat", default="console",
-                        help="chat key: console, telegram:CHAT_ID or discord:GUILD_ID")
+    _chat(export)
     export.add_argument("--at", type=_instant,
                         help="ISO 8601 instant, e.g. 2026-03-01T09:00:00+00:00 (default: now)")
     export.add_argument("--ladder", help="ladder name (default: the chat's default ladder)")
@@ -65,8 +69,7 @@ def _reading(sub: Any) -> None:
                               description="Replay a match CSV (docs/contracts/console.md) "
                                           "into a ladder, in one transaction: as if each "
                                           "match had been reported and confirmed at its time.")
-    imported.add_argument("--chat", default="console",
-                          help="chat key: console, telegram:CHAT_ID or discord:GUILD_ID")
+    _chat(imported)
     imported.add_argument("--ladder", required=True, help="the ladder's name")
     imported.add_argument("--preset", help="the rulebook of a ladder the import makes")
     imported.add_argument("--dry-run", action="store_true",

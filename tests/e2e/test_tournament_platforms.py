@@ -11,7 +11,7 @@ from typing import Any
 from bot.charts import render
 from core.domain.tournament.bracket import build
 from core.domain.tournament.chart import BracketChart, BracketGame
-from tests.support.adapters import discord_harness, telegram_harness
+from tests.support.adapters import DiscordHarness, discord_harness, telegram_harness
 from tests.support.discord_payloads import (
     MANAGE_GUILD,
     command,
@@ -112,6 +112,18 @@ def test_a_64_player_double_elimination_bracket_fits_a_telegram_photo() -> None:
     assert 2000 < width < 3000 and 2500 < height < 4000
 
 
+async def _joined(dc: DiscordHarness, mod: dict[str, Any], players: list[dict[str, Any]],
+                  fmt: str) -> None:
+    """A duel ladder and its tournament Кубок of `fmt`, which every one of `players` joined."""
+    await dc.send(command("create", option("name", "main"), option("preset", "duel"),
+                          option("options", "confirm=false"), by=mod, group="ladder"))
+    await dc.send(command("create", option("name", "Кубок"), option("format", fmt),
+                          by=mod, group="tournament"))
+    for who in players:
+        await dc.send(command("join", by=who))
+        await dc.send(command("join", option("name", "Кубок"), by=who, group="tournament"))
+
+
 async def test_a_64_player_swiss_stays_readable_on_discord(tmp_path: Path) -> None:
     """Sixty-four players with names at their longest (hostile ones among them): the start
     names the first 16 seeds, not a line of sixty-four; every message is cut between
@@ -122,14 +134,7 @@ async def test_a_64_player_swiss_stays_readable_on_discord(tmp_path: Path) -> No
     players = [member(person(1300000000000000300 + i, f"{HOSTILE[:28]}{i:02d}" if i % 2
                              else f"Щ{i:02d}" + "ы" * 29)) for i in range(64)]
     async with discord_harness(tmp_path / "l.db") as dc:
-        await dc.send(command("create", option("name", "main"), option("preset", "duel"),
-                              option("options", "confirm=false"), by=mod, group="ladder"))
-        await dc.send(command("create", option("name", "Кубок"), option("format", "swiss"),
-                              by=mod, group="tournament"))
-        for who in players:
-            await dc.send(command("join", by=who))
-            await dc.send(command("join", option("name", "Кубок"), by=who,
-                                  group="tournament"))
+        await _joined(dc, mod, players, "swiss")
 
         async def said(by: dict[str, Any], name: str, *options: dict[str, Any]) -> list[str]:
             before = len(dc.fake.shown)
@@ -168,13 +173,7 @@ async def test_a_64_player_double_bracket_is_a_picture_on_discord(tmp_path: Path
     players = [member(person(1300000000000000300 + i, f"{HOSTILE[:28]}{i:02d}"))
                for i in range(64)]
     async with discord_harness(tmp_path / "l.db") as dc:
-        await dc.send(command("create", option("name", "main"), option("preset", "duel"),
-                              option("options", "confirm=false"), by=mod, group="ladder"))
-        await dc.send(command("create", option("name", "Кубок"), option("format", "double"),
-                              by=mod, group="tournament"))
-        for who in players:
-            await dc.send(command("join", by=who))
-            await dc.send(command("join", by=who, group="tournament"))
+        await _joined(dc, mod, players, "double")
         await dc.send(command("start", by=mod, group="tournament"))
         await dc.send(command("report", option("result", "win"), with_user(
             user_option("opponent", players[63]["user"]), players[63]["user"]),

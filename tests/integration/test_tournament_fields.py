@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from storage.memory.store import MemoryStore
+from tests.integration.test_tournaments import _field as field_of
 from tests.integration.test_tournaments import _round
 from tests.support.chat import Chat
 
@@ -15,13 +15,7 @@ FIELD = [f"p{n:02d}" for n in range(1, 18)]  # seeds 1-17: equal ratings, joinin
 
 
 async def _field(fmt: str, *options: str, players: list[str] = FIELD) -> Chat:
-    chat = Chat(MemoryStore())
-    await chat.ladder("duel", "confirm=false")
-    await chat.join(*players)
-    await chat.ok("mod", f"/tournament create cup format={fmt} {' '.join(options)}".strip())
-    for name in players:
-        await chat.ok(name, "/tournament join cup")
-    return chat
+    return await field_of(fmt, *options, players=players)
 
 
 def _lines(table: str) -> list[str]:
