@@ -165,6 +165,15 @@ async def test_a_finished_bracket_runs_again_when_a_changed_result_reopens_its_f
     assert "Winner: cat" in await chat.ok("ann", "/tournament")
 
 
+async def test_a_voided_final_is_played_again() -> None:
+    chat = await _field("single", players=PLAYERS[:2])
+    await chat.ok("mod", "/tournament start")
+    assert "cup is over. Winner: ann" in await chat.ok("ann", "/report win @bob")
+    voided = await chat.ok("mod", "/mod void 1 wrong players")
+    assert "Re-opened in cup" in voided and _round(voided, 1) == ["ann-bob"]
+    assert "cup is over. Winner: bob" in await chat.ok("bob", "/report win @ann again")
+
+
 async def test_double_elimination_of_four_with_the_second_final() -> None:
     """W1: ann-dan, bob-cat; ann and cat win. W2 ann-cat and L1 dan-bob: ann and bob win.
     L2: bob-cat (cat dropped from W2): cat wins. The final ann-cat: cat wins, so a second

@@ -136,8 +136,8 @@ def reconciled(t: Tournament, now: Timestamp, look: Lookup
                ) -> tuple[Tournament, list[Pairing]]:
     """An elimination after a changed result: each announced game the bracket now gives
     other players is opened again for them (its result dropped), one it cannot give yet
-    is withdrawn; a finished one runs again, its round given a new deadline. Returns the
-    tournament and the games re-opened or withdrawn."""
+    is withdrawn; a finished one runs again, its round given a new deadline (also when its
+    last game was voided). Returns the tournament and the games re-opened or withdrawn."""
     if not t.format.eliminates or not t.players or t.status not in (Status.RUNNING,
                                                                      Status.FINISHED):
         return t, []
@@ -152,6 +152,9 @@ def reconciled(t: Tournament, now: Timestamp, look: Lookup
         changed.append(p)
         if f.playable and f.a is not None and f.b is not None:
             kept.append(Pairing(p.round, p.number, f.a, f.b))
+    if not changed and t.status is Status.FINISHED and \
+            bracket.champion(list(slots.values())) is None:
+        changed = [p for p in t.pairings if p.round == t.round]  # (its last game voided)
     if not changed:
         return t, []
     last = max((p.round for p in kept), default=1)
