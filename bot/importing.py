@@ -9,10 +9,11 @@ from pathlib import Path
 from typing import Any
 
 from core.domain.calendar import iso
+from core.domain.errors import LadderError
 from core.domain.match_file import read_match_file
 from core.domain.records import Context, named
 from core.domain.settings import Policy
-from core.i18n import listed, render, t
+from core.i18n import Number, listed, render, t
 from core.service.dispatch import handle
 from core.service.importing import IMPORTER, Imported, import_matches
 from storage.stores import store_for
@@ -29,7 +30,8 @@ async def run_import(args: argparse.Namespace, path: str, policy: Policy) -> str
     """Import the file of `args`; what to print."""
     data = await asyncio.to_thread(_read, Path(args.file))
     if len(data) > MAX_FILE:
-        raise ValueError(f"{args.file} is larger than {MAX_FILE // 1024 // 1024} MB")
+        raise LadderError(t("import.too_large", file=args.file,
+                            most=Number(MAX_FILE // 1024 // 1024)))
     matches = read_match_file(data)
     if not matches:
         return render(t("import.nothing"), "en")
