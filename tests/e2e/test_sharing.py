@@ -368,6 +368,7 @@ async def test_roles_are_refused_where_a_shared_ladder_is_not_at_home(store: Any
     assert "made in a chat on Telegram" in refused and "gives none here" in refused
 
 
+@pytest.mark.parametrize("store", ["memory"], indirect=True)  # (a feature: the twin's)
 async def test_a_tournament_on_a_shared_ladder_is_played_and_told_in_both_chats(
         store: Any) -> None:
     """Created and started on Discord, joined and reported from both; every round, result
