@@ -13,11 +13,11 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from core.domain.bestof import score_refusal
-from core.domain.calendar import LATEST_INSTANT
+from core.domain.calendar import parse_instant
 from core.domain.errors import LadderError
 from core.domain.model import Margin, Result, Timestamp
 from core.domain.rulebooks import choose
-from core.domain.settings import MAX_BESTOF, Settings
+from core.domain.settings import MAX_BESTOF, MAX_MOVES, Settings
 from core.domain.shape import shape_refusal
 from core.i18n import Message, Number, t
 
@@ -25,7 +25,6 @@ REQUIRED = ("played_at", "players", "result")
 OPTIONAL = ("score", "margin", "moves", "unrated", "note")
 VERSUS, TEAMMATE, AHEAD = " vs ", "+", " > "  # between sides, in a side, in a finishing order
 MAX_LINE = 10_000  # characters of a line: a match of 100 players' names fits
-MAX_MOVES = 1_000_000
 SCORE = re.compile(r"(\d{1,3})-(\d{1,3})")
 
 
@@ -128,14 +127,13 @@ def _match(line: int, cells: dict[str, str], count: int, expected: int) -> FileM
 
 
 def _instant(line: int, raw: str) -> Timestamp:
+    """`played_at`: as the bot reads any instant, but with its offset written."""
     try:
-        parsed = datetime.fromisoformat(raw)
+        if datetime.fromisoformat(raw).tzinfo is not None:
+            return parse_instant(raw)
     except ValueError:
-        parsed = None
-    if parsed is None or parsed.tzinfo is None or \
-            not 0 <= parsed.timestamp() < LATEST_INSTANT:
-        raise FileRefused(line, t("csv.played_at", value=raw))
-    return int(parsed.timestamp())
+        pass
+    raise FileRefused(line, t("csv.played_at", value=raw))
 
 
 def _sides(line: int, raw: str) -> tuple[tuple[tuple[str, ...], ...], bool]:

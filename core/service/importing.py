@@ -10,7 +10,7 @@ who is nobody's yet (`UNCLAIMED`), joined at their first match.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from core.domain.budget import renewed
@@ -19,7 +19,7 @@ from core.domain.errors import NoLadder, RuleViolation
 from core.domain.events import PlayerJoined
 from core.domain.match_file import FileMatch, FileRefused, check_shapes
 from core.domain.model import PlayerId, Result, Timestamp
-from core.domain.records import Context, LadderInfo, MatchRecord, UserRef
+from core.domain.records import Context, LadderInfo, MatchRecord, PlayerInfo, UserRef
 from core.domain.settings import Settings
 from core.i18n import t
 from core.ports.repository import Repo
@@ -48,8 +48,9 @@ def import_matches(repo: Repo, chat: str, name: str, settings: Settings | None,
     is none; FileRefused (at its line) or RuleViolation before the first is applied."""
     ladder = _ladder(repo, chat, name, settings, matches)
     check_shapes(list(matches), ladder.settings, ladder.name)
-    ids = {info.name: p for p, info in repo.players(ladder.id).items()}
-    _check_players(repo, ladder, ids, matches)
+    players = repo.players(ladder.id)
+    ids = {info.name: p for p, info in players.items()}
+    _check_players(ladder, players, ids, matches)
     made: list[str] = []
     done: list[int] = []
     for match in matches:
@@ -95,10 +96,9 @@ def _ladder(repo: Repo, chat: str, name: str, settings: Settings | None,
     return repo.add_ladder(chat, name, settings, matches[0].at if matches else 0, None)
 
 
-def _check_players(repo: Repo, ladder: LadderInfo, ids: dict[str, PlayerId],
-                   matches: Sequence[FileMatch]) -> None:
+def _check_players(ladder: LadderInfo, players: Mapping[PlayerId, PlayerInfo],
+                   ids: dict[str, PlayerId], matches: Sequence[FileMatch]) -> None:
     """Refuse, at its first line, a known name that is not on the ladder now."""
-    players = repo.players(ladder.id)
     for match in matches:
         for name in (n for side in match.sides for n in side if n in ids):
             info = players[ids[name]]

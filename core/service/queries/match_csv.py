@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from core.domain.bestof import score_text
 from core.domain.calendar import iso
 from core.domain.errors import NoLadder, RuleViolation
+from core.domain.match_file import AHEAD, TEAMMATE, VERSUS
 from core.domain.model import PlayerId
 from core.domain.records import MatchRecord
 from core.i18n import t
@@ -22,7 +23,6 @@ from core.ports.repository import Repo
 
 COLUMNS = ("played_at", "players", "result", "score")
 OPTIONAL = ("margin", "moves", "unrated")  # (in this order, after COLUMNS)
-VERSUS, TEAMMATE, AHEAD = " vs ", "+", " > "  # between sides, in a side, in a finishing order
 
 
 def ladder_csv(repo: Repo, chat: str, name: str | None) -> str:

@@ -4,6 +4,7 @@ or its bracket (elimination), players by name."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from core.domain.model import PlayerId
@@ -23,8 +24,13 @@ _RESULTS = {Outcome.A: "1-0", Outcome.B: "0-1", Outcome.DRAW: "½-½",
 def tournaments_export(repo: Repo, ladder: int, names: dict[PlayerId, str]
                        ) -> list[dict[str, Any]]:
     """Every tournament of the ladder, oldest first."""
-    look = looked_up(repo, ladder)
-    return [_one(x, look, names) for x in repo.tournaments(ladder)]
+    return exported(repo.tournaments(ladder), looked_up(repo, ladder), names)
+
+
+def exported(every: Sequence[Tournament], look: Lookup, names: dict[PlayerId, str]
+             ) -> list[dict[str, Any]]:
+    """These tournaments, as the export gives them."""
+    return [_one(x, look, names) for x in every]
 
 
 def _one(x: Tournament, look: Lookup, names: dict[PlayerId, str]) -> dict[str, Any]:

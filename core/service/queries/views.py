@@ -26,7 +26,7 @@ from core.ports.repository import Repo
 from core.service.queries.charts import chart_for
 from core.service.queries.ladders import main_table, member_table
 from core.service.queries.tournament import looked_up
-from core.service.queries.tournament_export import tournaments_export
+from core.service.queries.tournament_export import exported
 
 TABLE_TITLES = {"rating": N_("web.table.rating"), "rung": N_("web.table.rung"),
                 "ladder": N_("web.table.ladder"), "season": N_("web.table.season"),
@@ -150,9 +150,9 @@ def tournaments_view(repo: Repo, ladder_id: int) -> dict[str, Any] | None:
         return None
     names = {p: info.name for p, info in repo.players(ladder.id).items()}
     language = ladder.settings.language
-    found = tournaments_export(repo, ladder.id, names)[::-1]
-    look = looked_up(repo, ladder.id)
-    for each, x in zip(found, repo.tournaments(ladder.id)[::-1], strict=True):
+    every, look = repo.tournaments(ladder.id)[::-1], looked_up(repo, ladder.id)
+    found = exported(every, look, names)
+    for each, x in zip(found, every, strict=True):
         each["format_words"] = render(t(FORMATS[Format(each["format"])]), language)
         each["status_words"] = render(t(_TOURNAMENT_STATUS[each["status"]]), language)
         winner = progress.champion(x, look)
