@@ -248,12 +248,12 @@ class DiscordPlatform:
 
             assert reply.chart is not None
             picture = await asyncio.to_thread(draw, reply.chart)
-            if "embed" in first:  # (a table's or profile's: the picture in its embed)
-                first["file"] = discord.File(io.BytesIO(picture), filename="chart.png")
+            # A table's or profile's picture goes in its embed; a bracket's below the
+            # text, however many messages that took.
+            carrier = first if "embed" in first else made.messages[-1]
+            carrier["file"] = discord.File(io.BytesIO(picture), filename="chart.png")
+            if "embed" in first:
                 first["embed"].set_image(url="attachment://chart.png")
-            else:  # (a bracket's: below the text, however many messages that took)
-                made.messages[-1]["file"] = discord.File(io.BytesIO(picture),
-                                                         filename="chart.png")
         send = await self._sender(interaction, made.private)
         await send(**first)
         for more in made.messages[1:]:
