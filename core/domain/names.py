@@ -26,8 +26,9 @@ from confusable_homoglyphs.confusables import confusables_data
 ZERO_WIDTH = "\u200b"
 # A sign that starts an entity, followed by what the entity needs next.
 # (a sign starts one only at the start of a word: "a@b" and "x/y" are no mention, no
-# command; Discord's pills are `<` then exactly their own forms)
+# command; Discord's pills are `<` then exactly their own forms; a mention may follow ">")
 _SIGNS = re.compile(r"(?<![\w/<>@#$])[@/#$](?=\w)"
+                    r"|(?<=>)@(?=\w)"  # (Telegram reads "<b>@name" as a mention)
                     r"|<(?=@[!&]?\d|#\d|t:-?\d|/[\w -]+:\d|a?:\w+:\d)")
 # Characters no one sees (format characters: zero-width spaces and joiners, direction
 # marks, the BOM...), which made two names look one.

@@ -106,3 +106,11 @@ def test_an_embeds_title_longer_than_discord_takes_is_not_cut() -> None:
     assert all(limits.discord_message({"embeds": [e]}) == [] for e in embeds)
     shown = "\n".join(f"{e.get('title', '')}\n{e.get('description', '')}" for e in embeds)
     assert "1016 (Fighter), 3rd of 40 on main" in shown and "Games: 5" in shown
+
+
+def test_a_mention_after_a_closing_angle_bracket_is_shielded() -> None:
+    """Telegram reads "<b>@somebody" as a mention of @somebody (its entities start after
+    any sign but a letter, a digit, "_" or "@"); a Discord pill stays a pill's text."""
+    from core.domain.names import shielded
+    assert shielded("<b>@somebody</b>") == "<b>@\u200bsomebody</b>"
+    assert shielded("<@123456789012345678>") == "<\u200b@123456789012345678>"
