@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import time
 from pathlib import Path
 from typing import Any
 
@@ -36,9 +37,10 @@ async def run_import(args: argparse.Namespace, path: str, policy: Policy) -> str
     if not matches:
         return render(t("import.nothing"), "en")
     settings = policy.settings_for(args.preset) if args.preset else None
+    now = int(time.time())  # (when the import was made, as its audit line says)
 
     def work(repo: Any) -> tuple[Imported, str]:
-        done = import_matches(repo, args.chat, args.ladder, settings, matches)
+        done = import_matches(repo, args.chat, args.ladder, settings, matches, now)
         ladder = repo.ladder(args.chat, done.ladder)
         asked = "/standings rating" + ("" if ladder.is_default else f" ladder={ladder.name}")
         reply = handle(repo, Context(args.chat, IMPORTER, ladder.clock), asked, named, policy)
@@ -53,4 +55,6 @@ async def run_import(args: argparse.Namespace, path: str, policy: Policy) -> str
                        names=listed(list(done.new_players))))
     if args.dry_run:
         lines.append(t("import.dry_run"))
+    else:
+        lines.append(t("import.batch", id=done.batch, ladder=done.ladder))
     return "\n".join([*(render(line, "en") for line in lines), table])

@@ -32,6 +32,7 @@ TABLES: list[tuple[str, tuple[str, ...]]] = [
     ("outbox", ("id",)),
     ("queues", ("ladder",)),
     ("tournaments", ("ladder", "id")),
+    ("imports", ("ladder", "id")),
     ("following", ("ladder", "kind")),
     ("role_holdings", ("ladder", "member")),
     ("links", ("user",)),

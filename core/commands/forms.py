@@ -10,6 +10,7 @@ from __future__ import annotations
 from core.commands import (
     accounts,
     challenges,
+    claims,
     h2h,
     help,
     ladders,
@@ -32,4 +33,5 @@ def _bare_forms() -> tuple[Form, ...]:
 # Every typed command, in the order a menu lists them.
 FORMS: tuple[Form, ...] = (*accounts.FORMS, *ladders.FORMS, *_bare_forms(), *challenges.FORMS,
                            *views.FORMS, *queue.FORMS, *tournaments.FORMS, *reports.FORMS,
-                           *h2h.FORMS, *help.FORMS, *moderation.FORMS)
+                           *h2h.FORMS, *help.FORMS, *claims.FORMS[:1],
+                           *moderation.FORMS, *claims.FORMS[1:])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from core.commands import claims
 from core.commands.base import Command, Spec
 from core.commands.params import (
     LAST_ID,
@@ -137,7 +138,7 @@ class CancelChallenge(Command):
 
 
 def parse_mod(args: Args) -> Command:
-    """/mod void|set|adjust|remove|add|ban|unban|cancel|season close."""
+    """/mod void|set|adjust|remove|add|ban|unban|cancel|claim|undo-import|season close."""
     if not args.tokens:
         raise args.error(t("mod.what"))
     action = args.pop().lower()
@@ -175,6 +176,10 @@ def parse_mod(args: Args) -> Command:
             raise args.error(t("mod.cancel_id"))
         args.pop()
         return CancelChallenge(int(token), read_reason(args))
+    if action == "claim":
+        return claims.read_mod_claim(args)
+    if action == "undo-import":
+        return claims.read_undo_import(args)
     if action == "season":
         if not args.tokens or args.pop().lower() != "close":
             raise args.error(t("mod.season_close"))
@@ -237,12 +242,14 @@ WORDS: tuple[Spec, ...] = (
                  "/mod adjust @user +N|-N reason...", "/mod remove @user reason...",
                  "/mod cancel CHALLENGE_ID reason...", "/mod add @user",
                  "/mod ban @user reason...", "/mod unban @user reason...",
+                 "/mod claim @user NAME", "/mod undo-import IMPORT_ID reason...",
                  "/mod season close [reason]"),
          N_("help.mod"), N_("menu.mod"), parse_mod, (
              VoidMatch, SetResult,
              AdjustRating, RemovePlayer,
              CancelChallenge, AddPlayer,
              BanPlayer, UnbanPlayer,
+             claims.ApproveClaim, claims.UndoImport,
              CloseSeason)),
 )
 

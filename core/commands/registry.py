@@ -8,6 +8,7 @@ from __future__ import annotations
 from core.commands import (
     accounts,
     challenges,
+    claims,
     h2h,
     help,
     ladders,
@@ -27,9 +28,9 @@ from core.i18n import Message, Text, joined, t
 ORDER = ("ladder", "join", "leave", "challenge", "accept", "decline", "available",
          "unavailable", "report", "confirm", "dispute", "withdraw", "standings", "profile",
          "history", "players", "suggest", "queue", "ready", "tournament", "h2h", "halloffame",
-         "mod", "link", "unlink", "help")
+         "claim", "mod", "link", "unlink", "help")
 _ALL = {spec.word: spec for family in (ladders, membership, challenges, reports, views, queue,
-                                       tournaments, h2h, moderation, accounts, help)
+                                       tournaments, h2h, claims, moderation, accounts, help)
         for spec in family.WORDS}
 SPECS: tuple[Spec, ...] = tuple(_ALL[word] for word in ORDER)
 

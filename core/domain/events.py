@@ -67,6 +67,18 @@ class MatchVoided:
 
 
 @dataclass(frozen=True, slots=True)
+class MatchesVoided:
+    """A moderator undid an import: its matches, numbers `first` to `last`, voided at once
+    (one re-derivation, from the first of them)."""
+
+    at: Timestamp
+    first: int
+    last: int
+    by: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class ResultChanged:
     """A moderator replaced a match's result."""
 
@@ -113,29 +125,32 @@ Event = (
     | ChallengeAccepted
     | MatchConfirmed
     | MatchVoided
+    | MatchesVoided
     | ResultChanged
     | RatingAdjusted
     | DecayDay
     | SeasonClosed
 )
 
-CORRECTIONS = (MatchVoided, ResultChanged)
+CORRECTIONS = (MatchVoided, MatchesVoided, ResultChanged)
 
 
-def correction_of(event: Event) -> tuple[int, Correction] | None:
-    """The match a correction event targets and its new final word, else None."""
+def corrections_of(event: Event) -> dict[int, Correction]:
+    """The matches a correction event targets, each with its new final word (none for
+    any other event)."""
     if isinstance(event, MatchVoided):
-        return event.match_id, Correction(voided=True)
+        return {event.match_id: Correction(voided=True)}
+    if isinstance(event, MatchesVoided):
+        voided = Correction(voided=True)
+        return dict.fromkeys(range(event.first, event.last + 1), voided)
     if isinstance(event, ResultChanged):
-        return event.match_id, Correction(voided=False, result=event.result)
-    return None
+        return {event.match_id: Correction(voided=False, result=event.result)}
+    return {}
 
 
 def collect_corrections(events: Iterable[Event]) -> dict[int, Correction]:
     """The last correction of each match in a log (a later one overrides an earlier one)."""
     corrections: dict[int, Correction] = {}
     for event in events:
-        found = correction_of(event)
-        if found is not None:
-            corrections[found[0]] = found[1]
+        corrections.update(corrections_of(event))
     return corrections

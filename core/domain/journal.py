@@ -7,13 +7,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from core.domain.events import (
+    CORRECTIONS,
     Event,
     MatchConfirmed,
-    MatchVoided,
     PlayerJoined,
     PlayerLeft,
     RatingAdjusted,
-    ResultChanged,
 )
 from core.domain.model import Correction, PlayerId, pair_key
 from core.domain.pairs import PairMemory
@@ -84,7 +83,7 @@ class Journaled(PairMemory):
             return result.players, pair
         if isinstance(event, (PlayerJoined, PlayerLeft, RatingAdjusted)):
             return (event.player,), None
-        if isinstance(event, (MatchVoided, ResultChanged)):
+        if isinstance(event, CORRECTIONS):
             return (), None
         return None
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass
 
-from core.domain.events import Event, MatchConfirmed, correction_of
+from core.domain.events import Event, MatchConfirmed, corrections_of
 from core.domain.model import Correction
 from core.domain.settings import Settings
 from core.domain.standing import Applied, Change
@@ -43,11 +43,11 @@ class Ledger:
         """Add one event; return its effect, or everything a correction re-derived."""
         self.events.append(event)
         seq = len(self.events)
-        found = correction_of(event)
-        if found is not None and found[0] in self.match_seq:
-            match_id, correction = found
-            self.corrections[match_id] = correction
-            return self._rederive(self.match_seq[match_id])
+        found = corrections_of(event)
+        seqs = [self.match_seq[m] for m in found if m in self.match_seq]
+        if seqs:
+            self.corrections.update(found)
+            return self._rederive(min(seqs))
         if isinstance(event, MatchConfirmed):
             self.match_seq[event.match.id] = seq
         applied = self.state.apply(event, self.corrections)

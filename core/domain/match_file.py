@@ -25,6 +25,7 @@ REQUIRED = ("played_at", "players", "result")
 OPTIONAL = ("score", "margin", "moves", "unrated", "note")
 VERSUS, TEAMMATE, AHEAD = " vs ", "+", " > "  # between sides, in a side, in a finishing order
 MAX_LINE = 10_000  # characters of a line: a match of 100 players' names fits
+NAME_MOST = 64  # characters of a player's name: /claim NAME types it again
 SCORE = re.compile(r"(\d{1,3})-(\d{1,3})")
 
 
@@ -107,6 +108,9 @@ def _match(line: int, cells: dict[str, str], count: int, expected: int) -> FileM
     at = _instant(line, value["played_at"])
     sides, ffa = _sides(line, value["players"])
     names = [name for side in sides for name in side]
+    if (long := next((name for name in names if len(name) > NAME_MOST), None)) is not None:
+        raise FileRefused(line, t("csv.name_long", name=long[:NAME_MOST] + "…",
+                                  most=Number(NAME_MOST)))
     if len(set(names)) != len(names):
         twice = next(name for name in names if names.count(name) > 1)
         raise FileRefused(line, t("csv.twice", name=twice))

@@ -192,7 +192,7 @@ class AuditEntry:
     ladder: int
     at: Timestamp
     by: str
-    action: str  # "void", "set", "adjust", "season-close", "settings"
+    action: str  # "void", "set", "adjust", "season-close", "settings", ... (`_ACTIONS`)
     reason: str
     match: int | None = None
     player: PlayerId | None = None
@@ -214,7 +214,9 @@ _ACTIONS = {"void": N_("audit.void"), "set": N_("audit.set"), "adjust": N_("audi
             "share": N_("audit.share"), "unshare": N_("audit.unshare"),
             "tournament_create": N_("audit.tournament_create"),
             "tournament_start": N_("audit.tournament_start"),
-            "tournament_cancel": N_("audit.tournament_cancel")}
+            "tournament_cancel": N_("audit.tournament_cancel"),
+            "import": N_("audit.import"), "undo_import": N_("audit.undo_import"),
+            "claim": N_("audit.claim")}
 
 
 @dataclass(frozen=True, slots=True)

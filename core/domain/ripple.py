@@ -24,15 +24,14 @@ from collections.abc import Iterable, Mapping
 from core.domain import pairs
 from core.domain.calendar import DAY
 from core.domain.events import (
+    CORRECTIONS,
     ChallengeAccepted,
     DecayDay,
     Event,
     MatchConfirmed,
-    MatchVoided,
     PlayerJoined,
     PlayerLeft,
     RatingAdjusted,
-    ResultChanged,
     SeasonClosed,
 )
 from core.domain.model import Correction, PlayerId, pair_key
@@ -205,7 +204,7 @@ class _Ripple:
         elif isinstance(event, RatingAdjusted):
             if event.player in cur:
                 raise GiveUp
-        elif not isinstance(event, (MatchVoided, ResultChanged, ChallengeAccepted, DecayDay)):
+        elif not isinstance(event, (*CORRECTIONS, ChallengeAccepted, DecayDay)):
             raise GiveUp  # a settings change
 
     def _refold(self, seq: int, at: int, match: int | None, x: PlayerId, y: PlayerId,

@@ -24,15 +24,14 @@ from core.domain.collector import paused
 from core.domain.duels import RatedGames
 from core.domain.errors import RatingGapTooLarge
 from core.domain.events import (
+    CORRECTIONS,
     ChallengeAccepted,
     DecayDay,
     Event,
     MatchConfirmed,
-    MatchVoided,
     PlayerJoined,
     PlayerLeft,
     RatingAdjusted,
-    ResultChanged,
     SeasonClosed,
     SettingsChanged,
     collect_corrections,
@@ -100,7 +99,7 @@ class LadderState(RatedGames):
             return NOTHING
         if isinstance(event, SettingsChanged):
             return self._change_settings(event)
-        if isinstance(event, (MatchVoided, ResultChanged)):
+        if isinstance(event, CORRECTIONS):
             # Corrections act where their match stands, through `corrections`.
             return NOTHING
         raise TypeError(f"not an event: {event!r}")

@@ -23,6 +23,11 @@ class MatchRepo(Protocol):
         """Insert or replace a match record."""
         ...
 
+    def void_matches(self, ladder: int, first: int, last: int, at: Timestamp) -> None:
+        """Mark the matches numbered `first` to `last` voided at `at`, unrated (an import
+        undone; their log's correction is the caller's)."""
+        ...
+
     def match(self, ladder: int, match_id: int) -> MatchRecord | None:
         """One match."""
         ...

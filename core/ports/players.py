@@ -40,8 +40,9 @@ class PlayerRepo(Protocol):
 
     def update_player(self, ladder: int, player: PlayerId, *, name: str | None = None,
                       available: bool | None = None, banned: bool | None = None,
-                      removed: bool | None = None) -> None:
-        """Rename a player, or change their availability, ban or removal mark."""
+                      removed: bool | None = None, user: str | None = None) -> None:
+        """Rename a player, or change their availability, ban or removal mark, or whose
+        they are (`user`, a claim of an imported player)."""
         ...
 
     def looks_taken(self, ladder: int, look: str, but: PlayerId | None = None) -> bool:

@@ -22,6 +22,7 @@ from core.ports.challenges import ChallengeRepo
 from core.ports.delivery import DeliveryRepo
 from core.ports.following import FollowingRepo
 from core.ports.hints import ReadHints
+from core.ports.imports import ImportRepo
 from core.ports.ladders import LadderRepo
 from core.ports.log import LogRepo
 from core.ports.matches import MatchRepo
@@ -46,6 +47,7 @@ class Repo(ReadHints,
            FollowingRepo,
            QueueRepo,
            TournamentRepo,
+           ImportRepo,
            AuditRepo,
            ProjectionRepo,
            SharingRepo,

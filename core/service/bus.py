@@ -17,6 +17,7 @@ from core.commands.challenges import (
     IssueChallenge,
     WithdrawChallenge,
 )
+from core.commands.claims import ApproveClaim, ClaimPlayer, UndoImport
 from core.commands.h2h import ShowHeadToHead
 from core.commands.help import Help
 from core.commands.ladders import (
@@ -71,6 +72,7 @@ from core.ports.repository import Repo
 from core.service import helptext
 from core.service.handlers import (
     challenges,
+    imports,
     ladder_admin,
     live,
     membership,
@@ -162,6 +164,9 @@ on(AddPlayer, membership.add)
 on(BanPlayer, membership.ban)
 on(UnbanPlayer, membership.unban)
 on(CloseSeason, moderation.close_season)
+on(ClaimPlayer, imports.claim)
+on(ApproveClaim, imports.approve_claim)
+on(UndoImport, imports.undo_import)
 on(CreateTournament, tournaments.create)
 on(JoinTournament, tournaments.join)
 on(LeaveTournament, tournaments.leave)

@@ -10,6 +10,7 @@ who is nobody's yet (`UNCLAIMED`), joined at their first match.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -17,17 +18,25 @@ from core.domain.budget import renewed
 from core.domain.calendar import iso
 from core.domain.errors import NoLadder, RuleViolation
 from core.domain.events import PlayerJoined
+from core.domain.import_batch import UNCLAIMED, ImportBatch
 from core.domain.match_file import FileMatch, FileRefused, check_shapes
 from core.domain.model import PlayerId, Result, Timestamp
-from core.domain.records import Context, LadderInfo, MatchRecord, PlayerInfo, UserRef
+from core.domain.names import shown_name
+from core.domain.records import (
+    AuditEntry,
+    Context,
+    LadderInfo,
+    MatchRecord,
+    PlayerInfo,
+    UserRef,
+)
 from core.domain.settings import Settings
-from core.i18n import t
+from core.i18n import encode, t
 from core.ports.repository import Repo
 from core.service.handlers.reporting import confirm_match
 from core.service.jobs import catch_up
 from core.service.session import Session
 
-UNCLAIMED = "unclaimed:"  # a user key's prefix: a player imported by name, nobody's yet
 IMPORTER = UserRef("system:import", "import")
 
 
@@ -36,6 +45,7 @@ class Imported:
     """What an import did: its ladder, matches (their ids) and the players it made."""
 
     ladder: str
+    batch: int  # its number, for /mod undo-import
     matches: tuple[int, ...]
     new_players: tuple[str, ...]
     first: Timestamp | None
@@ -43,36 +53,66 @@ class Imported:
 
 
 def import_matches(repo: Repo, chat: str, name: str, settings: Settings | None,
-                   matches: Sequence[FileMatch]) -> Imported:
+                   matches: Sequence[FileMatch], now: Timestamp,
+                   by: UserRef = IMPORTER) -> Imported:
     """Put `matches` into the ladder `name` of `chat`, made with `settings` where there
-    is none; FileRefused (at its line) or RuleViolation before the first is applied."""
+    is none, as one import (kept, to be undone at once) made by `by` at `now`;
+    FileRefused (at its line) or RuleViolation before the first is applied."""
+    if matches and matches[-1].at > now:  # (a ladder's clock never runs ahead of time)
+        raise FileRefused(matches[-1].line, t("import.future", at=iso(matches[-1].at),
+                                              now=iso(now)))
     ladder = _ladder(repo, chat, name, settings, matches)
     check_shapes(list(matches), ladder.settings, ladder.name)
+    matches = [_shown(m) for m in matches]
     players = repo.players(ladder.id)
     ids = {info.name: p for p, info in players.items()}
     _check_players(ladder, players, ids, matches)
-    made: list[str] = []
+    # Players an import undone made, nobody's yet: they join again at their next match.
+    away = {p for p, info in players.items() if not info.member and info.user.startswith(UNCLAIMED)}
+    made: list[PlayerId] = []
     done: list[int] = []
     for match in matches:
         with renewed():  # (each match a command's budget: a long import is many)
-            ladder, number = _one(repo, ladder, match, ids, made)
+            ladder, number = _one(repo, ladder, match, ids, made, away)
         done.append(number)
-    return Imported(ladder.name, tuple(done), tuple(made),
+    batch = ImportBatch(ladder.id, len(repo.imports(ladder.id)) + 1, now, by.name,
+                        done[0] if done else 1, done[-1] if done else 0, tuple(made))
+    repo.save_import(batch)
+    repo.add_audit(AuditEntry(ladder.id, now, by.name, "import", "", None, None,
+                              encode(batch.named())))
+    return Imported(ladder.name, batch.id, tuple(done), tuple(_names(repo, ladder, made)),
                     matches[0].at if matches else None, matches[-1].at if matches else None)
 
 
+def _shown(match: FileMatch) -> FileMatch:
+    """A match with its players' names as the bot shows names (core.domain.names): what a
+    player typed is never a mention or a command."""
+    return dataclasses.replace(match, sides=tuple(tuple(shown_name(n) for n in side)
+                                                  for side in match.sides),
+                               reporter=shown_name(match.reporter))
+
+
+def _names(repo: Repo, ladder: LadderInfo, made: Sequence[PlayerId]) -> list[str]:
+    players = repo.players(ladder.id, list(made)) if made else {}
+    return [players[p].name for p in made]
+
+
 def _one(repo: Repo, ladder: LadderInfo, match: FileMatch, ids: dict[str, PlayerId],
-         made: list[str]) -> tuple[LadderInfo, int]:
+         made: list[PlayerId], away: set[PlayerId]) -> tuple[LadderInfo, int]:
     """One match, after the jobs due by its time: the ladder as it stands after, and the
     match's number."""
     catch_up(repo, ladder, match.at)
     ladder = repo.ladder(ladder.chat, ladder.name) or ladder  # (its clock moved on)
     s = Session(repo, Context(ladder.chat, IMPORTER, match.at), ladder)
-    for player in (n for side in match.sides for n in side if n not in ids):
-        info = repo.add_player(ladder.id, UserRef(UNCLAIMED + player, s.told_apart(player)))
-        s.append(PlayerJoined(match.at, info.id))
-        ids[player] = info.id
-        made.append(player)
+    for player in (n for side in match.sides for n in side):
+        if player not in ids:
+            info = repo.add_player(ladder.id, UserRef(UNCLAIMED + player, s.told_apart(player)))
+            ids[player] = info.id
+            made.append(info.id)
+        elif ids[player] not in away:
+            continue
+        away.discard(ids[player])
+        s.append(PlayerJoined(match.at, ids[player]))
     result = Result(tuple(tuple(ids[n] for n in side) for side in match.sides),
                     match.draw, match.margin, match.moves, match.rated, match.score)
     record = MatchRecord(ladder.id, repo.new_match_id(ladder.id), "pending",
@@ -102,6 +142,6 @@ def _check_players(ladder: LadderInfo, players: Mapping[PlayerId, PlayerInfo],
     for match in matches:
         for name in (n for side in match.sides for n in side if n in ids):
             info = players[ids[name]]
-            if not info.member or info.banned:
+            if info.banned or (not info.member and not info.user.startswith(UNCLAIMED)):
                 raise FileRefused(match.line, t("import.not_member", name=name,
                                                 ladder=ladder.name))

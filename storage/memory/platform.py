@@ -1,12 +1,13 @@
 """The in-memory twin's part for the platforms' own data: the @handles a platform taught
-the bot, the outbox of announcements, each ladder's queue and tournaments, and the messages already
-answered (as storage/sql/platform_data.py)."""
+the bot, the outbox of announcements, each ladder's queue, tournaments and imports, and the
+messages already answered (as storage/sql/platform_data.py)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from core.domain.import_batch import ImportBatch
 from core.domain.model import PlayerId, Timestamp
 from core.domain.records import Announcement, LadderInfo, PlayerInfo, QueueState, UserRef
 from core.domain.tournament.record import Tournament
@@ -24,6 +25,7 @@ class PlatformData:
     queues: dict[int, QueueState] = field(default_factory=dict)  # each ladder's queue
     # each ladder's tournaments by id
     tournaments: dict[int, dict[int, Tournament]] = field(default_factory=dict)
+    imports: dict[int, dict[int, ImportBatch]] = field(default_factory=dict)  # by ladder, id
 
 
 class MemoryPlatform:
@@ -67,6 +69,12 @@ class MemoryPlatform:
 
     def save_tournament(self, tournament: Tournament) -> None:
         self.platform.tournaments.setdefault(tournament.ladder, {})[tournament.id] = tournament
+
+    def imports(self, ladder: int) -> list[ImportBatch]:
+        return [b for _, b in sorted(self.platform.imports.get(ladder, {}).items())]
+
+    def save_import(self, batch: ImportBatch) -> None:
+        self.platform.imports.setdefault(batch.ladder, {})[batch.id] = batch
 
     def outbox_done(self, item: int) -> None:
         self.platform.outbox.pop(item, None)

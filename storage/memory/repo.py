@@ -122,7 +122,8 @@ class MemoryRepo(MemoryFollowing, MemoryPlatform, MemorySharing, NoHints):
         self.unshare(ladder)
         for table in (self.d.ladders, self.d.ledgers, self.d.players, self.d.matches,
                       self.d.challenges, self.d.audit, self.d.changes, self.d.day_ranks,
-                      self.d.platform.queues, self.d.platform.tournaments):
+                      self.d.platform.queues, self.d.platform.tournaments,
+                      self.d.platform.imports):
             table.pop(ladder, None)
         for key in [k for k in self.d.counters if k[0] == ladder]:
             del self.d.counters[key]
@@ -179,9 +180,10 @@ class MemoryRepo(MemoryFollowing, MemoryPlatform, MemorySharing, NoHints):
 
     def update_player(self, ladder: int, player: PlayerId, *, name: str | None = None,
                       available: bool | None = None, banned: bool | None = None,
-                      removed: bool | None = None) -> None:
+                      removed: bool | None = None, user: str | None = None) -> None:
         info = self.d.players[ladder][player]
-        changes = {"name": name, "available": available, "banned": banned, "removed": removed}
+        changes = {"name": name, "available": available, "banned": banned, "removed": removed,
+                   "user": user}
         info = dataclasses.replace(info, **{k: v for k, v in changes.items()
                                             if v is not None})  # type: ignore[arg-type]
         self.d.players[ladder][player] = info
@@ -233,6 +235,13 @@ class MemoryRepo(MemoryFollowing, MemoryPlatform, MemorySharing, NoHints):
 
     def new_match_id(self, ladder: int) -> int:
         return self._next(ladder, "match")
+
+    def void_matches(self, ladder: int, first: int, last: int, at: Timestamp) -> None:
+        table = self.d.matches[ladder]
+        for number in [m for m in table if first <= m <= last]:
+            if table[number].status != "voided":
+                table[number] = dataclasses.replace(table[number], status="voided",
+                                                    voided_at=at, rated=False)
 
     def save_match(self, record: MatchRecord) -> None:
         self.d.matches[record.ladder][record.id] = record

@@ -13,6 +13,7 @@ from core.domain.events import (
     DecayDay,
     Event,
     MatchConfirmed,
+    MatchesVoided,
     MatchVoided,
     PlayerJoined,
     PlayerLeft,
@@ -117,6 +118,9 @@ def encode_event(event: Event) -> tuple[str, dict[str, Any], str | None]:
                           "why": event.reason}, None
     if isinstance(event, MatchVoided):
         return "void", {"m": event.match_id, "by": event.by, "why": event.reason}, None
+    if isinstance(event, MatchesVoided):  # (kind "void": the corrections' index holds it)
+        return "void", {"m": event.first, "to": event.last, "by": event.by,
+                        "why": event.reason}, None
     if isinstance(event, ResultChanged):
         return "result", {"m": event.match_id, "r": result_to_json(event.result),
                           "by": event.by, "why": event.reason}, None
@@ -144,6 +148,8 @@ def decode_event(kind: str, at: int, body: dict[str, Any]) -> Event:
     if kind == "adjust":
         return RatingAdjusted(at, body["p"], body["n"], body["by"], body["why"])
     if kind == "void":
+        if "to" in body:
+            return MatchesVoided(at, body["m"], body["to"], body["by"], body["why"])
         return MatchVoided(at, body["m"], body["by"], body["why"])
     if kind == "result":
         return ResultChanged(at, body["m"], result_from_json(body["r"]), body["by"], body["why"])

@@ -67,6 +67,11 @@ class MatchTables(RepoPart):
                     [(record.ladder, p, record.id) for p in record.result.players],
                     " ON CONFLICT DO NOTHING")
 
+    def void_matches(self, ladder: int, first: int, last: int, at: Timestamp) -> None:
+        self.conn.execute("UPDATE matches SET status='voided', voided_at=?, rated=0 WHERE "
+                          "ladder=? AND id BETWEEN ? AND ? AND status<>'voided'",
+                          (at, ladder, first, last))
+
     def match(self, ladder: int, match_id: int) -> MatchRecord | None:
         row = self._one(f"{self._MATCH} WHERE ladder=? AND id=?", (ladder, match_id))
         return self._match(row) if row is not None else None

@@ -111,9 +111,10 @@ class Rederivation(RepoPart):
                         played)
 
     def _rederive(self, ladder: int, cached: Cached, from_seq: int, event: Event,
-                  prior: Correction | None) -> Rederived:
+                  prior: Correction | None, one: bool = True) -> Rederived:
         """Re-derive the standings after a correction (`event`; `prior` is the match's
-        final word before it) of the match at `from_seq`, up to the head.
+        final word before it) of the match at `from_seq` (and, unless `one`, of later
+        ones: an import undone), up to the head.
 
         A recent correction rolls the standings back through their journal; one further
         back than it reaches follows its ripple (`_ripple`) where it can, else replays from
@@ -127,7 +128,7 @@ class Rederivation(RepoPart):
         forward = old.undo_to(from_seq)
         # The snapshots from the match on hold the old standings, whichever way follows.
         self.conn.execute("DELETE FROM snapshots WHERE ladder=? AND seq >= ?", (ladder, from_seq))
-        if forward is None:
+        if forward is None and one:
             rippled = self._ripple(ladder, cached, from_seq, event, prior)
             if rippled is not None:
                 return rippled

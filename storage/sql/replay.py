@@ -15,7 +15,7 @@ from typing import Any
 
 from core.domain.batch import fold_rows, plain_event
 from core.domain.collector import paused
-from core.domain.events import DecayDay, Event, MatchConfirmed, collect_corrections, correction_of
+from core.domain.events import DecayDay, Event, MatchConfirmed, collect_corrections, corrections_of
 from core.domain.ledger import Rederived
 from core.domain.model import Correction, PlayerId, Timestamp
 from core.domain.settings import Settings
@@ -66,6 +66,11 @@ class EventLog(Heads):
     def _match_event(self) -> str:
         return (f"SELECT seq FROM events{self.dialect.indexed_by('events_match')} WHERE "
                 "ladder=? AND match=? AND match IS NOT NULL AND kind='match'")
+
+    @property
+    def _first_event(self) -> str:  # the first event of the matches numbered from ? to ?
+        return (f"SELECT min(seq) FROM events{self.dialect.indexed_by('events_match')} WHERE "
+                "ladder=? AND match BETWEEN ? AND ? AND match IS NOT NULL AND kind='match'")
 
     def _cached(self, ladder: int, whole: bool = True) -> Cached:
         """The ladder's standings, from the cache, its head or a replay of its log; read
@@ -193,13 +198,16 @@ class EventLog(Heads):
                 "duel_flags, duel_moves, duel_played) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (ladder, seq, event.at, kind, dumps(body), match, key, *duel_columns(event)),
             )
-            found = correction_of(event)
-            if found is not None:
-                prior = cached.corrections.get(found[0])
-                cached.corrections[found[0]] = found[1]
-                row = self._one(self._match_event, (ladder, found[0]))
-                if row is not None:
-                    results.append(self._rederive(ladder, cached, row[0], event, prior))
+            found = corrections_of(event)
+            if found:
+                first = min(found)
+                prior = cached.corrections.get(first) if len(found) == 1 else None
+                cached.corrections.update(found)
+                row = self._one(self._match_event, (ladder, first)) if len(found) == 1 \
+                    else self._one(self._first_event, (ladder, first, max(found)))
+                if row is not None and row[0] is not None:
+                    results.append(self._rederive(ladder, cached, row[0], event, prior,
+                                                  one=len(found) == 1))
                     continue
             if isinstance(event, DecayDay) and self._bulk_decay(state):
                 applied = self._decay_beside(ladder, state, event, cached.corrections)

@@ -39,6 +39,7 @@ from storage.sql.codec import (
 )
 from storage.sql.deleted import export_file
 from storage.sql.following import FollowingTables
+from storage.sql.imports import ImportTables
 from storage.sql.match_tables import MatchTables
 from storage.sql.part import Read
 from storage.sql.platform_data import PlatformTables
@@ -68,7 +69,7 @@ class SettingsCache:
 
 
 class SqlRepo(EventLog, Rederivation, MatchTables, ProjectionReads, FollowingTables,
-              PlatformTables, SharingTables, TournamentTables):
+              PlatformTables, SharingTables, TournamentTables, ImportTables):
     """The Repo protocol in SQL, inside one transaction: over sqlite3's connection, and
     over PostgreSQL's sessions, which take sqlite3's methods (storage/postgres/session.py)."""
 
@@ -195,7 +196,7 @@ class SqlRepo(EventLog, Rederivation, MatchTables, ProjectionReads, FollowingTab
     _LADDER_TABLES = ("match_players", "changes", "matches", "challenges", "seasons",
                       "hall_of_fame", "audit", "snapshots", "heads", "head_pairs", "events",
                       "players", "player_names", "rating_counts", "queues", "tournaments",
-                      "following", "role_holdings")
+                      "imports", "following", "role_holdings")
 
     def delete_ladder(self, ladder: int) -> None:
         row = self._one("SELECT chat, name FROM ladders WHERE id=?", (ladder,))
@@ -307,7 +308,10 @@ class SqlRepo(EventLog, Rederivation, MatchTables, ProjectionReads, FollowingTab
 
     def update_player(self, ladder: int, player: PlayerId, *, name: str | None = None,
                       available: bool | None = None, banned: bool | None = None,
-                      removed: bool | None = None) -> None:
+                      removed: bool | None = None, user: str | None = None) -> None:
+        if user is not None:
+            self.conn.execute('UPDATE player_names SET "user"=? WHERE ladder=? AND id=?',
+                              (user, ladder, player))
         if name is not None:
             self.conn.execute("UPDATE player_names SET name=?, look=? WHERE ladder=? AND id=?",
                               (name, look(name), ladder, player))

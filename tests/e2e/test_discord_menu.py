@@ -91,7 +91,7 @@ def test_sync_dry_run_lists_every_command_without_a_token(tmp_path: Path) -> Non
                           "confirm", "dispute", "withdraw", "standings", "profile",
                           "history", "halloffame", "mod", "help", "players", "suggest",
                           "challenge-cancel", "queue", "queue-leave", "ready", "link", "unlink",
-                          "h2h", "tournament"}
+                          "h2h", "tournament", "claim"}
     assert [o["name"] for o in names["tournament"]["options"]] == [
         "show", "create", "join", "leave", "start", "ready", "cancel"]
     create = names["tournament"]["options"][1]["options"]
@@ -101,7 +101,8 @@ def test_sync_dry_run_lists_every_command_without_a_token(tmp_path: Path) -> Non
         "create", "set", "info", "pin", "unpin", "list", "default", "rename", "delete", "share",
         "join-share", "unshare"]
     assert [o["name"] for o in names["mod"]["options"]] == [
-        "void", "set", "adjust", "remove", "add", "ban", "unban", "cancel", "season-close"]
+        "void", "set", "adjust", "remove", "add", "ban", "unban", "cancel", "season-close",
+        "claim", "undo-import"]
     assert [o["name"] for o in names["standings"]["options"]] == ["table", "page", "ladder"]
     assert [c["value"] for c in names["standings"]["options"][0]["choices"]] == [
         "season", "week", "ladder", "rating"]

@@ -31,12 +31,12 @@ WORDS = [
     "win", "loss", "draw", "minor", "major", "overwhelming", "ffa", "teams", "vs", "unrated",
     "rated", "moves=30", "void", "set", "adjust", "remove", "season", "close", "create",
     "default", "info", "list", "settings", "season", "week", "ladder", "@alice", "@bob",
-    "@carol", "@ghost", "@", "1", "2", "3", "+10", "-10",
+    "@carol", "@ghost", "@", "1", "2", "3", "+10", "-10", "claim", "undo-import",
 ]
 COMMANDS = [
     "/report", "/confirm", "/dispute", "/withdraw", "/mod", "/ladder", "/join", "/leave",
     "/challenge", "/accept", "/decline", "/available", "/unavailable", "/standings",
-    "/profile", "/history", "/halloffame", "/help", "/nonsense", "/", "//",
+    "/profile", "/history", "/halloffame", "/help", "/claim", "/nonsense", "/", "//",
     "/report@LadderBot", "/REPORT", "",
 ]
 USERS = ["alice", "bob", "carol", "mod"]

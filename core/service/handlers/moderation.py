@@ -145,7 +145,7 @@ def _seasons_text(s: Session, frozen: dict[str, tuple[TableRow, ...]],
     return joined(*parts)
 
 
-def _correction_reply(s: Session, frozen: dict[str, tuple[TableRow, ...]],
+def correction_reply(s: Session, frozen: dict[str, tuple[TableRow, ...]],
                       results: list[Applied | Rederived], headline: Message) -> Reply:
     """The reply to a correction: who moved (the re-derivation reports it) and which
     frozen season tables changed."""
@@ -174,7 +174,7 @@ def void(s: Session, cmd: VoidMatch) -> Reply:
     frozen = dict(s.repo.state(s.ladder.id).frozen)
     results = s.append(MatchVoided(s.now, record.id, s.ctx.user.name, cmd.reason))
     s.repo.save_match(dataclasses.replace(record, status="voided", voided_at=s.now, rated=False))
-    return _correction_reply(s, frozen, results, joined(
+    return correction_reply(s, frozen, results, joined(
         t("void.done", id=record.id, result=what, mod=s.ctx.user.name, reason=cmd.reason),
         tournaments.after_result(s, record, corrected=True), sep="\n"))
 
@@ -243,7 +243,7 @@ def set_result(s: Session, cmd: SetResult) -> Reply:
     s.repo.save_match(dataclasses.replace(record, result=result, status="confirmed",
                                           voided_at=None))
     results = s.append(ResultChanged(s.now, record.id, result, s.ctx.user.name, cmd.reason))
-    return _correction_reply(s, frozen, results, joined(
+    return correction_reply(s, frozen, results, joined(
         t("set.changed", id=record.id, was=was, now=now, mod=mod, reason=why),
         tournaments.after_result(s, record, corrected=True), sep="\n"))
 

@@ -17,6 +17,7 @@ from core.domain.calendar import iso
 from core.domain.errors import NoLadder, RuleViolation
 from core.domain.match_file import AHEAD, TEAMMATE, VERSUS
 from core.domain.model import PlayerId
+from core.domain.names import ZERO_WIDTH
 from core.domain.records import MatchRecord
 from core.i18n import t
 from core.ports.repository import Repo
@@ -36,7 +37,8 @@ def ladder_csv(repo: Repo, chat: str, name: str | None) -> str:
 
 def match_csv(repo: Repo, ladder: int) -> str:
     """The ladder's confirmed matches, in the order played, as CSV text."""
-    names = {p: info.name for p, info in repo.players(ladder).items()}
+    # (as typed: the zero-width spaces that keep a shown name from being a mention go)
+    names = {p: info.name.replace(ZERO_WIDTH, "") for p, info in repo.players(ladder).items()}
     for name in names.values():
         if any(mark in name for mark in (VERSUS, TEAMMATE, AHEAD)) or name != name.strip():
             raise RuleViolation(t("csv.name_unwritable", name=name))
