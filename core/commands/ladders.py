@@ -51,6 +51,17 @@ class ChangeSettings(Command):
 
 
 @dataclass(frozen=True, slots=True)
+class WhatIf(Command):
+    """Moderator: the ladder's history replayed under another preset or other settings,
+    side by side with its standings now; nothing is changed."""
+
+    moderator = True
+
+    preset: str | None
+    options: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class ShowLadder(Command):
     """Show the ladder's preset and settings."""
 
@@ -156,6 +167,15 @@ def parse_ladder(args: Args) -> Command:
         if not options:
             raise args.error(t("mod.set_what"))
         return ChangeSettings(options)
+    if sub == "whatif":
+        options = read_options(args)
+        presets = [v.lower() for k, v in options if k == "preset"]
+        if not options:
+            raise args.error(t("whatif.what"))
+        if len(presets) > 1:
+            raise args.error(t("mod.preset_once"))
+        return WhatIf(presets[0] if presets else None,
+                      tuple(p for p in options if p[0] != "preset"))
     if sub in ("info", "show", "settings"):
         args.done()
         return ShowLadder()
@@ -200,10 +220,12 @@ WORDS: tuple[Spec, ...] = (
                     "/ladder set key=value ...", "/ladder info", "/ladder list",
                     "/ladder pin", "/ladder unpin",
                     "/ladder default NAME", "/ladder rename NEW", "/ladder delete NAME",
-                    "/ladder share", "/ladder join-share CODE NAME", "/ladder unshare"),
+                    "/ladder share", "/ladder join-share CODE NAME", "/ladder unshare",
+                    "/ladder whatif [preset=PRESET] [key=value ...]"),
          N_("help.ladder"), N_("menu.ladder"), parse_ladder, (
              CreateLadder, ChangeSettings, ShowLadder, ListLadders, MakeDefault, RenameLadder,
-             PinStandings, UnpinStandings, DeleteLadder, ShareLadder, JoinShare, Unshare),
+             PinStandings, UnpinStandings, DeleteLadder, ShareLadder, JoinShare, Unshare,
+             WhatIf),
          reads=True),
 )
 
@@ -240,4 +262,10 @@ FORMS: tuple[Form, ...] = (
          lambda v, _: f"/ladder join-share {v['code'].strip()} {v['name'].strip()}",
          ladder=False),
     Form(("ladder", "unshare"), N_("menu.ladder_unshare"), (), const(Unshare())),
+    Form(("ladder", "whatif"), N_("menu.ladder_whatif"), (
+        Param("preset", high=CHOICE, choices=tuple((p, None) for p in PRESETS)),
+        Param("options", high=MAX_TEXT)),
+        # (the parser checks every key=value, with its usage line)
+        lambda v, _: "/ladder whatif " + " ".join(
+            [*([f"preset={v['preset']}"] if v["preset"] else []), v["options"] or ""])),
 )

@@ -35,6 +35,7 @@ class FileRefused(LadderError):
     def __init__(self, line: int, why: Message) -> None:
         super().__init__(t("csv.refused", line=line, why=why))
         self.line = line
+        self.why = why
 
 
 @dataclass(frozen=True, slots=True)

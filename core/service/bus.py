@@ -33,6 +33,7 @@ from core.commands.ladders import (
     ShowLadder,
     UnpinStandings,
     Unshare,
+    WhatIf,
 )
 from core.commands.membership import Join, Leave, SetAvailability
 from core.commands.moderation import (
@@ -69,7 +70,7 @@ from core.domain.records import Context, LadderInfo, Reply
 from core.domain.settings import Policy
 from core.i18n import Message
 from core.ports.repository import Repo
-from core.service import helptext
+from core.service import helptext, whatif
 from core.service.handlers import (
     challenges,
     imports,
@@ -164,6 +165,7 @@ on(AddPlayer, membership.add)
 on(BanPlayer, membership.ban)
 on(UnbanPlayer, membership.unban)
 on(CloseSeason, moderation.close_season)
+on(WhatIf, whatif.whatif)
 on(ClaimPlayer, imports.claim)
 on(ApproveClaim, imports.approve_claim)
 on(UndoImport, imports.undo_import)

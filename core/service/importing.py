@@ -11,7 +11,7 @@ who is nobody's yet (`UNCLAIMED`), joined at their first match.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from core.domain.budget import renewed
@@ -31,6 +31,7 @@ from core.domain.records import (
     UserRef,
 )
 from core.domain.settings import Settings
+from core.domain.state import LadderState
 from core.i18n import encode, t
 from core.ports.repository import Repo
 from core.service.handlers.reporting import confirm_match
@@ -54,10 +55,12 @@ class Imported:
 
 def import_matches(repo: Repo, chat: str, name: str, settings: Settings | None,
                    matches: Sequence[FileMatch], now: Timestamp,
-                   by: UserRef = IMPORTER) -> Imported:
+                   by: UserRef = IMPORTER,
+                   observe: Callable[[LadderState, Result], None] | None = None) -> Imported:
     """Put `matches` into the ladder `name` of `chat`, made with `settings` where there
     is none, as one import (kept, to be undone at once) made by `by` at `now`;
-    FileRefused (at its line) or RuleViolation before the first is applied."""
+    FileRefused (at its line) or RuleViolation before the first is applied. `observe`
+    sees each match's result with the standings just before it (/ladder whatif)."""
     if matches and matches[-1].at > now:  # (a ladder's clock never runs ahead of time)
         raise FileRefused(matches[-1].line, t("import.future", at=iso(matches[-1].at),
                                               now=iso(now)))
@@ -73,7 +76,7 @@ def import_matches(repo: Repo, chat: str, name: str, settings: Settings | None,
     done: list[int] = []
     for match in matches:
         with renewed():  # (each match a command's budget: a long import is many)
-            ladder, number = _one(repo, ladder, match, ids, made, away)
+            ladder, number = _one(repo, ladder, match, ids, made, away, observe)
         done.append(number)
     batch = ImportBatch(ladder.id, len(repo.imports(ladder.id)) + 1, now, by.name,
                         done[0] if done else 1, done[-1] if done else 0, tuple(made))
@@ -98,7 +101,8 @@ def _names(repo: Repo, ladder: LadderInfo, made: Sequence[PlayerId]) -> list[str
 
 
 def _one(repo: Repo, ladder: LadderInfo, match: FileMatch, ids: dict[str, PlayerId],
-         made: list[PlayerId], away: set[PlayerId]) -> tuple[LadderInfo, int]:
+         made: list[PlayerId], away: set[PlayerId],
+         observe: Callable[[LadderState, Result], None] | None) -> tuple[LadderInfo, int]:
     """One match, after the jobs due by its time: the ladder as it stands after, and the
     match's number."""
     catch_up(repo, ladder, match.at)
@@ -115,6 +119,8 @@ def _one(repo: Repo, ladder: LadderInfo, match: FileMatch, ids: dict[str, Player
         s.append(PlayerJoined(match.at, ids[player]))
     result = Result(tuple(tuple(ids[n] for n in side) for side in match.sides),
                     match.draw, match.margin, match.moves, match.rated, match.score)
+    if observe is not None:
+        observe(repo.state(ladder.id), result)
     record = MatchRecord(ladder.id, repo.new_match_id(ladder.id), "pending",
                          ids[match.reporter], match.at, result)
     confirm_match(s, record, match.at)

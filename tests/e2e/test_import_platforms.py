@@ -24,15 +24,15 @@ ON_TELEGRAM = "<b>@\u200beveryone</b> [x](https:\u200b//evil\u200b.example) *y*"
 
 
 async def _import(store: Any) -> int:
-    """Two games of the hostile name against alice, an hour ago and just now; the
-    import's number."""
+    """Two games of the hostile name against alice, at the ladder's clock (the stand-ins'
+    clocks stand still); the import's number."""
     def work(repo: Any) -> int:
         lad = repo.every_ladder()[0]
         lines = ["played_at,players,result",
-                 f"{iso(lad.clock)},{HOSTILE} vs alice,1", f"{iso(lad.clock + 60)},alice vs "
+                 f"{iso(lad.clock)},{HOSTILE} vs alice,1", f"{iso(lad.clock)},alice vs "
                  f"{HOSTILE},draw"]
         matches = read_match_file("\n".join(lines).encode())
-        return import_matches(repo, lad.chat, lad.name, None, matches, lad.clock + 60).batch
+        return import_matches(repo, lad.chat, lad.name, None, matches, lad.clock).batch
     result: int = await store.run(work)
     return result
 
@@ -50,6 +50,10 @@ async def test_a_claim_and_an_undo_through_discords_typed_options(tmp_path: Path
                         "their ratings and tables, are now theirs.")
         refused = text(await dc.send(command("claim", option("name", HOSTILE), by=ALICE)))
         assert "waiting to be claimed" in refused
+        whatif = text(await dc.send(command("whatif", option("preset", "glicko2"), by=MOD,
+                                            group="ladder")))
+        assert whatif.startswith("What if main were rated by glicko2? Its 2 games replayed")
+        assert "1. dave " in whatif and " \\| " in whatif  # (a table's bar, as typed)
         undone = text(await dc.send(command(
             "undo-import", option("batch", batch), option("reason", "wrong **file**"),
             by=MOD, group="mod")))
@@ -70,5 +74,7 @@ async def test_a_claim_and_an_undo_in_telegram_lines(tmp_path: Path) -> None:
         # The moderator copies the line as Telegram shows it, zero-width spaces and all.
         said = await tg.say(mod, f"/mod claim @dave {ON_TELEGRAM}")
         assert said[-1].startswith(f"mod gave dave the history of {ON_TELEGRAM}")
+        said = await tg.say(mod, "/ladder whatif preset=openskill")
+        assert said[-1].startswith("What if main were rated by openskill? Its 2 games")
         said = await tg.say(mod, f"/mod undo-import {batch} wrong file")
         assert said[-1].startswith("mod undid import 1: its 2 matches are voided")
