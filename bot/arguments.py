@@ -64,17 +64,22 @@ def _reading(sub: Any) -> None:
     export.add_argument("--format", choices=("json", "csv"), default="json",
                         help="json (the ladder as it stands) or csv (its confirmed matches, "
                              "as `ladderbot import` reads them)")
+    export.add_argument("--history", action="store_true",
+                        help="with json: add the ladder's whole history, which `ladderbot "
+                             "import FILE.json` makes a new ladder of")
 
     imported = sub.add_parser("import", help="put a match CSV's matches into a ladder",
                               description="Replay a match CSV (docs/contracts/console.md) "
                                           "into a ladder, in one transaction: as if each "
-                                          "match had been reported and confirmed at its time.")
+                                          "match had been reported and confirmed at its time; "
+                                          "or make a new ladder of a history (FILE.json, from "
+                                          "`ladderbot export --history`).")
     _chat(imported)
     imported.add_argument("--ladder", required=True, help="the ladder's name")
     imported.add_argument("--preset", help="the rulebook of a ladder the import makes")
     imported.add_argument("--dry-run", action="store_true",
                           help="print the standings it would give, and change nothing")
-    imported.add_argument("file", metavar="FILE.csv")
+    imported.add_argument("file", metavar="FILE.csv|FILE.json")
     _stored(imported)
 
     ladders = sub.add_parser("ladders", help="list every chat and ladder in a database",

@@ -29,6 +29,7 @@ from core.domain.errors import LadderError, NoLadder
 from core.service import dispatch
 from core.service.queries.ladders import member_count
 from core.service.queries.match_csv import ladder_csv
+from storage.ladder_file import history
 from storage.postgres.store import is_url
 from storage.sql.versions import SchemaTooNew
 from storage.sqlite.files import UnusableDatabase
@@ -81,6 +82,14 @@ def _terminal_console(args: argparse.Namespace) -> int:
     return 0
 
 
+def _exported(repo: Any, args: argparse.Namespace, at: int) -> dict[str, Any]:
+    """The export, with the ladder's history if asked."""
+    data = dispatch.export(repo, args.chat, args.ladder, at)
+    if args.history:
+        data["history"] = history(repo, repo.ladder(args.chat, data["ladder"]))
+    return data
+
+
 async def _export(args: argparse.Namespace) -> int:
     _, path = _database(args)
     at = args.at if args.at is not None else int(time.time())
@@ -91,8 +100,7 @@ async def _export(args: argparse.Namespace) -> int:
                     lambda repo: ladder_csv(repo, args.chat, args.ladder), commit=False)
                 sys.stdout.write(text)
                 return 0
-            data = await store.run(lambda repo: dispatch.export(repo, args.chat, args.ladder, at),
-                                   commit=False)
+            data = await store.run(lambda repo: _exported(repo, args, at), commit=False)
         except NoLadder as error:
             found = await store.run(lambda repo: [
                 lad.chat for lad in repo.every_ladder()

@@ -1,10 +1,12 @@
-"""`ladderbot import FILE`: a match CSV into a ladder (core.service.importing), in one
-transaction; with --dry-run the same work is rolled back, and what it would give shown."""
+"""`ladderbot import FILE`: a match CSV into a ladder (core.service.importing), or a
+history (`export --history`, storage.ladder_file) into a new one, in one transaction; with
+--dry-run the same work is rolled back, and what it would give shown."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import time
 from pathlib import Path
 from typing import Any
@@ -17,6 +19,8 @@ from core.domain.settings import Policy
 from core.i18n import Number, listed, render, t
 from core.service.dispatch import handle
 from core.service.importing import IMPORTER, Imported, import_matches
+from core.service.planning import schedule
+from storage.ladder_file import restore
 from storage.stores import store_for
 
 MAX_FILE = 256 * 1024 * 1024  # bytes read at most (about four million matches)
@@ -33,6 +37,8 @@ async def run_import(args: argparse.Namespace, path: str, policy: Policy) -> str
     if len(data) > MAX_FILE:
         raise LadderError(t("import.too_large", file=args.file,
                             most=Number(MAX_FILE // 1024 // 1024)))
+    if args.file.lower().endswith(".json"):
+        return await _import_history(args, path, policy, data)
     matches = read_match_file(data)
     if not matches:
         return render(t("import.nothing"), "en")
@@ -41,10 +47,7 @@ async def run_import(args: argparse.Namespace, path: str, policy: Policy) -> str
 
     def work(repo: Any) -> tuple[Imported, str]:
         done = import_matches(repo, args.chat, args.ladder, settings, matches, now)
-        ladder = repo.ladder(args.chat, done.ladder)
-        asked = "/standings rating" + ("" if ladder.is_default else f" ladder={ladder.name}")
-        reply = handle(repo, Context(args.chat, IMPORTER, ladder.clock), asked, named, policy)
-        return done, "" if reply is None else render(reply.text, "en")
+        return done, _standings(repo, args.chat, done.ladder, policy)
 
     async with store_for(path) as store:
         done, table = await store.run(work, commit=not args.dry_run)
@@ -57,4 +60,39 @@ async def run_import(args: argparse.Namespace, path: str, policy: Policy) -> str
         lines.append(t("import.dry_run"))
     else:
         lines.append(t("import.batch", id=done.batch, ladder=done.ladder))
+    return "\n".join([*(render(line, "en") for line in lines), table])
+
+
+def _standings(repo: Any, chat: str, name: str, policy: Policy) -> str:
+    """The ladder's standings, as /standings answers in its chat."""
+    ladder = repo.ladder(chat, name)
+    asked = "/standings rating" + ("" if ladder.is_default else f" ladder={ladder.name}")
+    reply = handle(repo, Context(chat, IMPORTER, ladder.clock), asked, named, policy)
+    return "" if reply is None else render(reply.text, "en")
+
+
+async def _import_history(args: argparse.Namespace, path: str, policy: Policy,
+                          data: bytes) -> str:
+    """A history (`ladderbot export --history`) into a new ladder."""
+    if args.preset:
+        raise LadderError(t("import.json_preset"))
+    try:
+        exported = json.loads(data)
+    except ValueError as error:  # (UnicodeDecodeError is one)
+        raise LadderError(t("import.json_bad", why=str(error))) from None
+    if not isinstance(exported, dict) or not isinstance(exported.get("history"), dict):
+        raise LadderError(t("import.json_bad", why="no \"history\" (ladderbot export "
+                                                   "--history writes it)"))
+
+    def work(repo: Any) -> tuple[int, str]:
+        restore(repo, args.chat, args.ladder, exported["history"])
+        schedule(repo, args.chat, args.ladder)  # (its next job, for the scheduler)
+        return len(exported["history"]["events"]), _standings(repo, args.chat, args.ladder,
+                                                              policy)
+
+    async with store_for(path) as store:
+        events, table = await store.run(work, commit=not args.dry_run)
+    lines = [t("import.json_done", ladder=args.ladder, events=Number(events), count=events)]
+    if args.dry_run:
+        lines.append(t("import.dry_run"))
     return "\n".join([*(render(line, "en") for line in lines), table])

@@ -161,3 +161,59 @@ def test_what_cannot_be_imported_is_refused_before_anything_is_written(
                        "duel", str(file))
     assert code == 1 and "Line 6: new rates one-on-one games only." in err
     assert db.read_bytes() == before
+
+
+HISTORY_SCRIPT = SCRIPT + """!time 2026-01-06T09:00:00+00:00
+@mod: /mod set 2 @carol major a correction
+@mod: /mod adjust @bob +7 a bonus
+@dan: /join
+@alice: /report win @dan
+@mod: /ladder set k=24
+!time 2026-01-09T09:00:00+00:00
+@dan: /report win @bob
+@mod: /mod season close a short season
+@carol: /report loss @dan
+@bob: /report win @alice ladder=os
+"""
+
+
+def _exported(capsys: Capture, db: Path, ladder: str, at: str) -> dict[str, object]:
+    code, out, err = cli(capsys, "export", "--db", str(db), "--ladder", ladder, "--history",
+                         "--at", at)
+    assert code == 0, err
+    data: dict[str, object] = json.loads(out)
+    return data
+
+
+@pytest.mark.parametrize("ladder", ["main", "os"])
+def test_a_history_exported_and_imported_into_a_new_database_exports_the_same(
+        tmp_path: Path, capsys: Capture, ladder: str) -> None:
+    """Standings, tables, matches (the voided and the corrected ones), the audit and
+    the log itself: the JSON form's round trip (CONSOLE.md)."""
+    db, again = tmp_path / "l.db", tmp_path / "again.db"
+    console(db, HISTORY_SCRIPT)
+    at = "2026-01-10T00:00:00+00:00"
+    first = _exported(capsys, db, ladder, at)
+    assert len(first["history"]["events"]) > 5  # type: ignore[index]
+    kinds = {kind for kind, _, _ in first["history"]["events"]}  # type: ignore[index]
+    assert ladder == "os" or {"season", "result", "adjust", "settings"} <= kinds
+    file = tmp_path / "main.json"
+    file.write_text(json.dumps(first))
+    code, out, err = cli(capsys, "import", "--db", str(again), "--ladder", ladder, str(file))
+    assert code == 0, err
+    assert out.splitlines()[0].startswith(f"Made {ladder} of the history: ")
+    assert _exported(capsys, again, ladder, at) == first
+    # A second time into the same ladder: refused, nothing changed.
+    code, _, err = cli(capsys, "import", "--db", str(again), "--ladder", ladder, str(file))
+    assert code != 0 and "has a ladder " + ladder + " already" in err
+    assert _exported(capsys, again, ladder, at) == first
+
+
+def test_a_file_that_is_not_a_history_is_refused(tmp_path: Path, capsys: Capture) -> None:
+    db = tmp_path / "l.db"
+    for text, why in [("{}", 'no "history"'), ("[1", "Expecting"),
+                      ('{"history": {"version": 1}}', "KeyError")]:
+        file = tmp_path / "h.json"
+        file.write_text(text)
+        code, _, err = cli(capsys, "import", "--db", str(db), "--ladder", "main", str(file))
+        assert code != 0 and "not a history" in err and why in err, err

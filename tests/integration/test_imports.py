@@ -218,3 +218,27 @@ async def test_a_claimed_history_is_the_linked_accounts_too() -> None:
     assert str(before["dave"]) in profile
     await telegram.ok("dana_tg", "/report win @alice again")  # (alice: by her name here)
     assert (await discord.ratings())["dana"] != before["dave"]
+
+
+async def test_a_history_restores_alike_into_every_store(store: Any) -> None:
+    """The JSON form's restore works through the Repo protocol alone: a history from the
+    twin (an import, its undo, a claim, a correction) restored into each store gives the
+    same history back, and the same standings."""
+    from storage.ladder_file import history, restore
+    chat = Chat(MemoryStore())
+    await _played(chat)
+    chat.at = parse_instant("2026-01-05T15:00:00+00:00")
+    await _import(chat)
+    await chat.ok("mod", "/mod claim @dana dave")
+    await chat.ok("mod", "/mod void 1 a mistake")
+    chat.at = parse_instant("2026-01-05T16:00:00+00:00")
+    await _import(chat, FILE.replace("T12:00", "T15:10").replace("T13:00", "T15:20")
+                  .replace("T14:00", "T15:30"))
+    await chat.ok("mod", "/mod undo-import 2 twice")
+    data = await chat.store.run(
+        lambda repo: history(repo, repo.ladder("console", "main")), commit=False)
+    await store.run(lambda repo: restore(repo, "console", "main", data))
+    again = await store.run(
+        lambda repo: history(repo, repo.ladder("console", "main")), commit=False)
+    assert again == data
+    assert await Chat(store, at=chat.at).ratings() == await chat.ratings()
