@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from bench import measures
+from bench import imports, measures
 from bench.ladders import ladders_per_process
 from bench.machine import describe_machine, peak_rss_mb
 from bench.run import run_all
@@ -73,7 +73,12 @@ def main(argv: list[str] | None = None) -> int:
                         help="only commands per second over 20, 200 and 2,000 ladders in one "
                         "process, SQLite and PostgreSQL, and a big ladder's cold load "
                         "(bench/ladders.py)")
+    parser.add_argument("--import", dest="imports", action="store_true",
+                        help="only `ladderbot import`'s matches a second into SQLite, and "
+                        "a what-if on the ladder it made (bench/imports.py)")
     args = parser.parse_args(argv)
+    if args.imports:
+        return _measured(imports.imports, args, imports.show)
     if args.scale_out:
         return _measured(scale_out, args, _show_scale_out)
     if args.ladders:

@@ -7,9 +7,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import shutil
+import sys
 import time
 from pathlib import Path
 from typing import Any
+
+from tqdm import tqdm
 
 from core.domain.calendar import iso
 from core.domain.errors import LadderError
@@ -45,12 +49,22 @@ async def run_import(args: argparse.Namespace, path: str, policy: Policy) -> str
     settings = policy.settings_for(args.preset) if args.preset else None
     now = int(time.time())  # (when the import was made, as its audit line says)
 
+    # A bar on a terminal only: a script's or a log's output stays the lines below.
+    # (a terminal that reports no size, as some do, gets shutil's fallback of 80 x 24:
+    # tqdm drew nothing in 0 columns and hid its bar below a screen of 0 lines)
+    size = shutil.get_terminal_size()
+    bar = tqdm(total=len(matches), unit=" matches", disable=not sys.stderr.isatty(),
+               leave=False, ncols=size.columns, nrows=size.lines)
+
     def work(repo: Any) -> tuple[Imported, str]:
-        done = import_matches(repo, args.chat, args.ladder, settings, matches, now)
+        bar.reset()  # (a unit of work may be tried again)
+        done = import_matches(repo, args.chat, args.ladder, settings, matches, now,
+                              observe=lambda _state, _result: bar.update())
         return done, _standings(repo, args.chat, done.ladder, policy)
 
-    async with store_for(path) as store:
-        done, table = await store.run(work, commit=not args.dry_run)
+    with bar:
+        async with store_for(path) as store:
+            done, table = await store.run(work, commit=not args.dry_run)
     lines = [t("import.done", count=len(done.matches), ladder=done.ladder,
                first=iso(done.first or 0), last=iso(done.last or 0))]
     if done.new_players:

@@ -60,7 +60,8 @@ def import_matches(repo: Repo, chat: str, name: str, settings: Settings | None,
     """Put `matches` into the ladder `name` of `chat`, made with `settings` where there
     is none, as one import (kept, to be undone at once) made by `by` at `now`;
     FileRefused (at its line) or RuleViolation before the first is applied. `observe`
-    sees each match's result with the standings just before it (/ladder whatif)."""
+    sees each match's result with the standings just before it (/ladder whatif's
+    predictions, a progress bar)."""
     if matches and matches[-1].at > now:  # (a ladder's clock never runs ahead of time)
         raise FileRefused(matches[-1].line, t("import.future", at=iso(matches[-1].at),
                                               now=iso(now)))
@@ -123,7 +124,7 @@ def _one(repo: Repo, ladder: LadderInfo, match: FileMatch, ids: dict[str, Player
         observe(repo.state(ladder.id), result)
     record = MatchRecord(ladder.id, repo.new_match_id(ladder.id), "pending",
                          ids[match.reporter], match.at, result)
-    confirm_match(s, record, match.at)
+    confirm_match(s, record, match.at, quiet=True)
     return ladder, record.id
 
 

@@ -71,3 +71,48 @@ async def test_sigkill_mid_command_leaves_the_database_as_before(tmp_path: Path)
         # and the bot goes on from there
         chat.at = at + 120
         assert "Match #2" in await chat.ok("alice", "/report win @bob")
+
+
+# The worker runs `ladderbot import` of a match CSV and stops dead after its 3rd of 5
+# matches is written, before the import's one transaction commits.
+IMPORT_WORKER = textwrap.dedent("""
+    import sys, time
+    from bot.cli import main
+    from core.service import importing
+
+    original, done = importing._one, []
+
+    def one_then_hang(*args):
+        found = original(*args)
+        done.append(found)
+        if len(done) == 3:
+            print("HALF-IMPORTED", flush=True)
+            time.sleep(600)
+        return found
+
+    importing._one = one_then_hang
+    main(["import", "--db", sys.argv[1], "--ladder", "main", sys.argv[2]])
+""")
+
+
+async def test_sigkill_mid_import_leaves_the_ladder_as_before(tmp_path: Path) -> None:
+    db, file = tmp_path / "l.db", tmp_path / "m.csv"
+    at = parse_instant("2026-01-05T10:00:00+00:00")
+    async with SqliteStore(db) as store:
+        chat = Chat(store, at=at)
+        await chat.ladder("duel", "confirm=false")
+        await chat.join("alice", "bob")
+        await chat.ok("alice", "/report win @bob")
+        before = await chat.export()
+    file.write_text("played_at,players,result\n" + "".join(
+        f"2026-01-05T1{h}:00:00+00:00,bob vs carol,1\n" for h in range(1, 6)))
+    worker = subprocess.Popen(  # noqa: ASYNC220 (started, then only read from a thread)
+        [sys.executable, "-c", IMPORT_WORKER, str(db), str(file)],
+        cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    await kill_at(worker, "HALF-IMPORTED")
+    assert worker.returncode == -signal.SIGKILL
+    assert integrity(db) == "ok"
+    async with SqliteStore(db) as store:
+        chat = Chat(store, at=at)
+        assert await chat.export() == before
+        assert await store.run(lambda repo: repo.imports(1)) == []

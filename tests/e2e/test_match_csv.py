@@ -217,3 +217,18 @@ def test_a_file_that_is_not_a_history_is_refused(tmp_path: Path, capsys: Capture
         file.write_text(text)
         code, _, err = cli(capsys, "import", "--db", str(db), "--ladder", "main", str(file))
         assert code != 0 and "not a history" in err and why in err, err
+
+
+def test_the_progress_bar_is_drawn_on_a_terminal_only(tmp_path: Path, capsys: Capture,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """A script's or a log's output stays the import's lines; a terminal gets a bar."""
+    import sys
+    file = tmp_path / "m.csv"
+    file.write_text(FILE)
+    code, _, err = cli(capsys, "import", "--db", str(tmp_path / "a.db"), "--ladder", "main",
+                       "--preset", "duel", str(file))
+    assert code == 0 and err == ""
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    code, _, err = cli(capsys, "import", "--db", str(tmp_path / "b.db"), "--ladder", "main",
+                       "--preset", "duel", str(file))
+    assert code == 0 and "/4 [" in err and "matches/s" in err  # (4 matches: at once)

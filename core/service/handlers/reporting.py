@@ -190,8 +190,10 @@ def _same_game(s: Session, me: PlayerId, result: Result, again: bool) -> Reply |
 
 
 def confirm_match(s: Session, record: MatchRecord, at: Timestamp,
-                  result: Result | None = None) -> tuple[MatchRecord, Message]:
-    """Put a reported match into the ladder; return the stored record and what changed."""
+                  result: Result | None = None, quiet: bool = False
+                  ) -> tuple[MatchRecord, Message]:
+    """Put a reported match into the ladder; return the stored record and what changed
+    (`quiet`: not the rating changes, which an import does not tell)."""
     result = result or record.result
     applied = s.append(MatchConfirmed(at, Match(record.id, record.reported_at, result,
                                                 record.challenge, record.forfeit)))[0]
@@ -204,8 +206,11 @@ def confirm_match(s: Session, record: MatchRecord, at: Timestamp,
     s.repo.save_match(record)
     if record.challenge is not None:
         _set_challenge(s, record.challenge, status="played", match=record.id)
-    return record, joined(effect_text(s, effect.rated, effect.note, effect.changes),
-                          tournaments.after_result(s, record), sep="\n")
+    after = tournaments.after_result(s, record)  # (a tournament's game counts, told or not)
+    if quiet:
+        return record, after
+    return record, joined(effect_text(s, effect.rated, effect.note, effect.changes), after,
+                          sep="\n")
 
 
 def effect_text(s: Session, rated: bool, note: str, changes: tuple[Change, ...]) -> Message:
