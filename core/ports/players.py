@@ -45,6 +45,11 @@ class PlayerRepo(Protocol):
         they are (`user`, a claim of an imported player)."""
         ...
 
+    def player_by_look(self, ladder: int, look: str) -> PlayerInfo | None:
+        """The player whose name looks like this (core.domain.names.look; no two of a
+        ladder's names look alike), if any."""
+        ...
+
     def looks_taken(self, ladder: int, look: str, but: PlayerId | None = None) -> bool:
         """Whether a player of the ladder (other than `but`) has a name that looks like
         this (core.domain.names.look)."""

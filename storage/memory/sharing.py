@@ -49,6 +49,10 @@ class MemorySharing:
     _info: Callable[[int], LadderInfo]
     players: Callable[..., dict[PlayerId, PlayerInfo]]
 
+    def player_by_look(self, ladder: int, look: str) -> PlayerInfo | None:
+        return next((p for p in self.players(ladder).values() if names.look(p.name) == look),
+                    None)
+
     def looks_taken(self, ladder: int, look: str, but: PlayerId | None = None) -> bool:
         return any(names.look(p.name) == look for p in self.players(ladder).values()
                    if p.id != but)

@@ -321,6 +321,11 @@ class SqlRepo(EventLog, Rederivation, MatchTables, ProjectionReads, FollowingTab
                 self.conn.execute(f"UPDATE player_names SET {column}=? WHERE ladder=? AND id=?",
                                   (int(flag), ladder, player))
 
+    def player_by_look(self, ladder: int, look: str) -> PlayerInfo | None:
+        self._fill_looks(ladder)
+        row = self._one(f"{self._PLAYER} WHERE n.ladder=? AND n.look=?", (ladder, look))
+        return self._player(row) if row is not None else None
+
     def looks_taken(self, ladder: int, look: str, but: PlayerId | None = None) -> bool:
         self._fill_looks(ladder)
         return bool(self._one("SELECT EXISTS (SELECT 1 FROM player_names WHERE ladder=? AND "

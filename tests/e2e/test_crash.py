@@ -46,30 +46,37 @@ WORKER = textwrap.dedent("""
 """)
 
 
-async def test_sigkill_mid_command_leaves_the_database_as_before(tmp_path: Path) -> None:
-    db = tmp_path / "l.db"
-    at = parse_instant("2026-01-05T10:00:00+00:00")
+AT = parse_instant("2026-01-05T10:00:00+00:00")
+
+
+async def _one_game(db: Path) -> dict[str, object]:
+    """A duel ladder with one game at AT: its export."""
     async with SqliteStore(db) as store:
-        chat = Chat(store, at=at)
+        chat = Chat(store, at=AT)
         await chat.ladder("duel", "confirm=false")
         await chat.join("alice", "bob")
         await chat.ok("alice", "/report win @bob")
-        before = await chat.export()
+        return await chat.export()
+
+
+async def test_sigkill_mid_command_leaves_the_database_as_before(tmp_path: Path) -> None:
+    db = tmp_path / "l.db"
+    before = await _one_game(db)
     worker = subprocess.Popen(  # noqa: ASYNC220 (started, then only read from a thread)
-        [sys.executable, "-c", WORKER, str(db), str(at + 60)],
+        [sys.executable, "-c", WORKER, str(db), str(AT + 60)],
         cwd=ROOT, stdout=subprocess.PIPE, text=True)
     await kill_at(worker, "HALF-WRITTEN")
     assert worker.returncode == -signal.SIGKILL
     assert integrity(db) == "ok"
     async with SqliteStore(db) as store:
-        chat = Chat(store, at=at)
+        chat = Chat(store, at=AT)
         assert await chat.export() == before
         state = await store.run(lambda repo: repo.state(1))
         events = await store.run(lambda repo: repo.events(1))
         base = await store.run(lambda repo: repo.base_settings(1))
         assert replay(base, events).fingerprint() == state.fingerprint()
         # and the bot goes on from there
-        chat.at = at + 120
+        chat.at = AT + 120
         assert "Match #2" in await chat.ok("alice", "/report win @bob")
 
 
@@ -97,13 +104,7 @@ IMPORT_WORKER = textwrap.dedent("""
 
 async def test_sigkill_mid_import_leaves_the_ladder_as_before(tmp_path: Path) -> None:
     db, file = tmp_path / "l.db", tmp_path / "m.csv"
-    at = parse_instant("2026-01-05T10:00:00+00:00")
-    async with SqliteStore(db) as store:
-        chat = Chat(store, at=at)
-        await chat.ladder("duel", "confirm=false")
-        await chat.join("alice", "bob")
-        await chat.ok("alice", "/report win @bob")
-        before = await chat.export()
+    before = await _one_game(db)
     file.write_text("played_at,players,result\n" + "".join(
         f"2026-01-05T1{h}:00:00+00:00,bob vs carol,1\n" for h in range(1, 6)))
     worker = subprocess.Popen(  # noqa: ASYNC220 (started, then only read from a thread)
@@ -113,6 +114,6 @@ async def test_sigkill_mid_import_leaves_the_ladder_as_before(tmp_path: Path) ->
     assert worker.returncode == -signal.SIGKILL
     assert integrity(db) == "ok"
     async with SqliteStore(db) as store:
-        chat = Chat(store, at=at)
+        chat = Chat(store, at=AT)
         assert await chat.export() == before
         assert await store.run(lambda repo: repo.imports(1)) == []

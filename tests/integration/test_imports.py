@@ -242,3 +242,20 @@ async def test_a_history_restores_alike_into_every_store(store: Any) -> None:
         lambda repo: history(repo, repo.ladder("console", "main")), commit=False)
     assert again == data
     assert await Chat(store, at=chat.at).ratings() == await chat.ratings()
+
+
+async def test_a_player_is_found_by_how_their_name_looks_in_every_store(store: Any) -> None:
+    """What /claim reads (one indexed row, not the ladder's every player)."""
+    from core.domain.names import look
+    from core.domain.records import UserRef
+
+    def work(repo: Any) -> tuple[Any, Any, Any]:
+        ladder = repo.add_ladder("c", "main", preset("duel"), 0, None)
+        repo.add_player(ladder.id, UserRef("unclaimed:Dave", "Dave"))
+        repo.add_player(ladder.id, UserRef("c:alice", "alice"))
+        return (repo.player_by_look(ladder.id, look("DAVE")),
+                repo.player_by_look(ladder.id, look("аlice")),  # (a Cyrillic а)
+                repo.player_by_look(ladder.id, look("zed")))
+
+    dave, alice, nobody = await store.run(work)
+    assert (dave.id, dave.user, alice.name, nobody) == (1, "unclaimed:Dave", "alice", None)

@@ -20,8 +20,9 @@ def claim(s: Session, cmd: ClaimPlayer) -> Reply:
     """Ask for an imported player's history: the moderators decide (/mod claim)."""
     target = _unclaimed(s, cmd.name)
     _check_claimant(s, s.ctx.user)
+    games = _games(s, target)
     return Reply(t("claim.asked", user=s.ctx.user.name, name=target.name, ladder=s.ladder.name,
-                   games=Number(_games(s, target)), count=_games(s, target),
+                   games=Number(games), count=games,
                    line=f"/mod claim @{s.ctx.user.name} {target.name}"))
 
 
@@ -49,9 +50,7 @@ def _unclaimed(s: Session, name: str) -> PlayerInfo:
     """The imported player called `name` that is nobody's yet, or why there is none. Names
     compare by their look (core.domain.names): a name copied from a reply, with the
     zero-width spaces that kept it from being a link, finds its player."""
-    wanted = look(" ".join(name.split()))
-    found = next((p for p in s.repo.players(s.ladder.id).values()
-                  if look(" ".join(p.name.split())) == wanted), None)
+    found = s.repo.player_by_look(s.ladder.id, look(name.strip()))
     if found is None or (found.user.startswith(UNCLAIMED) and not _games(s, found)):
         raise RuleViolation(t("claim.unknown", name=shielded(name), ladder=s.ladder.name))
     if not found.user.startswith(UNCLAIMED):
