@@ -4,6 +4,8 @@ an instant, any other subcommand."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import io
 import json
 import resource
 import signal
@@ -39,10 +41,23 @@ def console(db: Path, script: str, *admins: str) -> str:
 
 
 def export(db: Path, at: str, ladder: str = "main", chat: str = "console") -> dict[str, Any]:
-    done = ladderbot("export", "--db", str(db), "--ladder", ladder, "--at", at, "--chat", chat)
+    """`ladderbot export`'s JSON: in this process where no event loop runs here (a process
+    of its own costs a second), else in one of its own."""
+    args = ("export", "--db", str(db), "--ladder", ladder, "--at", at, "--chat", chat)
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        from bot.cli import main
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main(list(args))
+        assert code == 0, err.getvalue()
+        data: dict[str, Any] = json.loads(out.getvalue())
+        return data
+    done = ladderbot(*args)
     assert done.returncode == 0, done.stderr
-    data: dict[str, Any] = json.loads(done.stdout)
-    return data
+    found: dict[str, Any] = json.loads(done.stdout)
+    return found
 
 
 DUEL_START = ("!time 2026-01-05T10:00:00+00:00\n@mod: /ladder create main preset=duel\n"
