@@ -73,18 +73,19 @@ def import_matches(repo: Repo, chat: str, name: str, settings: Settings | None,
     _check_players(ladder, players, ids, matches)
     # Players an import undone made, nobody's yet: they join again at their next match.
     away = {p for p, info in players.items() if not info.member and info.user.startswith(UNCLAIMED)}
-    made: list[PlayerId] = []
+    made: list[PlayerInfo] = []
     done: list[int] = []
     for match in matches:
         with renewed():  # (each match a command's budget: a long import is many)
             ladder, number = _one(repo, ladder, match, ids, made, away, observe)
         done.append(number)
     batch = ImportBatch(ladder.id, len(repo.imports(ladder.id)) + 1, now, by.name,
-                        done[0] if done else 1, done[-1] if done else 0, tuple(made))
+                        done[0] if done else 1, done[-1] if done else 0,
+                        tuple(p.id for p in made))
     repo.save_import(batch)
     repo.add_audit(AuditEntry(ladder.id, now, by.name, "import", "", None, None,
                               encode(batch.named())))
-    return Imported(ladder.name, batch.id, tuple(done), tuple(_names(repo, ladder, made)),
+    return Imported(ladder.name, batch.id, tuple(done), tuple(p.name for p in made),
                     matches[0].at if matches else None, matches[-1].at if matches else None)
 
 
@@ -96,13 +97,8 @@ def _shown(match: FileMatch) -> FileMatch:
                                reporter=shown_name(match.reporter))
 
 
-def _names(repo: Repo, ladder: LadderInfo, made: Sequence[PlayerId]) -> list[str]:
-    players = repo.players(ladder.id, list(made)) if made else {}
-    return [players[p].name for p in made]
-
-
 def _one(repo: Repo, ladder: LadderInfo, match: FileMatch, ids: dict[str, PlayerId],
-         made: list[PlayerId], away: set[PlayerId],
+         made: list[PlayerInfo], away: set[PlayerId],
          observe: Callable[[LadderState, Result], None] | None) -> tuple[LadderInfo, int]:
     """One match, after the jobs due by its time: the ladder as it stands after, and the
     match's number."""
@@ -113,7 +109,7 @@ def _one(repo: Repo, ladder: LadderInfo, match: FileMatch, ids: dict[str, Player
         if player not in ids:
             info = repo.add_player(ladder.id, UserRef(UNCLAIMED + player, s.told_apart(player)))
             ids[player] = info.id
-            made.append(info.id)
+            made.append(info)
         elif ids[player] not in away:
             continue
         away.discard(ids[player])

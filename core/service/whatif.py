@@ -45,17 +45,18 @@ def whatif(s: Session, cmd: WhatIf) -> Reply:
                     key=lambda m: (m.reported_at, m.id))
     if not played:
         raise RuleViolation(t("whatif.nothing", ladder=s.ladder.name))
+    names = {p: i.name for p, i in s.repo.players(s.ladder.id).items()}
     now = _predicted_now(s)
     then = Forecast()
     try:
         with s.repo.savepoint():
-            raise _Undone(_replayed(s, settings, _as_file(s, played), then))
+            raise _Undone(_replayed(s, settings, _as_file(played, names), then))
     except _Undone as undone:
         table: list[tuple[str, str]] = undone.outcome
     except FileRefused as refused:
         raise RuleViolation(t("whatif.refused", id=refused.line, why=refused.why)) from None
     state = s.repo.state(s.ladder.id)
-    mine = _table(state, {p: i.name for p, i in s.repo.players(s.ladder.id).items()})
+    mine = _table(state, names)
     rows = [t("whatif.row", place=i + 1, now=_cell(mine, i), then=_cell(table, i))
             for i in range(min(TOP, max(len(mine), len(table))))]
     rules = ", ".join([cmd.preset or s.settings.preset, *(f"{k}={v}" for k, v in cmd.options)])
@@ -76,9 +77,8 @@ def _settings(s: Session, cmd: WhatIf) -> Settings:
     return validate(base.with_changes(changes), changes)
 
 
-def _as_file(s: Session, played: Sequence[MatchRecord]) -> list[FileMatch]:
+def _as_file(played: Sequence[MatchRecord], names: dict[PlayerId, str]) -> list[FileMatch]:
     """The confirmed matches as an import reads them, each line numbered by its match."""
-    names = {p: i.name for p, i in s.repo.players(s.ladder.id).items()}
     return [FileMatch(m.id, m.reported_at, tuple(tuple(names[p] for p in side)
                                                  for side in m.result.sides),
                       names[m.reporter], m.result.draw, m.result.score, m.result.margin,

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 from core.domain import pairs
 from core.domain.due import DueQueue
-from core.domain.events import Event, corrections_of
+from core.domain.events import CORRECTIONS, Event
 from core.domain.model import PlayerId
 from core.domain.state import LadderState
 from storage.sql import tuning
@@ -80,7 +80,7 @@ class Heads(RepoPart):
         if partial is None:
             return
         whole = state.settings.is_position or (state.seq + 1) % pairs.FARM_PRUNE_EVERY == 0 \
-            or bool(corrections_of(event))  # (a correction re-derives from the whole)
+            or isinstance(event, CORRECTIONS)  # (a correction re-derives from the whole)
         reach = None if whole else state.reach(event, cached.corrections)
         if reach is None:
             self._complete(ladder, cached)

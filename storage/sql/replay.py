@@ -69,6 +69,7 @@ class EventLog(Heads):
 
     @property
     def _first_event(self) -> str:  # the first event of the matches numbered from ? to ?
+        # (min() answers one row, NULL where none of them was confirmed)
         return (f"SELECT min(seq) FROM events{self.dialect.indexed_by('events_match')} WHERE "
                 "ladder=? AND match BETWEEN ? AND ? AND match IS NOT NULL AND kind='match'")
 
@@ -203,9 +204,8 @@ class EventLog(Heads):
                 first = min(found)
                 prior = cached.corrections.get(first) if len(found) == 1 else None
                 cached.corrections.update(found)
-                row = self._one(self._match_event, (ladder, first)) if len(found) == 1 \
-                    else self._one(self._first_event, (ladder, first, max(found)))
-                if row is not None and row[0] is not None:
+                row = self._one(self._first_event, (ladder, first, max(found)))
+                if row[0] is not None:
                     results.append(self._rederive(ladder, cached, row[0], event, prior,
                                                   one=len(found) == 1))
                     continue

@@ -59,15 +59,20 @@ async def _one_game(db: Path) -> dict[str, object]:
         return await chat.export()
 
 
+async def _killed(script: str, marker: str, db: Path, *args: str) -> None:
+    """Run `script` on `db` and SIGKILL it once it prints `marker`; the file is sound."""
+    worker = subprocess.Popen(  # noqa: ASYNC220 (started, then only read from a thread)
+        [sys.executable, "-c", script, str(db), *args],
+        cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    await kill_at(worker, marker)
+    assert worker.returncode == -signal.SIGKILL
+    assert integrity(db) == "ok"
+
+
 async def test_sigkill_mid_command_leaves_the_database_as_before(tmp_path: Path) -> None:
     db = tmp_path / "l.db"
     before = await _one_game(db)
-    worker = subprocess.Popen(  # noqa: ASYNC220 (started, then only read from a thread)
-        [sys.executable, "-c", WORKER, str(db), str(AT + 60)],
-        cwd=ROOT, stdout=subprocess.PIPE, text=True)
-    await kill_at(worker, "HALF-WRITTEN")
-    assert worker.returncode == -signal.SIGKILL
-    assert integrity(db) == "ok"
+    await _killed(WORKER, "HALF-WRITTEN", db, str(AT + 60))
     async with SqliteStore(db) as store:
         chat = Chat(store, at=AT)
         assert await chat.export() == before
@@ -107,12 +112,7 @@ async def test_sigkill_mid_import_leaves_the_ladder_as_before(tmp_path: Path) ->
     before = await _one_game(db)
     file.write_text("played_at,players,result\n" + "".join(
         f"2026-01-05T1{h}:00:00+00:00,bob vs carol,1\n" for h in range(1, 6)))
-    worker = subprocess.Popen(  # noqa: ASYNC220 (started, then only read from a thread)
-        [sys.executable, "-c", IMPORT_WORKER, str(db), str(file)],
-        cwd=ROOT, stdout=subprocess.PIPE, text=True)
-    await kill_at(worker, "HALF-IMPORTED")
-    assert worker.returncode == -signal.SIGKILL
-    assert integrity(db) == "ok"
+    await _killed(IMPORT_WORKER, "HALF-IMPORTED", db, str(file))
     async with SqliteStore(db) as store:
         chat = Chat(store, at=AT)
         assert await chat.export() == before
