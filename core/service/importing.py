@@ -36,6 +36,7 @@ from core.i18n import encode, t
 from core.ports.repository import Repo
 from core.service.handlers.reporting import confirm_match
 from core.service.jobs import catch_up
+from core.service.planning import schedule
 from core.service.session import Session
 
 IMPORTER = UserRef("system:import", "import")
@@ -136,7 +137,11 @@ def _ladder(repo: Repo, chat: str, name: str, settings: Settings | None,
         return ladder
     if settings is None:
         raise NoLadder(t("import.no_ladder", ladder=name, chat=chat))
-    return repo.add_ladder(chat, name, settings, matches[0].at if matches else 0, None)
+    repo.add_ladder(chat, name, settings, matches[0].at if matches else 0, None)
+    schedule(repo, chat, name)  # (its jobs, as /ladder create plans them: run between matches)
+    made = repo.ladder(chat, name)
+    assert made is not None
+    return made
 
 
 def _check_players(ladder: LadderInfo, players: Mapping[PlayerId, PlayerInfo],

@@ -130,6 +130,43 @@ def test_an_import_gives_what_reporting_the_matches_one_by_one_gives(
     assert _csv(capsys, tmp_path / "i.db", "main") == FILE
 
 
+# Across a season's end: three games each in January (season_min_games), one in February.
+SEASONS = ("played_at,players,result\n"
+           "2026-01-30T10:00:00+00:00,alice vs bob,1\n"
+           "2026-01-30T11:00:00+00:00,bob vs carol,1\n"
+           "2026-01-31T10:00:00+00:00,carol vs alice,draw\n"
+           "2026-01-31T11:00:00+00:00,alice vs bob,1\n"
+           "2026-01-31T12:00:00+00:00,carol vs bob,1\n"
+           "2026-01-31T13:00:00+00:00,alice vs carol,1\n"
+           "2026-02-02T10:00:00+00:00,bob vs alice,1\n")
+SEASONS_REPORTED = ("!time 2026-01-30T10:00:00+00:00\n@mod: /ladder create main "
+                    "preset=duel confirm=false\n@alice: /join\n@bob: /join\n"
+                    "@alice: /report win @bob\n!time 2026-01-30T11:00:00+00:00\n"
+                    "@carol: /join\n@bob: /report win @carol\n"
+                    "!time 2026-01-31T10:00:00+00:00\n@carol: /report draw @alice\n"
+                    "!time 2026-01-31T11:00:00+00:00\n@alice: /report win @bob\n"
+                    "!time 2026-01-31T12:00:00+00:00\n@carol: /report win @bob\n"
+                    "!time 2026-01-31T13:00:00+00:00\n@alice: /report win @carol\n"
+                    "!time 2026-02-02T10:00:00+00:00\n@bob: /report win @alice\n")
+
+
+def test_an_import_runs_the_jobs_that_fall_between_its_matches(
+        tmp_path: Path, capsys: Capture) -> None:
+    """January's season closes between the 6th and the 7th match, as it does for the
+    matches reported through the console: the same tables, February's season with only
+    its one game (before, an imported ladder had no job planned, so its season never
+    closed and alice's January stood in February's table)."""
+    (tmp_path / "m.csv").write_text(SEASONS)
+    _import(capsys, tmp_path / "i.db", tmp_path / "m.csv", "--preset", "duel")
+    console(tmp_path / "r.db", SEASONS_REPORTED)
+    at = "2026-02-03T10:00:00+00:00"
+    imported, reported = (_exported(capsys, tmp_path / f"{db}.db", "main", at) for db in "ir")
+    tables = imported["tables"]
+    assert isinstance(tables, dict) and tables["season"] == []  # (3 games qualify)
+    for key in ("players", "tables", "hall_of_fame", "matches"):
+        assert imported[key] == reported[key], key
+
+
 def test_a_dry_run_changes_nothing(tmp_path: Path, capsys: Capture) -> None:
     db, file = tmp_path / "r.db", tmp_path / "m.csv"
     console(db, "!time 2026-01-01T10:00:00+00:00\n@mod: /ladder create main preset=duel\n")
