@@ -59,7 +59,7 @@ async def run_import(args: argparse.Namespace, path: str, policy: Policy) -> str
     def work(repo: Any) -> tuple[Imported, str]:
         bar.reset()  # (a unit of work may be tried again)
         done = import_matches(repo, args.chat, args.ladder, settings, matches, now,
-                              observe=lambda _state, _result: bar.update())
+                              progress=bar.update)
         return done, _standings(repo, args.chat, done.ladder, policy)
 
     with bar:

@@ -201,7 +201,13 @@ def check_shapes(matches: list[FileMatch], settings: Settings, ladder: str) -> N
     """Refuse, at its line, the first match the ladder's rulebook does not take (a team
     game where it has none, a free-for-all on a one-on-one ladder, a score it cannot)."""
     book = choose(settings)
+    seen: set[tuple[object, ...]] = set()  # shapes taken (a long file has a few)
     for match in matches:
+        shape = (tuple(len(side) for side in match.sides), match.draw, match.margin,
+                 match.moves, match.rated, match.score)
+        if shape in seen:
+            continue
+        seen.add(shape)
         ids = {name: i for i, name in enumerate(name for side in match.sides for name in side)}
         result = Result(tuple(tuple(ids[name] for name in side) for side in match.sides),
                         match.draw, match.margin, match.moves, match.rated, match.score)

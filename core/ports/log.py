@@ -6,9 +6,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
+from core.domain.batch import Row
 from core.domain.events import Event
 from core.domain.ledger import Rederived
-from core.domain.model import Timestamp
+from core.domain.model import PlayerId, Timestamp
 from core.domain.settings import Settings
 from core.domain.standing import Applied
 from core.domain.state import LadderState
@@ -23,6 +24,14 @@ class LogRepo(Protocol):
 
     def append(self, ladder: int, events: Sequence[Event]) -> list[Applied | Rederived]:
         """Append events to the log, fold them in and update every projection."""
+        ...
+
+    def append_duels(self, ladder: int, duels: Sequence[Row],
+                     reporters: Sequence[PlayerId]) -> None:
+        """Append plain one-on-one matches (`core.domain.batch.Row`s, numbered by the
+        caller), each reported by its reporter and confirmed at its instant: what
+        `append` of each one's MatchConfirmed and `save_match` of its confirmed record
+        store, at once (an import's long runs; no correction names them yet)."""
         ...
 
     def events(self, ladder: int, until: Timestamp | None = None) -> list[Event]:

@@ -40,6 +40,9 @@ from core.service.planning import schedule
 from core.service.session import Session
 
 IMPORTER = UserRef("system:import", "import")
+# Plain matches appended together at most: a run's fold and rows stay well within one
+# command's time budget (core.domain.budget) and a few megabytes.
+LONGEST_RUN = 4096
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,18 +60,20 @@ class Imported:
 def import_matches(repo: Repo, chat: str, name: str, settings: Settings | None,
                    matches: Sequence[FileMatch], now: Timestamp,
                    by: UserRef = IMPORTER,
-                   observe: Callable[[LadderState, Result], None] | None = None) -> Imported:
+                   observe: Callable[[LadderState, Result], None] | None = None,
+                   progress: Callable[[int], None] | None = None) -> Imported:
     """Put `matches` into the ladder `name` of `chat`, made with `settings` where there
     is none, as one import (kept, to be undone at once) made by `by` at `now`;
     FileRefused (at its line) or RuleViolation before the first is applied. `observe`
     sees each match's result with the standings just before it (/ladder whatif's
-    predictions, a progress bar)."""
+    predictions); `progress` is told how many more matches are in (a progress bar)."""
     if matches and matches[-1].at > now:  # (a ladder's clock never runs ahead of time)
         raise FileRefused(matches[-1].line, t("import.future", at=iso(matches[-1].at),
                                               now=iso(now)))
     ladder = _ladder(repo, chat, name, settings, matches)
     check_shapes(list(matches), ladder.settings, ladder.name)
-    matches = [_shown(m) for m in matches]
+    shown: dict[str, str] = {}  # (a long file names few players, many times)
+    matches = [_shown(m, shown) for m in matches]
     players = repo.players(ladder.id)
     ids = {info.name: p for p, info in players.items()}
     _check_players(ladder, players, ids, matches)
@@ -76,10 +81,28 @@ def import_matches(repo: Repo, chat: str, name: str, settings: Settings | None,
     away = {p for p, info in players.items() if not info.member and info.user.startswith(UNCLAIMED)}
     made: list[PlayerInfo] = []
     done: list[int] = []
+    run: list[FileMatch] = []  # plain one-on-one matches, appended together
+
+    def flush() -> None:
+        if run:
+            done.extend(_append_run(repo, ladder, run, ids))
+            if progress is not None:
+                progress(len(run))
+            run.clear()
+
     for match in matches:
+        if observe is None and _plain(match, ids, away) and not _due(ladder, match.at):
+            run.append(match)
+            if len(run) == LONGEST_RUN:
+                flush()
+            continue
+        flush()
         with renewed():  # (each match a command's budget: a long import is many)
             ladder, number = _one(repo, ladder, match, ids, made, away, observe)
         done.append(number)
+        if progress is not None:
+            progress(1)
+    flush()
     batch = ImportBatch(ladder.id, len(repo.imports(ladder.id)) + 1, now, by.name,
                         done[0] if done else 1, done[-1] if done else 0,
                         tuple(p.id for p in made))
@@ -90,12 +113,46 @@ def import_matches(repo: Repo, chat: str, name: str, settings: Settings | None,
                     matches[0].at if matches else None, matches[-1].at if matches else None)
 
 
-def _shown(match: FileMatch) -> FileMatch:
+def _plain(match: FileMatch, ids: Mapping[str, PlayerId], away: set[PlayerId]) -> bool:
+    """Whether a match may go in with a run (`Repo.append_duels`): one on one, with no
+    margin or score, between players on the ladder already."""
+    if len(match.sides) != 2 or match.margin is not None or match.score is not None:
+        return False
+    (a, *more), (b, *others) = match.sides
+    return not more and not others and a in ids and b in ids and ids[a] not in away \
+        and ids[b] not in away
+
+
+def _due(ladder: LadderInfo, at: Timestamp) -> bool:
+    """Whether a job falls due by `at` (catch_up would run it): a run stops before it.
+    (A tournament under way may take a match as its game: also one at a time.)"""
+    return ladder.contested or (ladder.next_due is not None and at >= ladder.next_due
+                                and at > ladder.clock)
+
+
+def _append_run(repo: Repo, ladder: LadderInfo, run: Sequence[FileMatch],
+                ids: Mapping[str, PlayerId]) -> range:
+    """Plain matches in at once, numbered on from the ladder's next; their numbers."""
+    first = repo.new_match_id(ladder.id)
+    rows = [(m.at, ids[m.sides[0][0]], ids[m.sides[1][0]], m.draw, m.rated, m.moves, m.at,
+             number) for number, m in enumerate(run, first)]
+    with renewed():  # (a run is one command's worth of time: LONGEST_RUN says how long)
+        repo.append_duels(ladder.id, rows, [ids[m.reporter] for m in run])
+    return range(first, first + len(run))
+
+
+def _shown(match: FileMatch, shown: dict[str, str]) -> FileMatch:
     """A match with its players' names as the bot shows names (core.domain.names): what a
-    player typed is never a mention or a command."""
-    return dataclasses.replace(match, sides=tuple(tuple(shown_name(n) for n in side)
+    player typed is never a mention or a command. (`shown`: the names shown so far.)"""
+    names = [n for side in match.sides for n in side]
+    for name in names:
+        if name not in shown:
+            shown[name] = shown_name(name)
+    if all(shown[n] == n for n in names):  # (the reporter is one of them)
+        return match
+    return dataclasses.replace(match, sides=tuple(tuple(shown[n] for n in side)
                                                   for side in match.sides),
-                               reporter=shown_name(match.reporter))
+                               reporter=shown[match.reporter])
 
 
 def _one(repo: Repo, ladder: LadderInfo, match: FileMatch, ids: dict[str, PlayerId],

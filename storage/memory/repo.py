@@ -13,6 +13,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
+from core.domain.batch import Row, plain_event
 from core.domain.calendar import DAY
 from core.domain.events import DecayDay, Event, SeasonClosed
 from core.domain.ledger import Ledger, Rederived
@@ -242,6 +243,19 @@ class MemoryRepo(MemoryFollowing, MemoryPlatform, MemorySharing, NoHints):
             if table[number].status != "voided":
                 table[number] = dataclasses.replace(table[number], status="voided",
                                                     voided_at=at, rated=False)
+
+    def append_duels(self, ladder: int, duels: Sequence[Row],
+                     reporters: Sequence[PlayerId]) -> None:
+        for row, reporter in zip(duels, reporters, strict=True):
+            event = plain_event(row)
+            applied = self.append(ladder, [event])[0]
+            assert isinstance(applied, Applied) and applied.match is not None
+            at, *_, played, match = row
+            self.save_match(MatchRecord(ladder, match, "confirmed", reporter, played,
+                                        event.match.result, confirmed_at=at,
+                                        note=applied.match.note, rated=applied.match.rated))
+            key = (ladder, "match")
+            self.d.counters[key] = max(self.d.counters.get(key, 0), match)
 
     def save_match(self, record: MatchRecord) -> None:
         self.d.matches[record.ladder][record.id] = record

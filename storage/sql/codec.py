@@ -64,6 +64,21 @@ def result_to_json(result: Result) -> dict[str, Any]:
     return data
 
 
+def duel_result_json(a: PlayerId, b: PlayerId, draw: bool, rated: bool,
+                     moves: int | None) -> str:
+    """`dumps(result_to_json(...))` of a plain one-on-one result, written out: a bulk
+    import writes one a match (tests hold the two equal)."""
+    return "".join(('{"s":[[', str(a), '],[', str(b), ']]', ',"d":1' if draw else "",
+                    "" if moves is None else f',"mv":{moves}', "" if rated else ',"u":1',
+                    "}"))
+
+
+def duel_event_json(match: int, played: Timestamp, result: str) -> str:
+    """The stored body of a plain one-on-one match's event (as `encode_event` gives it),
+    its result as `duel_result_json` wrote it."""
+    return f'{{"id":{match},"t":{played},"r":{result}}}'
+
+
 def result_from_json(data: dict[str, Any]) -> Result:
     """The inverse of `result_to_json`."""
     return Result(

@@ -218,14 +218,17 @@ class EventLog(Heads):
                 self._complete(ladder, cached)
                 self._snapshot(ladder, state)
             results.append(applied)
-        state = cached.state
+        self._keep_marks(ladder, cached.state, marks)
+        return results
+
+    def _keep_marks(self, ladder: int, state: LadderState, marks: tuple[Any, ...]) -> None:
+        """Store the ladder's settings, season and last decay day where they are no longer
+        `marks` (serializing settings is costly: only when they changed)."""
         if (state.settings, state.season, state.last_decay) != marks:
-            # Serializing settings is costly: only when they (or the marks) changed.
             self.settings_read.pop(ladder, None)
             self.conn.execute(
                 "UPDATE ladders SET settings=?, season=?, last_decay=? WHERE id=?",
                 (settings_to_json(state.settings), state.season, state.last_decay, ladder))
-        return results
 
     def _snapshot(self, ladder: int, state: LadderState) -> None:
         self.conn.execute("INSERT INTO snapshots (ladder, seq, body) VALUES (?, ?, ?) "

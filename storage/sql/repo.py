@@ -33,6 +33,7 @@ from core.ports.hints import (
     TimelineRead,
     UnfinishedChallengesRead,
 )
+from storage.sql.bulk import BulkLog
 from storage.sql.codec import (
     settings_from_json,
     settings_to_json,
@@ -45,7 +46,6 @@ from storage.sql.part import Read
 from storage.sql.platform_data import PlatformTables
 from storage.sql.reads import ProjectionReads
 from storage.sql.rederive import Rederivation
-from storage.sql.replay import EventLog
 from storage.sql.sharing import SharingTables
 from storage.sql.tournaments import TournamentTables
 
@@ -68,7 +68,7 @@ class SettingsCache:
         return found
 
 
-class SqlRepo(EventLog, Rederivation, MatchTables, ProjectionReads, FollowingTables,
+class SqlRepo(BulkLog, Rederivation, MatchTables, ProjectionReads, FollowingTables,
               PlatformTables, SharingTables, TournamentTables, ImportTables):
     """The Repo protocol in SQL, inside one transaction: over sqlite3's connection, and
     over PostgreSQL's sessions, which take sqlite3's methods (storage/postgres/session.py)."""

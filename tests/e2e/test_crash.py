@@ -92,17 +92,18 @@ IMPORT_WORKER = textwrap.dedent("""
     from bot.cli import main
     from core.service import importing
 
-    original, done = importing._one, []
+    # runs of two matches: killed after the second run, 4 of 5 matches in
+    original, done, importing.LONGEST_RUN = importing._append_run, [], 2
 
-    def one_then_hang(*args):
+    def run_then_hang(*args):
         found = original(*args)
         done.append(found)
-        if len(done) == 3:
+        if len(done) == 2:
             print("HALF-IMPORTED", flush=True)
             time.sleep(600)
         return found
 
-    importing._one = one_then_hang
+    importing._append_run = run_then_hang
     main(["import", "--db", sys.argv[1], "--ladder", "main", sys.argv[2]])
 """)
 
