@@ -51,6 +51,18 @@ class ChangeSettings(Command):
 
 
 @dataclass(frozen=True, slots=True)
+class SwitchRulebook(Command):
+    """Moderator: the ladder switched to another preset (and rule settings), its whole
+    history re-derived as if it had been made with them."""
+
+    moderator = True
+    reschedules = True
+
+    preset: str
+    options: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class WhatIf(Command):
     """Moderator: the ladder's history replayed under another preset or other settings,
     side by side with its standings now; nothing is changed."""
@@ -145,6 +157,16 @@ class UnpinStandings(Command):
     moderator = True
 
 
+def _preset(args: Args) -> tuple[str | None, tuple[tuple[str, str], ...]]:
+    """The rest of the line's `key=value` options: `preset=` (given once at most, in
+    lower case) and the others."""
+    options = read_options(args)
+    presets = [v.lower() for k, v in options if k == "preset"]
+    if len(presets) > 1:
+        raise args.error(t("mod.preset_once"))
+    return (presets[0] if presets else None), tuple(p for p in options if p[0] != "preset")
+
+
 def parse_ladder(args: Args) -> Command:
     """/ladder create|set|info|list|pin|unpin|default|rename|delete|share|join-share|
     unshare."""
@@ -155,27 +177,22 @@ def parse_ladder(args: Args) -> Command:
         name = ladder_name(args.pop())
         if name is None:
             raise args.error(t("mod.ladder_name"))
-        options = read_options(args)
-        presets = [v for k, v in options if k == "preset"]
-        if not presets:
+        preset, options = _preset(args)
+        if preset is None:
             raise args.error(t("mod.which_preset"))
-        if len(presets) > 1:
-            raise args.error(t("mod.preset_once"))
-        return CreateLadder(name, presets[0].lower(), tuple(p for p in options if p[0] != "preset"))
+        return CreateLadder(name, preset, options)
     if sub == "set":
-        options = read_options(args)
+        preset, options = _preset(args)
+        if preset is not None:
+            return SwitchRulebook(preset, options)
         if not options:
             raise args.error(t("mod.set_what"))
         return ChangeSettings(options)
     if sub == "whatif":
-        options = read_options(args)
-        presets = [v.lower() for k, v in options if k == "preset"]
-        if not options:
+        preset, options = _preset(args)
+        if preset is None and not options:
             raise args.error(t("whatif.what"))
-        if len(presets) > 1:
-            raise args.error(t("mod.preset_once"))
-        return WhatIf(presets[0] if presets else None,
-                      tuple(p for p in options if p[0] != "preset"))
+        return WhatIf(preset, options)
     if sub in ("info", "show", "settings"):
         args.done()
         return ShowLadder()
@@ -217,7 +234,8 @@ def parse_ladder(args: Args) -> Command:
 # Its words, as /help, the parser and Telegram's menus read them.
 WORDS: tuple[Spec, ...] = (
     Spec("ladder", ("/ladder create NAME preset=PRESET [key=value ...]",
-                    "/ladder set key=value ...", "/ladder info", "/ladder list",
+                    "/ladder set key=value ...", "/ladder set preset=PRESET [key=value ...]",
+                    "/ladder info", "/ladder list",
                     "/ladder pin", "/ladder unpin",
                     "/ladder default NAME", "/ladder rename NEW", "/ladder delete NAME",
                     "/ladder share", "/ladder join-share CODE NAME", "/ladder unshare",
@@ -225,7 +243,7 @@ WORDS: tuple[Spec, ...] = (
          N_("help.ladder"), N_("menu.ladder"), parse_ladder, (
              CreateLadder, ChangeSettings, ShowLadder, ListLadders, MakeDefault, RenameLadder,
              PinStandings, UnpinStandings, DeleteLadder, ShareLadder, JoinShare, Unshare,
-             WhatIf),
+             WhatIf, SwitchRulebook),
          reads=True),
 )
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.domain.model import Correction, Match, PlayerId, Result, Timestamp
+from core.domain.settings import Settings
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +119,18 @@ class SeasonClosed:
     reason: str = ""
 
 
+@dataclass(frozen=True, slots=True)
+class RulesSwitched:
+    """A moderator switched the ladder to other base settings (another rulebook): its
+    whole history is read under `settings` from here on, as if it had been made with
+    them; `was` are the base settings before, for going back."""
+
+    at: Timestamp
+    settings: Settings
+    was: Settings
+    by: str = ""
+
+
 Event = (
     PlayerJoined
     | PlayerLeft
@@ -130,6 +143,7 @@ Event = (
     | RatingAdjusted
     | DecayDay
     | SeasonClosed
+    | RulesSwitched
 )
 
 CORRECTIONS = (MatchVoided, MatchesVoided, ResultChanged)

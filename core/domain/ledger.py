@@ -10,7 +10,7 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass
 
-from core.domain.events import Event, MatchConfirmed, corrections_of
+from core.domain.events import Event, MatchConfirmed, RulesSwitched, corrections_of
 from core.domain.model import Correction
 from core.domain.settings import Settings
 from core.domain.standing import Applied, Change
@@ -43,6 +43,10 @@ class Ledger:
         """Add one event; return its effect, or everything a correction re-derived."""
         self.events.append(event)
         seq = len(self.events)
+        if isinstance(event, RulesSwitched):  # the whole history, read anew
+            self.settings = event.settings
+            self.snapshots = {0: LadderState(event.settings)}
+            return self._rederive(1)
         found = corrections_of(event)
         seqs = [self.match_seq[m] for m in found if m in self.match_seq]
         if seqs:

@@ -12,14 +12,12 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 
-from core.domain.bestof import score_refusal
 from core.domain.calendar import parse_instant
 from core.domain.errors import LadderError
 from core.domain.model import Margin, Result, Timestamp
-from core.domain.rulebooks import choose
 from core.domain.settings import MAX_BESTOF, MAX_MOVES, Settings
-from core.domain.shape import shape_refusal
-from core.i18n import Message, Number, t
+from core.domain.shape import played_refusal
+from core.i18n import N_, Message, Number, t
 
 REQUIRED = ("played_at", "players", "result")
 OPTIONAL = ("score", "margin", "moves", "unrated", "note")
@@ -200,7 +198,6 @@ def _flag(line: int, raw: str) -> bool:
 def check_shapes(matches: list[FileMatch], settings: Settings, ladder: str) -> None:
     """Refuse, at its line, the first match the ladder's rulebook does not take (a team
     game where it has none, a free-for-all on a one-on-one ladder, a score it cannot)."""
-    book = choose(settings)
     seen: set[tuple[object, ...]] = set()  # shapes taken (a long file has a few)
     for match in matches:
         shape = (tuple(len(side) for side in match.sides), match.draw, match.margin,
@@ -211,8 +208,6 @@ def check_shapes(matches: list[FileMatch], settings: Settings, ladder: str) -> N
         ids = {name: i for i, name in enumerate(name for side in match.sides for name in side)}
         result = Result(tuple(tuple(ids[name] for name in side) for side in match.sides),
                         match.draw, match.margin, match.moves, match.rated, match.score)
-        refusal = shape_refusal(settings, result, ladder) or score_refusal(settings, result)
-        if refusal is None and book.needs_margin(settings, result):
-            refusal = t("csv.margin_needed", ladder=ladder)
+        refusal = played_refusal(settings, result, ladder, N_("csv.margin_needed"))
         if refusal is not None:
             raise FileRefused(match.line, refusal)

@@ -216,7 +216,7 @@ _ACTIONS = {"void": N_("audit.void"), "set": N_("audit.set"), "adjust": N_("audi
             "tournament_start": N_("audit.tournament_start"),
             "tournament_cancel": N_("audit.tournament_cancel"),
             "import": N_("audit.import"), "undo_import": N_("audit.undo_import"),
-            "claim": N_("audit.claim")}
+            "claim": N_("audit.claim"), "rules": N_("audit.rules")}
 
 
 @dataclass(frozen=True, slots=True)

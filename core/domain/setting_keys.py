@@ -302,3 +302,26 @@ def describe(settings: Settings) -> str:
         if value != getattr(base, spec.key):
             diffs.append(f"{spec.key}={format_value(value)}")
     return ", ".join(diffs)
+
+
+# What a switch of rulebook keeps of a ladder's settings (`/ladder set preset=`, and the
+# what-if of one): how its community reports, speaks, queues and keeps its tables. No
+# preset sets these and no rulebook reads them; everything else is the new preset's.
+KEPT_ON_SWITCH = ("confirm", "confirm_hours", "timezone", "language", "queue",
+                  "ready_seconds", "queue_minutes", "bestof", "season_min_games",
+                  "week_min_games", "week_days", "active_days", "hall_of_fame",
+                  "weekly_summary", "challenge_hours", "play_hours", "reminder_hours",
+                  "margin_required")
+
+
+def switched(ladder: Settings, to: Settings, options: Iterable[tuple[str, str]],
+             refused: str) -> Settings:
+    """The settings `to` (a preset's) with what a switch keeps of `ladder`'s, then the
+    `key=value` rule options; a ladder property among them is refused (`refused` says
+    it, naming the key)."""
+    rules, properties = split_properties(options)
+    if properties:
+        raise SettingError(t(refused, key=next(iter(properties))))
+    changes = parse_settings(rules)
+    kept = to.with_changes({key: getattr(ladder, key) for key in KEPT_ON_SWITCH})
+    return validate(kept.with_changes(changes), changes)

@@ -4,6 +4,7 @@ One copy, for `/report` (core/service/handlers/reporting.py) and for a queue's m
 
 from __future__ import annotations
 
+from core.domain.bestof import score_refusal
 from core.domain.model import Result
 from core.domain.rulebooks import choose
 from core.domain.settings import Settings
@@ -22,3 +23,14 @@ def shape_refusal(settings: Settings, result: Result, ladder: str) -> Message | 
     if settings.max_sides is not None and len(result.sides) > settings.max_sides:
         return t("shape.max_sides", count=settings.max_sides, ladder=ladder)
     return None
+
+
+def played_refusal(settings: Settings, result: Result, ladder: str,
+                   no_margin: str) -> Message | None:
+    """Why the ladder `ladder` could not rate this game already played under `settings`
+    (an import's, or its history's under another rulebook; None: it could): its shape,
+    its score, or a margin its rulebook needs and it has not (said by `no_margin`)."""
+    refusal = shape_refusal(settings, result, ladder) or score_refusal(settings, result)
+    if refusal is None and choose(settings).needs_margin(settings, result):
+        return t(no_margin, ladder=ladder)
+    return refusal

@@ -32,6 +32,7 @@ from core.domain.events import (
     PlayerJoined,
     PlayerLeft,
     RatingAdjusted,
+    RulesSwitched,
     SeasonClosed,
     SettingsChanged,
     collect_corrections,
@@ -101,6 +102,9 @@ class LadderState(RatedGames):
             return self._change_settings(event)
         if isinstance(event, CORRECTIONS):
             # Corrections act where their match stands, through `corrections`.
+            return NOTHING
+        if isinstance(event, RulesSwitched):
+            # The store re-derived the whole history under its settings before this.
             return NOTHING
         raise TypeError(f"not an event: {event!r}")
 

@@ -31,6 +31,7 @@ from core.commands.ladders import (
     RenameLadder,
     ShareLadder,
     ShowLadder,
+    SwitchRulebook,
     UnpinStandings,
     Unshare,
     WhatIf,
@@ -70,7 +71,7 @@ from core.domain.records import Context, LadderInfo, Reply
 from core.domain.settings import Policy
 from core.i18n import Message
 from core.ports.repository import Repo
-from core.service import helptext, whatif
+from core.service import helptext, switching, whatif
 from core.service.handlers import (
     challenges,
     imports,
@@ -166,6 +167,7 @@ on(BanPlayer, membership.ban)
 on(UnbanPlayer, membership.unban)
 on(CloseSeason, moderation.close_season)
 on(WhatIf, whatif.whatif)
+on(SwitchRulebook, switching.switch)
 on(ClaimPlayer, imports.claim)
 on(ApproveClaim, imports.approve_claim)
 on(UndoImport, imports.undo_import)

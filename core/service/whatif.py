@@ -12,17 +12,17 @@ from collections.abc import Sequence
 from typing import Any
 
 from core.commands.ladders import WhatIf
-from core.domain.errors import RuleViolation, SettingError
+from core.domain.errors import RuleViolation
 from core.domain.events import MatchConfirmed, collect_corrections
 from core.domain.match_file import FileMatch, FileRefused
 from core.domain.model import PlayerId
 from core.domain.prediction import Forecast
 from core.domain.records import MatchRecord, Reply
 from core.domain.rulebooks import choose
-from core.domain.setting_keys import parse_settings, split_properties, validate
+from core.domain.setting_keys import switched
 from core.domain.settings import Settings
 from core.domain.state import LadderState
-from core.i18n import Message, Number, joined, t
+from core.i18n import N_, Message, Number, joined, t
 from core.service.importing import import_matches
 from core.service.jobs import catch_up
 from core.service.session import Session
@@ -56,8 +56,8 @@ def whatif(s: Session, cmd: WhatIf) -> Reply:
     except FileRefused as refused:
         raise RuleViolation(t("whatif.refused", id=refused.line, why=refused.why)) from None
     state = s.repo.state(s.ladder.id)
-    mine = _table(state, names)
-    rows = [t("whatif.row", place=i + 1, now=_cell(mine, i), then=_cell(table, i))
+    mine = top_table(state, names)
+    rows = [t("whatif.row", place=i + 1, now=cell(mine, i), then=cell(table, i))
             for i in range(min(TOP, max(len(mine), len(table))))]
     rules = ", ".join([cmd.preset or s.settings.preset, *(f"{k}={v}" for k, v in cmd.options)])
     return Reply(joined(
@@ -68,13 +68,10 @@ def whatif(s: Session, cmd: WhatIf) -> Reply:
 
 
 def _settings(s: Session, cmd: WhatIf) -> Settings:
-    """The what-if's settings: the preset's (else the ladder's) with the options."""
-    rules, properties = split_properties(cmd.options)
-    if properties:
-        raise SettingError(t("whatif.property", key=next(iter(properties))))
-    base = s.policy.settings_for(cmd.preset) if cmd.preset else s.settings
-    changes = parse_settings(rules)
-    return validate(base.with_changes(changes), changes)
+    """The what-if's settings: the preset's (else the ladder's), keeping what a switch to
+    it keeps of the ladder's (`/ladder set preset=`), with the options."""
+    to = s.policy.settings_for(cmd.preset) if cmd.preset else s.settings
+    return switched(s.settings, to, cmd.options, N_("whatif.property"))
 
 
 def _as_file(played: Sequence[MatchRecord], names: dict[PlayerId, str]) -> list[FileMatch]:
@@ -95,7 +92,7 @@ def _replayed(s: Session, settings: Settings, matches: list[FileMatch],
     ladder = s.repo.ladder(chat, done.ladder)
     assert ladder is not None
     catch_up(s.repo, ladder, s.now)
-    return _table(s.repo.state(ladder.id),
+    return top_table(s.repo.state(ladder.id),
                   {p: i.name for p, i in s.repo.players(ladder.id).items()})
 
 
@@ -116,7 +113,7 @@ def _predicted_now(s: Session) -> Forecast:
     return forecast
 
 
-def _table(state: LadderState, names: dict[PlayerId, str]) -> list[tuple[str, str]]:
+def top_table(state: LadderState, names: dict[PlayerId, str]) -> list[tuple[str, str]]:
     """The members, best first, as (name, rating or rung shown)."""
     book, settings = choose(state.settings), state.settings
     members = [(p, st) for p, st in state.players.items() if st.member]
@@ -127,7 +124,7 @@ def _table(state: LadderState, names: dict[PlayerId, str]) -> list[tuple[str, st
     return [(names[p], book.shown(settings, st)) for p, st in members[:TOP]]
 
 
-def _cell(table: list[tuple[str, str]], i: int) -> str:
+def cell(table: list[tuple[str, str]], i: int) -> str:
     return f"{table[i][0]} {table[i][1]}" if i < len(table) else "—"
 
 

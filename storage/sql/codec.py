@@ -19,6 +19,7 @@ from core.domain.events import (
     PlayerLeft,
     RatingAdjusted,
     ResultChanged,
+    RulesSwitched,
     SeasonClosed,
     SettingsChanged,
 )
@@ -144,6 +145,9 @@ def encode_event(event: Event) -> tuple[str, dict[str, Any], str | None]:
                             "b": event.challenged}, None
     if isinstance(event, SettingsChanged):
         return "settings", {"c": [[k, v] for k, v in event.changes], "by": event.by}, None
+    if isinstance(event, RulesSwitched):
+        return "rules", {"s": json.loads(settings_to_json(event.settings)),
+                         "w": json.loads(settings_to_json(event.was)), "by": event.by}, None
     raise TypeError(f"not an event: {event!r}")
 
 
@@ -173,6 +177,9 @@ def decode_event(kind: str, at: int, body: dict[str, Any]) -> Event:
     if kind == "settings":
         return SettingsChanged(at, tuple((k, _tuples(v)) for k, v in body["c"]),
                                body.get("by", ""))
+    if kind == "rules":
+        return RulesSwitched(at, settings_from_json(dumps(body["s"])),
+                             settings_from_json(dumps(body["w"])), body.get("by", ""))
     raise ValueError(f"unknown event kind {kind!r}")
 
 

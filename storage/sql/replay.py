@@ -15,7 +15,14 @@ from typing import Any
 
 from core.domain.batch import fold_rows, plain_event
 from core.domain.collector import paused
-from core.domain.events import DecayDay, Event, MatchConfirmed, collect_corrections, corrections_of
+from core.domain.events import (
+    DecayDay,
+    Event,
+    MatchConfirmed,
+    RulesSwitched,
+    collect_corrections,
+    corrections_of,
+)
 from core.domain.ledger import Rederived
 from core.domain.model import Correction, PlayerId, Timestamp
 from core.domain.settings import Settings
@@ -199,6 +206,9 @@ class EventLog(Heads):
                 "duel_flags, duel_moves, duel_played) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (ladder, seq, event.at, kind, dumps(body), match, key, *duel_columns(event)),
             )
+            if isinstance(event, RulesSwitched):
+                results.append(self._switch(ladder, cached, event))
+                continue
             found = corrections_of(event)
             if found:
                 first = min(found)
@@ -220,6 +230,16 @@ class EventLog(Heads):
             results.append(applied)
         self._keep_marks(ladder, cached.state, marks)
         return results
+
+    def _switch(self, ladder: int, cached: Cached, event: RulesSwitched) -> Rederived:
+        """The whole history read anew under the event's settings, as if the ladder had
+        been made with them (their journal holds the old rules' standings: not used)."""
+        self.conn.execute("UPDATE ladders SET base_settings=? WHERE id=?",
+                          (settings_to_json(event.settings), ladder))
+        self.settings_read.pop(ladder, None)
+        cached.state.undo = None
+        done: Rederived = self._rederive(ladder, cached, 1, event, None, one=False)
+        return done
 
     def _keep_marks(self, ladder: int, state: LadderState, marks: tuple[Any, ...]) -> None:
         """Store the ladder's settings, season and last decay day where they are no longer

@@ -54,6 +54,13 @@ async def test_a_claim_and_an_undo_through_discords_typed_options(tmp_path: Path
                                             group="ladder")))
         assert whatif.startswith("What if main were rated by glicko2? Its 2 games replayed")
         assert "1. dave " in whatif and " \\| " in whatif  # (a table's bar, as typed)
+        switched = text(await dc.send(command("set", option("options", "preset=glicko2"),
+                                              by=MOD, group="ladder")))
+        assert switched.startswith("main now rates by glicko2 (it rated by duel): its whole "
+                                   "history, 2 games, re-derived")
+        assert switched.endswith("To go back to exactly the rules before: /ladder set "
+                                 "preset=duel")
+        assert "\n1. dave 1015 \\| dave " in switched  # (the claimed history; bars as typed)
         undone = text(await dc.send(command(
             "undo-import", option("batch", batch), option("reason", "wrong **file**"),
             by=MOD, group="mod")))
@@ -76,5 +83,8 @@ async def test_a_claim_and_an_undo_in_telegram_lines(tmp_path: Path) -> None:
         assert said[-1].startswith(f"mod gave dave the history of {ON_TELEGRAM}")
         said = await tg.say(mod, "/ladder whatif preset=openskill")
         assert said[-1].startswith("What if main were rated by openskill? Its 2 games")
+        said = await tg.say(mod, "/ladder set preset=openskill")
+        assert said[-1].startswith("main now rates by openskill (it rated by duel)")
+        assert "\n1. dave " in said[-1] and said[-1].endswith(": /ladder set preset=duel")
         said = await tg.say(mod, f"/mod undo-import {batch} wrong file")
         assert said[-1].startswith("mod undid import 1: its 2 matches are voided")

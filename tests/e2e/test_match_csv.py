@@ -209,6 +209,7 @@ HISTORY_SCRIPT = SCRIPT + """!time 2026-01-06T09:00:00+00:00
 !time 2026-01-09T09:00:00+00:00
 @dan: /report win @bob
 @mod: /mod season close a short season
+@mod: /ladder set preset=warlight
 @carol: /report loss @dan
 @bob: /report win @alice ladder=os
 """
@@ -233,7 +234,7 @@ def test_a_history_exported_and_imported_into_a_new_database_exports_the_same(
     first = _exported(capsys, db, ladder, at)
     assert len(first["history"]["events"]) > 5  # type: ignore[index]
     kinds = {kind for kind, _, _ in first["history"]["events"]}  # type: ignore[index]
-    assert ladder == "os" or {"season", "result", "adjust", "settings"} <= kinds
+    assert ladder == "os" or {"season", "result", "adjust", "settings", "rules"} <= kinds
     file = tmp_path / "main.json"
     file.write_text(json.dumps(first))
     code, out, err = cli(capsys, "import", "--db", str(again), "--ladder", ladder, str(file))

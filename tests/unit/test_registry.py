@@ -49,7 +49,8 @@ def test_moderators_commands_are_exactly_the_mod_word_and_the_ladder_admin() -> 
         "UnbanPlayer", "CloseSeason", "CancelChallenge", "PinStandings", "UnpinStandings",
         "ShareLadder", "JoinShare", "Unshare",
         "CreateTournament", "StartTournament", "CancelTournament",  # (a tournament's running)
-        "ApproveClaim", "UndoImport", "WhatIf"}  # (an import's; a replay's cost)
+        "ApproveClaim", "UndoImport", "WhatIf",  # (an import's; a replay's cost)
+        "SwitchRulebook"}  # (a history re-derived)
 
 
 def test_discords_tree_registers_every_word_of_the_registry() -> None:
