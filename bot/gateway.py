@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from bot.limits import Limiter
+from bot.pending import KEEP_MINUTES, PendingFiles
 from bot.text import overtime
 from core.commands.base import Command, Parsed
 from core.commands.challenges import AcceptChallenge
@@ -34,11 +35,13 @@ BUTTON_ACTIONS = ("confirm", "dispute", "withdraw")
 # Each button's label, said in the language of the reply it hangs under.
 BUTTON_LABELS = {"confirm": N_("button.confirm"), "dispute": N_("button.dispute"),
                  "withdraw": N_("button.withdraw"), "ready": N_("button.ready"),
-                 "accept": N_("button.accept")}
+                 "accept": N_("button.accept"), "import": N_("button.import")}
 # The button under a queue match's ready check.
 READY_ACTIONS = ("ready",)
+# The button under a chat import's dry run (its number: the file's, bot.pending).
+IMPORT = "import"
 # Every button a press may name (a press of anything else is a stale or forged one).
-PRESSABLE = (*BUTTON_ACTIONS, *READY_ACTIONS, "accept")
+PRESSABLE = (*BUTTON_ACTIONS, *READY_ACTIONS, "accept", IMPORT)
 # The commands a "which ladder?" question offers as buttons, one a ladder (a dispute
 # and a decline want their reason typed); a row each, five at most
 CHOOSABLE, MAX_CHOICES = ("confirm", "withdraw", "ready", "accept"), 5
@@ -50,13 +53,17 @@ PAGE_KINDS = {"s": "standings", "p": "players", "h": "history"}
 PAGE_LABELS = {"previous": N_("button.previous"), "next": N_("button.next")}
 
 
-def buttons_of(ready: int | None, confirm: int | None) -> tuple[tuple[str, ...], int] | None:
+def buttons_of(ready: int | None, confirm: int | None, kept: int | None = None
+               ) -> tuple[tuple[str, ...], int] | None:
     """The buttons a reply or an announcement carries, and the number they act on: a
-    ready check's, else a pending report's (None: no buttons)."""
+    ready check's, else a pending report's, else a chat import's kept file (None: no
+    buttons)."""
     if ready is not None:
         return READY_ACTIONS, ready
     if confirm is not None:
         return BUTTON_ACTIONS, confirm
+    if kept is not None:
+        return (IMPORT,), kept
     return None
 
 
@@ -140,6 +147,7 @@ class Asker:
     locale: str | None = None  # the asker's own language, as their client says it
     alone: bool = False  # a private chat: only the asker reads the replies
     ephemeral: bool = False  # a private reply reaches the asker alone (Discord's)
+    attachment: bytes | None = None  # the file sent with the command, as read
     roles: RoleAccess | None = None  # the server's roles, read for a command setting them
 
 
@@ -175,6 +183,7 @@ class Gateway:
         self.store, self.policy, self.clock, self.limiter = store, policy, clock, limiter
         self.changed = changed  # told of every ladder a command answered for
         self.outbox = outbox  # told when a command left announcements for other chats
+        self.pending = PendingFiles(clock)  # chat imports' dry runs' files
 
     def admit(self, asker: Asker) -> tuple[bool, Text | None]:
         """Whether the asker may send a command now, and what to tell them if not (None:
@@ -189,7 +198,8 @@ class Gateway:
                           roles_held=asker.roles_held,
                           message_id=asker.message_id, channel=asker.channel,
                           reply_to=asker.reply_to, locale=asker.locale, alone=asker.alone,
-                          ephemeral=asker.ephemeral, roles=asker.roles)
+                          ephemeral=asker.ephemeral, roles=asker.roles,
+                          attachment=asker.attachment)
             if not isinstance(what, Said):
                 return elsewhere(repo, ctx, execute(repo, ctx, Parsed(what, ladder),
                                                     self.policy))
@@ -218,4 +228,19 @@ class Gateway:
             self.changed(asker.chat, reply.ladder)
         if reply is not None and reply.posted and self.outbox is not None:
             self.outbox()
+        if reply is not None and reply.previewed is not None and asker.attachment:
+            reply = dataclasses.replace(reply, kept=self.pending.keep(
+                asker.chat, asker.user.key, *reply.previewed, asker.attachment))
         return reply
+
+    async def confirm_import(self, asker: Asker, number: int) -> Reply | None:
+        """Confirm import pressed: the import of the file its dry run kept (spent now,
+        whatever the answer), or, where it is no longer kept, why."""
+        sender = self.pending.sender(asker.chat, number)
+        if sender is not None and sender != asker.user.key:
+            return own_words(t("chat_import.not_yours"), asker.locale, self.policy)
+        kept = self.pending.take(asker.chat, number)
+        if kept is None:
+            return own_words(t("chat_import.expired", minutes=KEEP_MINUTES), asker.locale,
+                             self.policy)
+        return await self.run(dataclasses.replace(asker, attachment=kept.data), kept.command)

@@ -81,6 +81,8 @@ def _kind(option: Param) -> Any:
         kind = discord.User
     elif option.kind is Kind.BOOL:
         kind = bool
+    elif option.kind is Kind.FILE:
+        kind = discord.Attachment
     elif option.kind is Kind.INT:
         kind = app_commands.Range[int, option.low, option.high]
     else:
@@ -92,6 +94,7 @@ async def _answer(p: DiscordPlatform, form: Form, interaction: discord.Interacti
                   values: dict[str, Any]) -> None:
     """Make the form's command from its values, and run it (a refusal: to the asker)."""
     ladder = values.pop("ladder", None)
+    files = [values.pop(o.name) for o in form.options if o.kind is Kind.FILE]
     typed = {name: user_ref(value) if isinstance(value, discord.User | discord.Member)
              else value for name, value in values.items()}
     try:
@@ -100,10 +103,11 @@ async def _answer(p: DiscordPlatform, form: Form, interaction: discord.Interacti
         await p.respond(interaction, own_words(error.reason, interaction.locale.value,
                                                p.config.policy))
         return
+    sent = next((f for f in files if isinstance(f, discord.Attachment)), None)
     if isinstance(made, str):
-        await p.answer(interaction, None, ladder, made)
+        await p.answer(interaction, None, ladder, made, sent)
     else:
-        await p.answer(interaction, made, ladder)
+        await p.answer(interaction, made, ladder, file=sent)
 
 
 async def _help_topics(interaction: discord.Interaction[Any],

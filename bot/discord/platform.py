@@ -25,10 +25,11 @@ from bot.config import Config
 from bot.discord.board import DiscordBoard
 from bot.discord.buttons import PageButton, ReportButton, choice_view, page_view, report_view
 from bot.discord.commands import register
-from bot.discord.keys import PLATFORM, chat_key, user_ref
+from bot.discord.keys import PLATFORM, chat_key, mentions_as_tokens, role_ids, user_ref
 from bot.discord.render import MENTION, called_ids, calling, chunks, pinged, render, shown
 from bot.discord.roles import DiscordRoles
 from bot.gateway import (
+    IMPORT,
     Asker,
     Gateway,
     Said,
@@ -44,10 +45,11 @@ from core.commands.base import Command
 from core.commands.ladders import ShowLadder
 from core.commands.views import ShowHallOfFame, ShowHistory, ShowProfile, ShowStandings
 from core.domain.names import shown_name
-from core.domain.records import Announcement, Reply, UserRef
-from core.i18n import language_of, t
+from core.domain.records import Announcement, Reply
+from core.i18n import Number, language_of, t
 from core.i18n import render as said_in
 from core.ports.repository import PlatformRepo, PlatformStore
+from core.service.chat_import import CHAT_FILE
 from core.service.dispatch import storeless
 
 log = logging.getLogger(__name__)
@@ -57,28 +59,6 @@ AUTOCOMPLETE_WAIT = 2.0  # seconds an autocomplete may wait for the database
 EMBEDDED = (ShowStandings, ShowProfile, ShowHistory, ShowHallOfFame, ShowLadder)
 # A command that sets the roles a ladder gives: the server's roles are read first.
 SETS_ROLES = re.compile(r"^/ladder\s+(set|create)\b.*\b(roles|champion_role)\s*=", re.I | re.S)
-
-
-def role_ids(member: discord.Member) -> set[int]:
-    """The member's role ids as the interaction carried them.
-
-    `Member.roles` resolves ids through the guild's role cache, which a bot without the
-    guilds intent does not keep; the ids themselves are in the payload. This is the one
-    private discord.py name the bot reads.
-    """
-    return set(member._roles)
-
-
-def mentions_as_tokens(text: str, names: dict[int, str]) -> tuple[str, dict[str, UserRef]]:
-    """`<@123>` mentions written as `@d123` tokens the core parser resolves."""
-    known: dict[str, UserRef] = {}
-
-    def swap(found: re.Match[str]) -> str:
-        uid = int(found.group(1))
-        known[f"d{uid}"] = UserRef(f"{PLATFORM}:{uid}", names.get(uid, f"<@{uid}>"))
-        return f"@d{uid}"
-
-    return MENTION.sub(swap, text), known
 
 
 class DiscordPlatform:
@@ -201,35 +181,47 @@ class DiscordPlatform:
         return None
 
     async def run(self, interaction: discord.Interaction[Any], command: Command | None,
-                  ladder: str | None = None, text: str | None = None) -> Reply:
-        """Run a command (or a text to parse) for the user of an interaction."""
+                  ladder: str | None = None, text: str | None = None,
+                  attachment: bytes | None = None) -> Reply:
+        """Run a command (or a text to parse) for the user of an interaction (with the
+        file sent with it, as read)."""
+        asker = dataclasses.replace(self.asker(interaction), attachment=attachment)
         if command is None:
             assert text is not None
             names = {u.id: shown_name(u.display_name) for u in _resolved_users(interaction)}
             said, known = mentions_as_tokens(text, names)
-            asker = self.asker(interaction)
             if SETS_ROLES.search(text) and interaction.guild_id is not None:
                 server = await self.roles.server(interaction.guild_id)
                 asker = dataclasses.replace(asker, roles=server.access())
             reply = await self.gateway.run(asker, Said(said, known), ladder)
         else:
-            reply = await self.gateway.run(self.asker(interaction), command, ladder)
+            reply = await self.gateway.run(asker, command, ladder)
         return reply or own_words(t("adapter.nothing"), interaction.locale.value,
                                   self.config.policy)
 
     async def answer(self, interaction: discord.Interaction[Any], command: Command | None,
-                     ladder: str | None = None, text: str | None = None) -> None:
+                     ladder: str | None = None, text: str | None = None,
+                     file: discord.Attachment | None = None) -> None:
         """Run and respond: refusals only to the asker; tables and profiles as embeds.
 
         Whatever goes to the database is deferred first, by design: its wait in the
         queue, a correction's re-derivation or a chart may outlast Discord's 3 seconds,
-        which no timing here can promise."""
+        which no timing here can promise. So is the download of a file sent with it."""
         reply = self.admit(interaction) or (
             storeless(command, self.config.policy, interaction.locale.value)
             if command is not None else None)
+        if reply is None and file is not None and file.size > CHAT_FILE:  # (not downloaded)
+            reply = own_words(t("chat_import.too_large", most=Number(CHAT_FILE // 1024)),
+                              interaction.locale.value, self.config.policy)
         if reply is None:
             await interaction.response.defer(thinking=True)
-            reply = await self.run(interaction, command, ladder, text)
+            data = None
+            try:
+                data = None if file is None else await file.read()
+            except discord.HTTPException:
+                reply = own_words(t("chat_import.fetch_failed"), interaction.locale.value,
+                                  self.config.policy)
+            reply = reply or await self.run(interaction, command, ladder, text, data)
         await self.respond(interaction, reply, embed=isinstance(command, EMBEDDED))
 
     async def respond(self, interaction: discord.Interaction[Any], reply: Reply,
@@ -295,7 +287,11 @@ class DiscordPlatform:
         reply = self.admit(interaction)
         if reply is None:  # deferred as commands are; a button's leaves no loading message
             await interaction.response.defer()
-            reply = await self.run(interaction, button_command(action, match), ladder)
+            reply = await self.gateway.confirm_import(self.asker(interaction), match) \
+                if action == IMPORT else \
+                await self.run(interaction, button_command(action, match), ladder)
+            reply = reply or own_words(t("adapter.nothing"), interaction.locale.value,
+                                       self.config.policy)
         # The same way out as a command's reply: split to Discord's sizes, announcements
         # posted (a long free-for-all's confirmation was refused whole, and lost).
         await self.respond(interaction, reply)

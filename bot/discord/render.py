@@ -112,7 +112,7 @@ def render(reply: Reply, embed: bool = False, own: str | None = None,
                      for more in pages[1:]]
     else:
         messages = [{"content": part} for part in chunks(text)]
-    found = buttons_of(reply.ready, reply.confirm_match)
+    found = buttons_of(reply.ready, reply.confirm_match, reply.kept)
     buttons = (found[0], reply.ladder, found[1], reply.language) \
         if found is not None and reply.ladder is not None else None
     turns = tuple((page_label(action, reply.language), data) for action, data in

@@ -57,3 +57,12 @@ def seen_users(message: Message) -> list[User]:
     users += [e.user for e in message.entities or () if e.user is not None]
     users += list(message.new_chat_members or ())
     return [u for u in users if u.username and not u.is_bot]
+
+
+def addressed(text: str, bot: str | None) -> bool:
+    """Whether a command is for this bot (`bot`, its username): False for
+    `/cmd@OtherBot`."""
+    first = text.split(maxsplit=1)[0] if text.strip() else ""
+    if "@" not in first:
+        return True
+    return first.split("@", 1)[1].lower() == (bot or "").lower()

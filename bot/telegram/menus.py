@@ -4,15 +4,31 @@ Telegram speaks those (the command words stay as they are)."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 
-from telegram import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
+from telegram import (
+    Bot,
+    BotCommand,
+    BotCommandScopeAllGroupChats,
+    BotCommandScopeAllPrivateChats,
+)
 
 from bot.menu import MENU
 from core import i18n
 from core.commands.registry import PERSONAL_WORDS, READ_ONLY_WORDS
 
 Scope = BotCommandScopeAllGroupChats | BotCommandScopeAllPrivateChats
+log = logging.getLogger(__name__)
+
+
+async def register_menus(bot: Bot) -> None:
+    """setMyCommands for every menu: a failure is logged (the bot works without them)."""
+    try:
+        for commands, scope, code in command_menus():
+            await bot.set_my_commands(commands, scope=scope, language_code=code)
+    except Exception:
+        log.exception("could not register the command list (the bot still works)")
 
 
 def command_menus() -> list[tuple[list[BotCommand], Scope, str | None]]:

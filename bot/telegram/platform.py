@@ -39,6 +39,7 @@ from telegram.request import BaseRequest
 
 from bot.config import Config, host_port
 from bot.gateway import (
+    IMPORT,
     PRESSABLE,
     Asker,
     Gateway,
@@ -51,8 +52,16 @@ from bot.gateway import (
 from bot.limits import Limiter
 from bot.scheduler import Undeliverable
 from bot.telegram.board import TelegramBoard
-from bot.telegram.keys import PLATFORM, chat_key, seen_users, user_ref, with_mentions
-from bot.telegram.menus import command_menus
+from bot.telegram.files import attached, caption_of
+from bot.telegram.keys import (
+    PLATFORM,
+    addressed,
+    chat_key,
+    seen_users,
+    user_ref,
+    with_mentions,
+)
+from bot.telegram.menus import register_menus
 from bot.telegram.order import CONCURRENT_UPDATES, ChatOrder
 from bot.telegram.outgoing import Outgoing
 from bot.telegram.render import alert, keyboard, render, shown, split
@@ -100,7 +109,8 @@ class TelegramPlatform:
             builder = builder.request(request).get_updates_request(updates_request or request)
         self.app: Application[Any, Any, Any, Any, Any, Any] = builder.build()
         self.app.add_handler(MessageHandler(
-            filters.UpdateType.MESSAGE & (filters.TEXT | filters.StatusUpdate.NEW_CHAT_MEMBERS),
+            filters.UpdateType.MESSAGE & (filters.TEXT | filters.StatusUpdate.NEW_CHAT_MEMBERS
+                                          | filters.Document.ALL),
             self.on_message))
         self.app.add_handler(CallbackQueryHandler(self.on_button))
         self.app.add_error_handler(self.on_error)
@@ -154,11 +164,7 @@ class TelegramPlatform:
 
     async def register_commands(self) -> None:
         """setMyCommands, so clients suggest the commands (bot/telegram/menus.py)."""
-        try:
-            for commands, scope, code in command_menus():
-                await self.app.bot.set_my_commands(commands, scope=scope, language_code=code)
-        except Exception:
-            log.exception("could not register the command list (the bot still works)")
+        await register_menus(self.app.bot)
 
     # ---- sending
     async def post(self, announcement: Announcement) -> None:
@@ -231,22 +237,15 @@ class TelegramPlatform:
         for u in fresh:
             self._learned[u.id] = u.username or ""
 
-    def _for_me(self, text: str) -> bool:
-        """False for `/cmd@OtherBot`."""
-        first = text.split(maxsplit=1)[0] if text.strip() else ""
-        if "@" not in first:
-            return True
-        return first.split("@", 1)[1].lower() == (self.app.bot.username or "").lower()
-
     async def on_message(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Learn who is who; answer commands."""
         message = update.effective_message
         if message is None or message.from_user is None or message.from_user.is_bot:
             return
         await self._learn(message)
-        text = message.text or ""
+        text = message.text or caption_of(message)
         word = command_word(text)
-        if word is None or not self._for_me(text):
+        if word is None or not addressed(text, self.app.bot.username):
             return
         chat = message.chat
         author = user_ref(message.from_user)
@@ -256,7 +255,7 @@ class TelegramPlatform:
                 await message.reply_text(own_words(note, message.from_user.language_code,
                                                    self.config.policy).said)
             return
-        text, known = with_mentions(message)
+        text, known = with_mentions(message) if message.text else (text, {})
         replied = message.reply_to_message
         reply_to = user_ref(replied.from_user) if replied is not None and \
             replied.from_user is not None and not replied.from_user.is_bot else None
@@ -270,6 +269,11 @@ class TelegramPlatform:
                       locale=message.from_user.language_code,
                       alone=chat.type == ChatType.PRIVATE)
         said = Said(text, known, handles=PLATFORM)
+        found = await attached(message, asker, word, self.config.policy)
+        if isinstance(found, Reply):
+            await message.reply_text(found.said)
+            return
+        asker = found
         if chat.type == ChatType.PRIVATE:
             reply = await self._private(asker, word, said)
         else:
@@ -346,8 +350,13 @@ class TelegramPlatform:
                                     and bool(ladder))
         if asker is None:
             return
-        # The same command a Discord button runs, not a text to parse again.
-        reply = await self.gateway.run(asker, button_command(action, int(match)), ladder)
+        if action == IMPORT:  # (the core asks again that they moderate the chat)
+            chat = query.message.chat
+            asker = dataclasses.replace(asker, moderator=await self._is_admin(
+                chat.id, query.from_user.id, chat.type))
+            reply = await self.gateway.confirm_import(asker, int(match))
+        else:  # the same command a Discord button runs, not a text to parse again
+            reply = await self.gateway.run(asker, button_command(action, int(match)), ladder)
         if await self._failed(query, reply):
             return
         assert reply is not None

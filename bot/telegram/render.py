@@ -31,7 +31,7 @@ def buttons(reply: Reply) -> InlineKeyboardMarkup | None:
     """Confirm / Dispute (for the opponent) and Withdraw (for the reporter's side) under a
     pending report; Ready under a queue match's ready check; Previous and Next under a
     page of more."""
-    found = keyboard(buttons_of(reply.ready, reply.confirm_match), reply.ladder,
+    found = keyboard(buttons_of(reply.ready, reply.confirm_match, reply.kept), reply.ladder,
                      reply.language)
     choices = choice_buttons(reply)
     if found is None and choices:  # a "which ladder?" question: one button a ladder

@@ -63,6 +63,21 @@ class SwitchRulebook(Command):
 
 
 @dataclass(frozen=True, slots=True)
+class ImportFile(Command):
+    """Moderator: the match CSV sent with the command into the ladder `name` (made with
+    `preset` where there is none): a dry run first, then, confirmed, the import."""
+
+    moderator = True
+    chat_wide = True
+    names_ladder = True
+    reschedules = True
+
+    name: str
+    preset: str | None = None
+    confirmed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class WhatIf(Command):
     """Moderator: the ladder's history replayed under another preset or other settings,
     side by side with its standings now; nothing is changed."""
@@ -188,6 +203,14 @@ def parse_ladder(args: Args) -> Command:
         if not options:
             raise args.error(t("mod.set_what"))
         return ChangeSettings(options)
+    if sub == "import":
+        name = ladder_name(args.pop()) if args.tokens else None
+        if name is None:
+            raise args.error(t("chat_import.which"))
+        preset, options = _preset(args)
+        if options:
+            raise args.error(t("chat_import.options"))
+        return ImportFile(name, preset)
     if sub == "whatif":
         preset, options = _preset(args)
         if preset is None and not options:
@@ -239,11 +262,12 @@ WORDS: tuple[Spec, ...] = (
                     "/ladder pin", "/ladder unpin",
                     "/ladder default NAME", "/ladder rename NEW", "/ladder delete NAME",
                     "/ladder share", "/ladder join-share CODE NAME", "/ladder unshare",
-                    "/ladder whatif [preset=PRESET] [key=value ...]"),
+                    "/ladder whatif [preset=PRESET] [key=value ...]",
+                    "/ladder import NAME [preset=PRESET] (with a match CSV attached)"),
          N_("help.ladder"), N_("menu.ladder"), parse_ladder, (
              CreateLadder, ChangeSettings, ShowLadder, ListLadders, MakeDefault, RenameLadder,
              PinStandings, UnpinStandings, DeleteLadder, ShareLadder, JoinShare, Unshare,
-             WhatIf, SwitchRulebook),
+             WhatIf, SwitchRulebook, ImportFile),
          reads=True),
 )
 
@@ -286,4 +310,10 @@ FORMS: tuple[Form, ...] = (
         # (the parser checks every key=value, with its usage line)
         lambda v, _: "/ladder whatif " + " ".join(
             [*([f"preset={v['preset']}"] if v["preset"] else []), v["options"] or ""])),
+    Form(("ladder", "import"), N_("menu.ladder_import"), (
+        NAME_OPTION, Param("file", Kind.FILE, required=True, help=N_("menu.opt_csv")),
+        Param("preset", high=CHOICE, choices=tuple((p, None) for p in PRESETS))),
+        # (the parser checks the name; the adapter reads the file into the context)
+        lambda v, _: f"/ladder import {v['name']}"
+        + (f" preset={v['preset']}" if v["preset"] else ""), ladder=False),
 )

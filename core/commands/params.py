@@ -23,6 +23,7 @@ class Kind(Enum):
     INT = "int"  # from `low` to `high`
     BOOL = "bool"
     USER = "user"  # a member, picked on the platform (the adapter makes it a UserRef)
+    FILE = "file"  # a file sent with the command (the adapter reads it into its context)
 
 
 # A match's or challenge's number: Discord's integers end at 2^53 - 1 (discord-api-spec's

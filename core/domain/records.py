@@ -58,6 +58,8 @@ class Context:
     # sets the roles a ladder gives (None: the chat has none, or they were not read)
     roles_held: frozenset[str] = frozenset()  # the sender's own roles (Discord's role ids),
     # for a ladder's moderators' role: `moderator` is for every ladder of the chat
+    attachment: bytes | None = None  # a file sent with the command (a Discord attachment,
+    # a Telegram document), as the adapter read it
 
     def moderates(self, ladder: LadderInfo | None) -> bool:
         """Whether the sender moderates `ladder`: every ladder of the chat (its
@@ -377,6 +379,10 @@ class Reply:
     # a command to give again on one of these ladders (its word, the ladders' names):
     # adapters may offer a button for each
     choices: tuple[str, tuple[str, ...]] | None = None
+    # a dry run of the file sent with it (the ladder, and the preset of a new one): the
+    # gateway keeps the file, under `kept`, for the Confirm import button that imports it
+    previewed: tuple[str, str | None] | None = None
+    kept: int | None = None
 
     @property
     def said(self) -> str:

@@ -24,6 +24,7 @@ from core.commands.ladders import (
     ChangeSettings,
     CreateLadder,
     DeleteLadder,
+    ImportFile,
     JoinShare,
     ListLadders,
     MakeDefault,
@@ -71,7 +72,7 @@ from core.domain.records import Context, LadderInfo, Reply
 from core.domain.settings import Policy
 from core.i18n import Message
 from core.ports.repository import Repo
-from core.service import helptext, switching, whatif
+from core.service import chat_import, helptext, switching, whatif
 from core.service.handlers import (
     challenges,
     imports,
@@ -123,6 +124,7 @@ def storeless(kind: type[C], answer: Callable[[C, Policy], Message]) -> None:
 
 storeless(Help, helptext.answer)
 on_chat(CreateLadder, live.create_ladder)
+on_chat(ImportFile, chat_import.import_file)
 on(ChangeSettings, live.change_settings)
 on(ShowLadder, live.info)
 on_chat(ListLadders, ladders.list_ladders)

@@ -43,6 +43,7 @@ IMPORTER = UserRef("system:import", "import")
 # Plain matches appended together at most: a run's fold and rows stay well within one
 # command's time budget (core.domain.budget) and a few megabytes.
 LONGEST_RUN = 4096
+NEW_LADDER = "--ladder NEW --preset PRESET"  # (ladderbot import's way: the command line)
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,16 +62,18 @@ def import_matches(repo: Repo, chat: str, name: str, settings: Settings | None,
                    matches: Sequence[FileMatch], now: Timestamp,
                    by: UserRef = IMPORTER,
                    observe: Callable[[LadderState, Result], None] | None = None,
-                   progress: Callable[[int], None] | None = None) -> Imported:
+                   progress: Callable[[int], None] | None = None,
+                   how: str = NEW_LADDER) -> Imported:
     """Put `matches` into the ladder `name` of `chat`, made with `settings` where there
     is none, as one import (kept, to be undone at once) made by `by` at `now`;
     FileRefused (at its line) or RuleViolation before the first is applied. `observe`
     sees each match's result with the standings just before it (/ladder whatif's
-    predictions); `progress` is told how many more matches are in (a progress bar)."""
+    predictions); `progress` is told how many more matches are in (a progress bar);
+    `how` a new ladder is asked for, where the ladder is older than the file."""
     if matches and matches[-1].at > now:  # (a ladder's clock never runs ahead of time)
         raise FileRefused(matches[-1].line, t("import.future", at=iso(matches[-1].at),
                                               now=iso(now)))
-    ladder = _ladder(repo, chat, name, settings, matches)
+    ladder = _ladder(repo, chat, name, settings, matches, how)
     check_shapes(list(matches), ladder.settings, ladder.name)
     shown: dict[str, str] = {}  # (a long file names few players, many times)
     matches = [_shown(m, shown) for m in matches]
@@ -183,14 +186,22 @@ def _one(repo: Repo, ladder: LadderInfo, match: FileMatch, ids: dict[str, Player
 
 
 def _ladder(repo: Repo, chat: str, name: str, settings: Settings | None,
-            matches: Sequence[FileMatch]) -> LadderInfo:
-    """The ladder to import into: made at the first match's time if there is none."""
+            matches: Sequence[FileMatch], how: str) -> LadderInfo:
+    """The ladder to import into: made at the first match's time if there is none
+    (`how`: how a new one is asked for, for the refusal of older history)."""
     ladder = repo.ladder(chat, name)
+    if ladder is not None and matches and matches[0].at < ladder.clock \
+            and repo.state(ladder.id).seq == 0:
+        # Made but never played (/ladder create, then the import): nothing has happened
+        # since its first match, so it runs from there.
+        repo.update_ladder(ladder.id, clock=matches[0].at)
+        schedule(repo, chat, name)
+        ladder = repo.ladder(chat, name)
     if ladder is not None:
         if matches and matches[0].at < ladder.clock:
             raise RuleViolation(t("import.before_clock", ladder=ladder.name,
                                   clock=iso(ladder.clock), first=iso(matches[0].at),
-                                  line=matches[0].line))
+                                  line=matches[0].line, how=how))
         return ladder
     if settings is None:
         raise NoLadder(t("import.no_ladder", ladder=name, chat=chat))

@@ -8,8 +8,8 @@ what importing the history into a new ladder would give, and nothing is changed.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 from core.commands.ladders import WhatIf
 from core.domain.errors import RuleViolation
@@ -23,19 +23,31 @@ from core.domain.setting_keys import switched
 from core.domain.settings import Settings
 from core.domain.state import LadderState
 from core.i18n import N_, Message, Number, joined, t
+from core.ports.repository import Repo
 from core.service.importing import import_matches
 from core.service.jobs import catch_up
 from core.service.session import Session
 
 TOP = 10  # places of each table shown
+T = TypeVar("T")
 
 
 class _Undone(Exception):
-    """Carries the replay's outcome out of its savepoint, which rolls it back."""
+    """Carries the work's outcome out of its savepoint, which rolls it back."""
 
     def __init__(self, outcome: Any) -> None:
         super().__init__()
         self.outcome = outcome
+
+
+def rolled_back(repo: Repo, work: Callable[[], T]) -> T:
+    """What `work` gives, everything it wrote rolled back (a what-if, a dry run)."""
+    try:
+        with repo.savepoint():
+            raise _Undone(work())
+    except _Undone as undone:
+        found: T = undone.outcome
+        return found
 
 
 def whatif(s: Session, cmd: WhatIf) -> Reply:
@@ -49,10 +61,8 @@ def whatif(s: Session, cmd: WhatIf) -> Reply:
     now = _predicted_now(s)
     then = Forecast()
     try:
-        with s.repo.savepoint():
-            raise _Undone(_replayed(s, settings, _as_file(played, names), then))
-    except _Undone as undone:
-        table: list[tuple[str, str]] = undone.outcome
+        table = rolled_back(s.repo, lambda: _replayed(s, settings, _as_file(played, names),
+                                                      then))
     except FileRefused as refused:
         raise RuleViolation(t("whatif.refused", id=refused.line, why=refused.why)) from None
     state = s.repo.state(s.ladder.id)

@@ -99,7 +99,7 @@ def test_sync_dry_run_lists_every_command_without_a_token(tmp_path: Path) -> Non
                                                            "double"]
     assert [o["name"] for o in names["ladder"]["options"]] == [
         "create", "set", "info", "pin", "unpin", "list", "default", "rename", "delete", "share",
-        "join-share", "unshare", "whatif"]
+        "join-share", "unshare", "whatif", "import"]
     assert [o["name"] for o in names["mod"]["options"]] == [
         "void", "set", "adjust", "remove", "add", "ban", "unban", "cancel", "season-close",
         "claim", "undo-import"]

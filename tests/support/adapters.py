@@ -25,7 +25,14 @@ from storage.sqlite.store import SqliteStore
 from tests.support.discord_fake import FakeDiscord
 from tests.support.discord_payloads import GUILD
 from tests.support.discord_private import deliver_interaction
-from tests.support.telegram_fake import BOT, GROUP, FakeRequest, FakeTelegram, message
+from tests.support.telegram_fake import (
+    BOT,
+    GROUP,
+    FakeRequest,
+    FakeTelegram,
+    document,
+    message,
+)
 
 T0 = 1767607200  # 2026-01-05 10:00 UTC
 
@@ -68,6 +75,23 @@ class TelegramHarness:
         return await self.send(message(text, user, chat, message_id=self.next_message,
                                        date=T0 + self.next_message, **kw))
 
+    async def send_document(self, user: dict[str, Any], caption: str, filename: str,
+                            data: bytes) -> list[str]:
+        """A user sends a file with a command as its caption."""
+        self.next_message += 1
+        file_id = f"f{self.next_message}"
+        self.api.files[file_id] = data
+        return await self.send(document(caption, user, file_id, filename, len(data),
+                                        message_id=self.next_message,
+                                        date=T0 + self.next_message))
+
+    def buttons(self) -> list[str]:
+        """The callback data of the newest message with buttons."""
+        sent = next(p for p in reversed(self.api.sent()) if "reply_markup" in p)
+        markup = sent["reply_markup"]
+        rows = (json.loads(markup) if isinstance(markup, str) else markup)["inline_keyboard"]
+        return [str(b["callback_data"]) for row in rows for b in row]
+
     async def press(self, user: dict[str, Any], data: str) -> list[str]:
         # (the message that carries the button, else the newest with buttons)
         pending = next((p for p in reversed(self.api.sent()) if "reply_markup" in p
@@ -86,10 +110,10 @@ class TelegramHarness:
     def alerts(self) -> list[dict[str, Any]]:
         return [p for m, p in self.api.calls if m == "answerCallbackQuery"]
 
-    async def export(self) -> dict[str, Any]:
+    async def export(self, ladder: str = "main") -> dict[str, Any]:
         at = T0 + 10_000
         data: dict[str, Any] = await self.store.run(
-            lambda repo: export_ladder(repo, f"telegram:{GROUP['id']}", "main", at),
+            lambda repo: export_ladder(repo, f"telegram:{GROUP['id']}", ladder, at),
             commit=False)
         return data
 

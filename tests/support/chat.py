@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from core.commands.base import Command, Parsed
 from core.domain.calendar import parse_instant
 from core.domain.records import Announcement, Context, Reply, UserRef
 from core.domain.settings import Policy
-from core.service.dispatch import catch_up_chat, export, handle
+from core.service.dispatch import catch_up_chat, execute, export, handle
 
 T0 = parse_instant("2026-01-05T10:00:00+00:00")
 
@@ -41,16 +42,30 @@ class Chat:
         return self.known.get(name) or self.resolve(name)
 
     async def say(self, name: str, text: str, *, message_id: str | None = None,
-                  reply_to: str | None = None) -> Reply | None:
-        ctx = Context(self.chat, self.resolve(name), self.at,
-                      moderator=name in self.admins, message_id=message_id,
-                      reply_to=self.resolve(reply_to) if reply_to else None,
-                      ephemeral=self.ephemeral, alone=self.alone)
+                  reply_to: str | None = None, attachment: bytes | None = None
+                  ) -> Reply | None:
+        ctx = self._context(name, message_id, reply_to, attachment)
         reply = await self.store.run(
             lambda repo: handle(repo, ctx, text, self.mentioned, self.policy))
         if reply is not None:
             self.log += [a.text for a in reply.announcements] + [reply.text]
         return reply
+
+    async def press(self, name: str, command: Command, *, ladder: str | None = None,
+                    attachment: bytes | None = None) -> Reply:
+        """Run a command as a button or a typed form gives it (no text to parse)."""
+        ctx = self._context(name, None, None, attachment)
+        reply: Reply = await self.store.run(
+            lambda repo: execute(repo, ctx, Parsed(command, ladder), self.policy))
+        self.log += [a.text for a in reply.announcements] + [reply.said]
+        return reply
+
+    def _context(self, name: str, message_id: str | None, reply_to: str | None,
+                 attachment: bytes | None) -> Context:
+        return Context(self.chat, self.resolve(name), self.at,
+                       moderator=name in self.admins, message_id=message_id,
+                       reply_to=self.resolve(reply_to) if reply_to else None,
+                       ephemeral=self.ephemeral, alone=self.alone, attachment=attachment)
 
     async def text(self, name: str, text: str, **kw: Any) -> str:
         """The reply text (fails if the message was not a command)."""

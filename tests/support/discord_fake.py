@@ -83,6 +83,24 @@ class FakeDiscord:
         self.deleted: set[str] = set()  # ids of messages someone deleted
         self.no_access: set[str] = set()  # channels the bot lost access to (403)
         self.bucket: tuple[float, float] = (MEMBER_BURST, clock())  # level, when
+        self.files: dict[str, bytes] = {}  # what users attached, by attachment id
+        self.downloads: list[str] = []  # the attachments the bot read
+
+    def attach(self, filename: str, data: bytes) -> dict[str, Any]:
+        """A file a user attaches to a command: its attachment object, served from this
+        stand-in's CDN path (read only through its URL, as Discord's are)."""
+        number = snowflake()
+        self.files[number] = data
+        url = f"http://127.0.0.1:{self.port}/attachments/{CHANNEL}/{number}/{filename}"
+        return {"id": number, "filename": filename, "size": len(data), "url": url,
+                "proxy_url": url, "content_type": "text/csv; charset=utf-8"}
+
+    async def cdn(self, request: web.Request) -> web.Response:
+        number = request.match_info["id"]
+        self.downloads.append(number)
+        if number not in self.files:
+            return web.Response(status=404)
+        return web.Response(body=self.files[number], content_type="text/csv")
 
     def arrive(self, payload: dict[str, Any]) -> None:
         """An interaction is sent to the bot now: its clock starts."""
@@ -372,6 +390,7 @@ class FakeDiscord:
         app = web.Application()
         app.router.add_get("/gateway", self.gateway)
         app.router.add_route("*", "/api/v10/{path:.*}", self.rest)
+        app.router.add_get("/attachments/{channel}/{id}/{name}", self.cdn)
         runner = web.AppRunner(app)
         await runner.setup()
         site = web.TCPSite(runner, "127.0.0.1", 0)

@@ -52,10 +52,16 @@ def user_option(name: str, user: dict[str, Any]) -> dict[str, Any]:
     return {"name": name, "type": 6, "value": user["id"]}
 
 
+def file_option(name: str, attachment: dict[str, Any]) -> dict[str, Any]:
+    """An attachment option, carrying its resolved attachment (FakeDiscord.attach)."""
+    return {"name": name, "type": 11, "value": attachment["id"], "attachment": attachment}
+
+
 def command(name: str, *options: dict[str, Any], by: dict[str, Any],
             group: str | None = None, guild: int = GUILD) -> dict[str, Any]:
     """An INTERACTION_CREATE payload for a slash command (`group` for /ladder, /mod)."""
     users = {o["value"]: o.pop("user") for o in options if o.get("type") == 6 and "user" in o}
+    files = {o["value"]: o.pop("attachment") for o in options if o.get("type") == 11}
     opts: list[dict[str, Any]] = list(options)
     data: dict[str, Any] = {"id": snowflake(), "name": group or name, "type": 1,
                             "guild_id": str(guild)}
@@ -65,6 +71,8 @@ def command(name: str, *options: dict[str, Any], by: dict[str, Any],
                             "members": {k: {**member(v), "user": None} for k, v in users.items()}}
         for m in data["resolved"]["members"].values():
             m.pop("user")
+    if files:
+        data.setdefault("resolved", {})["attachments"] = files
     return _interaction(2, data, by, guild)
 
 

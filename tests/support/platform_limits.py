@@ -256,6 +256,10 @@ def telegram_photo(png: bytes) -> str | None:
     return None
 
 
+# The largest file a bot may download (core.telegram.org/bots/api#getfile: 20 MB).
+TELEGRAM_DOWNLOAD = 20 * 1024 * 1024
+
+
 def telegram_call(method: str, params: dict[str, Any]) -> str | None:
     """The Bot API's "Bad Request: ..." for a call it refuses, else None."""
     if method in ("sendMessage", "editMessageText"):

@@ -66,6 +66,8 @@ class FakeTelegram:
         self.usernames = {BOT["username"].lower()}  # the bot and everyone it has seen
         self.forbidden: set[int] = set()  # groups where the bot may not write now (403)
         self.ids: dict[int, int] = {}  # a sendMessage call's parameters -> its message id
+        self.files: dict[str, bytes] = {}  # what users sent as documents, by file id
+        self.downloads: list[str] = []  # the files the bot downloaded, by file id
         # Telegram's budget of a group, about 20 messages a minute, edits counted: kept
         # when a test gives the clock it runs on (its event loop's), answered with 429s.
         self.clock: Callable[[], float] | None = None
@@ -153,6 +155,16 @@ class FakeTelegram:
                     else markup
         elif method == "editMessageText":
             return self.edit(params)
+        elif method == "getFile":
+            data = self.files.get(str(params["file_id"]))
+            if data is None:
+                return 400, {"ok": False, "error_code": 400,
+                             "description": "Bad Request: invalid file_id"}
+            if len(data) > limits.TELEGRAM_DOWNLOAD:
+                return 400, {"ok": False, "error_code": 400,
+                             "description": "Bad Request: file is too big"}
+            result = {"file_id": params["file_id"], "file_unique_id": f"u{params['file_id']}",
+                      "file_size": len(data), "file_path": f"documents/{params['file_id']}"}
         elif method == "getChatAdministrators":
             result = [{"status": "creator", "user": u, "is_anonymous": False}
                       for u in self.admins.get(int(params["chat_id"]), [])]
@@ -223,6 +235,10 @@ class FakeRequest(BaseRequest):
                          read_timeout: Any = None, write_timeout: Any = None,
                          connect_timeout: Any = None, pool_timeout: Any = None
                          ) -> tuple[int, bytes]:
+        if "/file/bot" in url:  # a file's download (getFile gave its path)
+            file_id = url.rsplit("/", 1)[-1]
+            self.api.downloads.append(file_id)
+            return (200, self.api.files[file_id]) if file_id in self.api.files else (404, b"")
         endpoint = url.rsplit("/", 1)[-1]
         for _ in range(self.api.slow.get(endpoint, 0)):  # a slower answer: turns of the loop
             await asyncio.sleep(0)
@@ -290,4 +306,16 @@ def message(text: str, user: dict[str, Any], chat: dict[str, Any] | None = None,
                             "from": user, "text": text, "entities": found + (entities or [])}
     if reply_to is not None:
         body["reply_to_message"] = reply_to
+    return {"message": body}
+
+
+def document(caption: str, user: dict[str, Any], file_id: str, filename: str, size: int,
+             chat: dict[str, Any] | None = None, *, message_id: int = 1,
+             date: int = 1767607200) -> dict[str, Any]:
+    """A `message` update body with a document, the command its caption (its
+    bot_command entity among the caption's)."""
+    body = message(caption, user, chat, message_id=message_id, date=date)["message"]
+    body["caption"], body["caption_entities"] = body.pop("text"), body.pop("entities")
+    body["document"] = {"file_id": file_id, "file_unique_id": f"u{file_id}",
+                        "file_name": filename, "mime_type": "text/csv", "file_size": size}
     return {"message": body}

@@ -50,7 +50,7 @@ def test_moderators_commands_are_exactly_the_mod_word_and_the_ladder_admin() -> 
         "ShareLadder", "JoinShare", "Unshare",
         "CreateTournament", "StartTournament", "CancelTournament",  # (a tournament's running)
         "ApproveClaim", "UndoImport", "WhatIf",  # (an import's; a replay's cost)
-        "SwitchRulebook"}  # (a history re-derived)
+        "SwitchRulebook", "ImportFile"}  # (a history re-derived; a file taken in)
 
 
 def test_discords_tree_registers_every_word_of_the_registry() -> None:
