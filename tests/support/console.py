@@ -34,10 +34,37 @@ def ladderbot(*args: str, stdin: str = "", cwd: Path | None = None,
 
 
 def console(db: Path, script: str, *admins: str) -> str:
-    flags = [f"--admin={a}" for a in admins or ("mod",)]
-    done = ladderbot("console", "--db", str(db), *flags, stdin=script)
+    """`ladderbot console` over a script: what it printed. In this process where no event
+    loop runs here (a process of its own costs a second), else in one of its own."""
+    args = ("console", "--db", str(db), *(f"--admin={a}" for a in admins or ("mod",)))
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return _in_process(args, script)
+    done = ladderbot(*args, stdin=script)
     assert done.returncode == 0, done.stderr
     return done.stdout
+
+
+def _in_process(args: tuple[str, ...], stdin: str = "") -> str:
+    """`ladderbot ARGS` run by this process, as its own would run it: what it printed."""
+    from bot.cli import main
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), \
+            _stdin(stdin):
+        code = main(list(args))
+    assert code == 0, err.getvalue()
+    return out.getvalue()
+
+
+@contextlib.contextmanager
+def _stdin(text: str) -> Any:
+    """Standard input reading `text` (not a terminal, as a piped script's is not)."""
+    real, sys.stdin = sys.stdin, io.TextIOWrapper(io.BytesIO(text.encode()), "utf-8")
+    try:
+        yield
+    finally:
+        sys.stdin = real
 
 
 def export(db: Path, at: str, ladder: str = "main", chat: str = "console") -> dict[str, Any]:
@@ -47,12 +74,7 @@ def export(db: Path, at: str, ladder: str = "main", chat: str = "console") -> di
     try:
         asyncio.get_running_loop()
     except RuntimeError:
-        from bot.cli import main
-        out, err = io.StringIO(), io.StringIO()
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            code = main(list(args))
-        assert code == 0, err.getvalue()
-        data: dict[str, Any] = json.loads(out.getvalue())
+        data: dict[str, Any] = json.loads(_in_process(args))
         return data
     done = ladderbot(*args)
     assert done.returncode == 0, done.stderr
