@@ -79,6 +79,20 @@ Row = tuple[Any, ...]
 Outcome = tuple[Any, ...]
 
 
+# Sees a game's result with the standings just before it is folded (a what-if's
+# predictions).
+Observer = Callable[[LadderState, Result], None]
+
+
+def fold_observed(state: LadderState, rows: Sequence[Row], outcomes: list[Outcome],
+                  observe: Observer) -> None:
+    """Fold plain matches one by one, each seen by `observe` first."""
+    for row in rows:
+        _, a, b, draw, rated, moves, *_ = row
+        observe(state, Result(((a,), (b,)), draw, None, moves, rated))
+        fold_rows(state, (row,), outcomes)
+
+
 def fold_rows(state: LadderState, rows: Sequence[Row],
               outcomes: list[Outcome] | None = None) -> None:
     """Fold plain matches: as many as the ladder's rulebook folds at once

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from core.domain.batch import Row
+from core.domain.batch import Observer, Row
 from core.domain.events import Event
 from core.domain.ledger import Rederived
 from core.domain.model import PlayerId, Timestamp
@@ -26,12 +26,13 @@ class LogRepo(Protocol):
         """Append events to the log, fold them in and update every projection."""
         ...
 
-    def append_duels(self, ladder: int, duels: Sequence[Row],
-                     reporters: Sequence[PlayerId]) -> None:
+    def append_duels(self, ladder: int, duels: Sequence[Row], reporters: Sequence[PlayerId],
+                     observe: Observer | None = None) -> None:
         """Append plain one-on-one matches (`core.domain.batch.Row`s, numbered by the
         caller), each reported by its reporter and confirmed at its instant: what
         `append` of each one's MatchConfirmed and `save_match` of its confirmed record
-        store, at once (an import's long runs; no correction names them yet)."""
+        store, at once (an import's long runs; no correction names them yet).
+        `observe` sees each one's result with the standings just before it."""
         ...
 
     def events(self, ladder: int, until: Timestamp | None = None) -> list[Event]:

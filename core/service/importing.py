@@ -14,6 +14,7 @@ import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+from core.domain.batch import Observer
 from core.domain.budget import renewed
 from core.domain.calendar import iso
 from core.domain.errors import NoLadder, RuleViolation
@@ -31,7 +32,6 @@ from core.domain.records import (
     UserRef,
 )
 from core.domain.settings import Settings
-from core.domain.state import LadderState
 from core.i18n import encode, t
 from core.ports.repository import Repo
 from core.service.handlers.reporting import confirm_match
@@ -61,7 +61,7 @@ class Imported:
 def import_matches(repo: Repo, chat: str, name: str, settings: Settings | None,
                    matches: Sequence[FileMatch], now: Timestamp,
                    by: UserRef = IMPORTER,
-                   observe: Callable[[LadderState, Result], None] | None = None,
+                   observe: Observer | None = None,
                    progress: Callable[[int], None] | None = None,
                    how: str = NEW_LADDER) -> Imported:
     """Put `matches` into the ladder `name` of `chat`, made with `settings` where there
@@ -88,13 +88,13 @@ def import_matches(repo: Repo, chat: str, name: str, settings: Settings | None,
 
     def flush() -> None:
         if run:
-            done.extend(_append_run(repo, ladder, run, ids))
+            done.extend(_append_run(repo, ladder, run, ids, observe))
             if progress is not None:
                 progress(len(run))
             run.clear()
 
     for match in matches:
-        if observe is None and _plain(match, ids, away) and not _due(ladder, match.at):
+        if _plain(match, ids, away) and not _due(ladder, match.at):
             run.append(match)
             if len(run) == LONGEST_RUN:
                 flush()
@@ -134,13 +134,14 @@ def _due(ladder: LadderInfo, at: Timestamp) -> bool:
 
 
 def _append_run(repo: Repo, ladder: LadderInfo, run: Sequence[FileMatch],
-                ids: Mapping[str, PlayerId]) -> range:
-    """Plain matches in at once, numbered on from the ladder's next; their numbers."""
+                ids: Mapping[str, PlayerId], observe: Observer | None = None) -> range:
+    """Plain matches in at once, numbered on from the ladder's next (each seen by
+    `observe` before it is folded); their numbers."""
     first = repo.new_match_id(ladder.id)
     rows = [(m.at, ids[m.sides[0][0]], ids[m.sides[1][0]], m.draw, m.rated, m.moves, m.at,
              number) for number, m in enumerate(run, first)]
     with renewed():  # (a run is one command's worth of time: LONGEST_RUN says how long)
-        repo.append_duels(ladder.id, rows, [ids[m.reporter] for m in run])
+        repo.append_duels(ladder.id, rows, [ids[m.reporter] for m in run], observe)
     return range(first, first + len(run))
 
 
@@ -160,7 +161,7 @@ def _shown(match: FileMatch, shown: dict[str, str]) -> FileMatch:
 
 def _one(repo: Repo, ladder: LadderInfo, match: FileMatch, ids: dict[str, PlayerId],
          made: list[PlayerInfo], away: set[PlayerId],
-         observe: Callable[[LadderState, Result], None] | None) -> tuple[LadderInfo, int]:
+         observe: Observer | None) -> tuple[LadderInfo, int]:
     """One match, after the jobs due by its time: the ladder as it stands after, and the
     match's number."""
     catch_up(repo, ladder, match.at)

@@ -13,7 +13,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from core.domain.batch import Row, plain_event
+from core.domain.batch import Observer, Row, plain_event
 from core.domain.calendar import DAY
 from core.domain.events import DecayDay, Event, SeasonClosed
 from core.domain.ledger import Ledger, Rederived
@@ -244,10 +244,12 @@ class MemoryRepo(MemoryFollowing, MemoryPlatform, MemorySharing, NoHints):
                 table[number] = dataclasses.replace(table[number], status="voided",
                                                     voided_at=at, rated=False)
 
-    def append_duels(self, ladder: int, duels: Sequence[Row],
-                     reporters: Sequence[PlayerId]) -> None:
+    def append_duels(self, ladder: int, duels: Sequence[Row], reporters: Sequence[PlayerId],
+                     observe: Observer | None = None) -> None:
         for row, reporter in zip(duels, reporters, strict=True):
             event = plain_event(row)
+            if observe is not None:
+                observe(self.d.ledgers[ladder].state, event.match.result)
             applied = self.append(ladder, [event])[0]
             assert isinstance(applied, Applied) and applied.match is not None
             at, *_, played, match = row

@@ -15,7 +15,7 @@ from collections import deque
 from collections.abc import Sequence
 from typing import Any
 
-from core.domain.batch import Outcome, Row, fold_rows
+from core.domain.batch import Observer, Outcome, Row, fold_observed, fold_rows
 from core.domain.collector import paused
 from core.domain.model import PlayerId
 from storage.sql import tuning
@@ -36,8 +36,8 @@ _MATCH_PLAYERS = ("INSERT INTO match_players (ladder, player, match) VALUES (?, 
 class BulkLog(EventLog):
     """The event log, with runs of plain matches appended at once."""
 
-    def append_duels(self, ladder: int, duels: Sequence[Row],
-                     reporters: Sequence[PlayerId]) -> None:
+    def append_duels(self, ladder: int, duels: Sequence[Row], reporters: Sequence[PlayerId],
+                     observe: Observer | None = None) -> None:
         cached = self._cached(ladder)
         self.touched.add(ladder)
         state = cached.state
@@ -54,7 +54,10 @@ class BulkLog(EventLog):
                     piece = duels[done:done + every - state.seq % every]
                     first = state.seq + 1
                     outcomes: list[Outcome] = []
-                    fold_rows(state, piece, outcomes)
+                    if observe is None:
+                        fold_rows(state, piece, outcomes)
+                    else:
+                        fold_observed(state, piece, outcomes, observe)
                     self._write_duels(ladder, first, piece,
                                       reporters[done:done + len(piece)], outcomes)
                     if state.seq % every == 0:

@@ -44,9 +44,9 @@ async def test_runs_are_stored_as_matches_one_at_a_time(store: Any, rulebook: st
                                                         monkeypatch: pytest.MonkeyPatch
                                                         ) -> None:
     """The same file into two chats: in runs (of at most 16 matches, so several, and
-    snapshots every 5 events fall inside them), and one at a time (`observe` asks for
-    that). The same history (events, records, players, audit), changes, matches by
-    player and standings, read again from the log too."""
+    snapshots every 5 events fall inside them), and one at a time. The same history
+    (events, records, players, audit), changes, matches by player and standings, read
+    again from the log too."""
     monkeypatch.setattr(importing, "LONGEST_RUN", 16)
     runs_in: list[int] = []  # each run's length
 
@@ -63,8 +63,9 @@ async def test_runs_are_stored_as_matches_one_at_a_time(store: Any, rulebook: st
 
     def both(repo: Any) -> None:
         import_matches(repo, "runs", "main", settings, matches, now)
-        import_matches(repo, "single", "main", settings, matches, now,
-                       observe=lambda _state, _result: None)
+        with monkeypatch.context() as each:  # no match is plain: each goes in alone
+            each.setattr(importing, "_plain", lambda *_: False)
+            import_matches(repo, "single", "main", settings, matches, now)
 
     await store.run(both)
 
