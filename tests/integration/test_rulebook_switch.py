@@ -9,28 +9,14 @@ import re
 from typing import Any
 
 from storage.memory.store import MemoryStore
-from tests.support.chat import Chat
-
-GAMES = ["alice: /report win @bob", "bob: /report win @carol", "carol: /report draw @alice",
-         "alice: /report win @bob", "bob: /report win @alice"]
-
-
-async def _played(chat: Chat, preset: str, *options: str) -> Chat:
-    """Five games an hour apart on a new ladder of `preset`."""
-    await chat.ladder(preset, "confirm=false", *options)
-    await chat.join("alice", "bob", "carol")
-    for line in GAMES:
-        who, text = line.split(": ", 1)
-        await chat.tick(3600)
-        await chat.ok(who, text)
-    return chat
+from tests.support.chat import Chat, five_games
 
 
 async def test_a_switch_gives_what_the_ladder_made_with_the_rulebook_gives() -> None:
     """A duel ladder switched to glicko2 stands as a glicko2 ladder that saw the same
     games, and as its what-if said; the reply sets the tables side by side and is
     announced; the audit says who switched what."""
-    chat = await _played(Chat(MemoryStore()), "duel", "k=20")
+    chat = await five_games(Chat(MemoryStore()), "duel", "k=20")
     said = await chat.ok("mod", "/ladder whatif preset=glicko2")
     foreseen = [re.sub(r"^\d+\. \S+ \d+ \| ", "", line) for line in said.splitlines()[1:4]]
     reply = await chat.say("mod", "/ladder set preset=glicko2")
@@ -41,7 +27,7 @@ async def test_a_switch_gives_what_the_ladder_made_with_the_rulebook_gives() -> 
                         "now on the right:")
     assert [re.sub(r"^\d+\. \S+ \d+ \| ", "", line) for line in lines[1:4]] == foreseen
     assert lines[4] == "To go back to exactly the rules before: /ladder set preset=duel k=20"
-    twin = await _played(Chat(MemoryStore()), "glicko2")
+    twin = await five_games(Chat(MemoryStore()), "glicko2")
     assert await chat.ratings() == await twin.ratings()
     assert "mod switched the rulebook, duel -> glicko2, and re-derived the history" in \
         await chat.ok("alice", "/history")
@@ -55,7 +41,7 @@ def _settings(repo: Any) -> tuple[Any, Any]:
 async def test_the_way_back_gives_the_ladder_as_it_was() -> None:
     """Its export (players, tables, every match) and settings are as before the switch,
     and a game after both counts as on a ladder that never switched."""
-    chat = await _played(Chat(MemoryStore()), "duel", "k=20", "floor=900")
+    chat = await five_games(Chat(MemoryStore()), "duel", "k=20", "floor=900")
     before, settings = await chat.export(), await chat.store.run(_settings, commit=False)
     back = (await chat.ok("mod", "/ladder set preset=openskill")).splitlines()[-1]
     line = back.split(": ", 1)[1]
@@ -63,16 +49,16 @@ async def test_the_way_back_gives_the_ladder_as_it_was() -> None:
     await chat.ok("mod", line)
     assert await chat.export() == before
     assert await chat.store.run(_settings, commit=False) == settings
-    twin = await _played(Chat(MemoryStore()), "duel", "k=20", "floor=900")
+    twin = await five_games(Chat(MemoryStore()), "duel", "k=20", "floor=900")
     for c in (chat, twin):
         await c.ok("carol", "/report win @alice")
     assert await chat.ratings() == await twin.ratings()
 
 
 async def test_a_correction_after_a_switch_is_read_under_the_new_rulebook() -> None:
-    chat = await _played(Chat(MemoryStore()), "warlight")
+    chat = await five_games(Chat(MemoryStore()), "warlight")
     await chat.ok("mod", "/ladder set preset=glicko2")
-    twin = await _played(Chat(MemoryStore()), "glicko2")
+    twin = await five_games(Chat(MemoryStore()), "glicko2")
     for c in (chat, twin):
         await c.ok("mod", "/mod void 2 a mistake")
         await c.ok("mod", "/mod set 4 @bob a correction")
@@ -104,7 +90,7 @@ async def test_a_switch_is_stored_alike_in_every_store(store: Any) -> None:
     correction of the first game and a restart too."""
     chat, twin = Chat(store), Chat(MemoryStore())
     for c in (chat, twin):
-        await _played(c, "duel")
+        await five_games(c, "duel")
         await c.ok("mod", "/ladder set preset=glicko2")
         await c.tick(3600)
         await c.ok("carol", "/report win @bob")

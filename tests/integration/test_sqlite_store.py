@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -122,6 +123,23 @@ async def test_bulk_decay_equals_the_statement_by_statement_decay(
 
 
 
+def steps(repo: Any, work: Callable[[], object]) -> int:
+    """SQLite's virtual-machine steps (in tens) that `work` takes on the repository's
+    connection: a cost that time's noise does not blur."""
+    counted = [0]
+
+    def count() -> int:
+        counted[0] += 1
+        return 0
+
+    repo.conn.set_progress_handler(count, 10)
+    try:
+        work()
+    finally:
+        repo.conn.set_progress_handler(None, 0)
+    return counted[0]
+
+
 async def test_a_join_costs_the_same_on_a_small_and_a_large_ladder(tmp_path: Path) -> None:
     """The lookalike check reads the names it still has to fill through their index: it
     read every player of the ladder on each join (100,000 joins took 7 minutes), counted
@@ -130,19 +148,11 @@ async def test_a_join_costs_the_same_on_a_small_and_a_large_ladder(tmp_path: Pat
         return UserRef(f"t:{name}", name)
 
     def join(repo: Any, name: str) -> int:
-        steps = [0]
-
-        def count() -> int:
-            steps[0] += 1
-            return 0
-
-        repo.conn.set_progress_handler(count, 10)
-        try:
-            reply = handle(repo, Context("c", user(name), 1_000, moderator=False), "/join", user)
-        finally:
-            repo.conn.set_progress_handler(None, 0)
-        assert reply is not None and not reply.error
-        return steps[0]
+        replies: list[Any] = []
+        found = steps(repo, lambda: replies.append(handle(
+            repo, Context("c", user(name), 1_000, moderator=False), "/join", user)))
+        assert replies[0] is not None and not replies[0].error
+        return found
 
     def joins(repo: Any) -> tuple[int, int]:
         handle(repo, Context("c", user("mod"), 1_000, moderator=True),
@@ -167,25 +177,17 @@ async def test_a_ladders_open_matches_are_read_alike_after_few_and_many_games(
             f"2026-01-{day}T10:{i // 60 % 60:02d}:{i % 60:02d}+00:00,a vs b,1\n".encode()
             for i in range(count)))
 
-    def steps(repo: Any) -> int:
-        counted = [0]
-
-        def count() -> int:
-            counted[0] += 1
-            return 0
-
-        repo.conn.set_progress_handler(count, 10)
-        try:
-            assert repo.open_matches(1) == []
-        finally:
-            repo.conn.set_progress_handler(None, 0)
-        return counted[0]
+    def read(repo: Any) -> int:
+        found: list[Any] = []
+        counted = steps(repo, lambda: found.append(repo.open_matches(1)))
+        assert found == [[]]
+        return counted
 
     async with SqliteStore(tmp_path / "l.db") as store:
         await store.run(lambda repo: import_matches(repo, "c", "main", preset("duel"),
                                                     file(2, "05"), 2_000_000_000))
-        few = await store.run(steps)
+        few = await store.run(read)
         await store.run(lambda repo: import_matches(repo, "c", "main", None,
                                                     file(3_000, "06"), 2_000_000_000))
-        many = await store.run(steps)
+        many = await store.run(read)
     assert many < 2 * few + 10, (few, many)

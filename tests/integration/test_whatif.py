@@ -10,21 +10,11 @@ from core.domain.settings import preset
 from core.service.importing import import_matches
 from core.service.queries.match_csv import ladder_csv
 from storage.memory.store import MemoryStore
-from tests.support.chat import Chat
-
-GAMES = ["alice: /report win @bob", "bob: /report win @carol", "carol: /report draw @alice",
-         "alice: /report win @bob again", "bob: /report win @alice"]
+from tests.support.chat import Chat, five_games
 
 
 async def _five_games() -> Chat:
-    chat = Chat(MemoryStore())
-    await chat.ladder("duel", "confirm=false")
-    await chat.join("alice", "bob", "carol")
-    for line in GAMES:
-        who, text = line.split(": ", 1)
-        await chat.tick(3600)
-        await chat.ok(who, text)
-    return chat
+    return await five_games(Chat(MemoryStore()))
 
 
 async def test_the_predictions_of_five_games_worked_by_hand() -> None:

@@ -120,3 +120,21 @@ async def duel(chat: Chat, *options: str) -> None:
     """A duel ladder `main` with `options`, which alice and bob have joined."""
     await chat.ladder("duel", *options)
     await chat.join("alice", "bob")
+
+
+# Five games an hour apart among three players (the what-if's hand-worked example).
+FIVE_GAMES = ("alice: /report win @bob", "bob: /report win @carol",
+              "carol: /report draw @alice", "alice: /report win @bob again",
+              "bob: /report win @alice")
+
+
+async def five_games(chat: Chat, preset: str = "duel", *options: str) -> Chat:
+    """A ladder `main` of `preset` (and `options`, reports confirmed at once) where alice,
+    bob and carol played FIVE_GAMES."""
+    await chat.ladder(preset, "confirm=false", *options)
+    await chat.join("alice", "bob", "carol")
+    for line in FIVE_GAMES:
+        who, text = line.split(": ", 1)
+        await chat.tick(3600)
+        await chat.ok(who, text)
+    return chat
