@@ -38,8 +38,8 @@ async def read_document(message: Message) -> bytes | Text:
 
 async def attached(message: Message, asker: Asker, word: str, policy: Policy) -> Asker | Reply:
     """The asker with the file their message sent, for a command that takes one (else
-    the asker as is), or the refusal to answer with."""
-    if message.document is None or word not in FILE_WORDS:
+    the asker as is: a private chat takes none), or the refusal to answer with."""
+    if message.document is None or word not in FILE_WORDS or asker.alone:
         return asker
     data = await read_document(message)
     if not isinstance(data, bytes):

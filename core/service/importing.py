@@ -193,8 +193,8 @@ def _ladder(repo: Repo, chat: str, name: str, settings: Settings | None,
     ladder = repo.ladder(chat, name)
     if ladder is not None and matches and matches[0].at < ladder.clock \
             and repo.state(ladder.id).seq == 0:
-        # Made but never played (/ladder create, then the import): nothing has happened
-        # since its first match, so it runs from there.
+        # Made and empty (/ladder create, then the import; nobody joined): nothing has
+        # happened on it since the file's first match, so it runs from there.
         repo.update_ladder(ladder.id, clock=matches[0].at)
         schedule(repo, chat, name)
         ladder = repo.ladder(chat, name)

@@ -40,7 +40,7 @@ async def test_a_dry_run_then_the_confirmed_import() -> None:
     assert "imported" in await chat.ok("mod", "/history ladder=old")
 
 
-async def test_a_ladder_made_and_never_played_takes_an_older_history() -> None:
+async def test_a_ladder_made_that_nobody_joined_takes_an_older_history() -> None:
     chat = Chat(MemoryStore())
     await chat.ladder("duel", "confirm=false")
     await chat.press("mod", ImportFile("main", confirmed=True), attachment=FILE)
