@@ -52,6 +52,8 @@ class Config:
     discord: DiscordConfig = field(default_factory=DiscordConfig)
     web_listen: str = ""
     web_url: str = ""
+    web_telegram_login: str = ""  # the bot's Telegram username, for the login widget
+    web_session_days: float = 7.0  # how long a dashboard session lasts
     backup_dir: str = ""
     backup_keep: int = 7
     log_level: str = "INFO"
@@ -179,6 +181,10 @@ def load(path: str | Path | None, env: dict[str, str] | None = None) -> Config:
     if not isinstance(keep, int) or isinstance(keep, bool) or keep < 1:
         raise ConfigError("[backup] keep is how many daily backups to keep: a whole number, "
                           "at least 1")
+    days = web.get("session_days", 7)
+    if not isinstance(days, int | float) or isinstance(days, bool) or not 0 < days <= 365:
+        raise ConfigError("[web] session_days is how long a dashboard login lasts: a number "
+                          "of days above 0, at most 365 (7 if left out)")
     log = _section(data, "log")
     cache_mb = database.get("cache_mb", tuning.CACHE_MB)
     if not isinstance(cache_mb, int | float) or isinstance(cache_mb, bool) or cache_mb <= 0:
@@ -209,8 +215,25 @@ def load(path: str | Path | None, env: dict[str, str] | None = None) -> Config:
         ),
         web_listen=str(web.get("listen", "")),
         web_url=str(web.get("url", "")),
+        web_telegram_login=str(web.get("telegram_login", "")).lstrip("@"),
+        web_session_days=float(days),
         backup_dir=str(backup.get("dir", "")),
         backup_keep=keep,
         log_level=str(log.get("level", "INFO")).upper(),
         source=str(path or ""),
     )
+
+
+def dashboard_missing(config: Config) -> list[str]:
+    """What the dashboard's login still needs (nothing: it is served)."""
+    missing = []
+    if not config.web_listen:
+        missing.append("[web] listen (the pages are not served)")
+    if not config.web_url:
+        missing.append("[web] url (the address people reach, for Telegram's widget)")
+    if not config.telegram.token:
+        missing.append("a Telegram token (it checks the login widget's signature)")
+    if not config.web_telegram_login:
+        missing.append("[web] telegram_login (the bot's username, set with BotFather's "
+                       "/setdomain to [web] url's host)")
+    return missing

@@ -9,12 +9,12 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from apscheduler.triggers.interval import IntervalTrigger
 
 from bot.backup import daily
-from bot.config import Config
+from bot.config import Config, dashboard_missing
 from bot.discord.roles import RoleSync
 from bot.following import Follower, LiveStandings, Step
 from bot.gateway import Gateway
@@ -143,6 +143,21 @@ class Runtime:
             return
         await owner.post(announcement)
 
+    def _dashboard(self, site: Any) -> None:
+        """The dashboard's login and pages on the site, if configured; the log says what
+        it still needs otherwise (the bot runs without it)."""
+        from bot.web.dashboard import Dashboard
+
+        missing = dashboard_missing(self.config)
+        if missing:
+            log.info("the dashboard is off; it needs %s", "; ".join(missing))
+            return
+        config = self.config
+        Dashboard(site, config.policy, telegram_token=config.telegram.token,
+                  telegram_bot=config.web_telegram_login,
+                  secure=config.web_url.startswith("https://"),
+                  days=config.web_session_days)
+
     async def run(self) -> int:
         """Catch up, start everything, and run until SIGINT or SIGTERM."""
         loop = asyncio.get_running_loop()
@@ -156,6 +171,7 @@ class Runtime:
                 from bot.web.pages import Web
 
                 site = Web(self.store, language=self.config.policy.language)
+                self._dashboard(site)
                 await site.start(self.config.web_listen)
             for platform in self.platforms:
                 await platform.start()

@@ -41,7 +41,8 @@ TABLES: list[tuple[str, tuple[str, ...]]] = [
 # Not copied: the rating histogram (the target's triggers count it), one-time codes
 # (good for ten minutes: asked for again) and standings' heads (a cache of the log:
 # storage/sql/heads.py).
-NOT_COPIED = frozenset({"rating_counts", "codes", "heads", "head_pairs"})
+NOT_COPIED = frozenset({"rating_counts", "codes", "heads", "head_pairs",
+                        "web_sessions"})  # (sessions sign in to one database's bot)
 CHUNK = 5000
 
 

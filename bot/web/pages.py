@@ -128,7 +128,7 @@ class Web:
     def _not_found(self, request: web.Request) -> web.Response:
         if request.path.startswith("/api/"):
             return web.json_response({"error": "not found"}, status=404)
-        return self._page(request, "404.html", {}, status=404)
+        return self.page(request, "404.html", {}, status=404)
 
     # ---- reading
     async def _read(self, work: Callable[[Any], Any]) -> Any:
@@ -137,7 +137,7 @@ class Web:
     def _now(self) -> int:
         return int(self.clock())
 
-    def _page(self, request: web.Request, name: str, data: dict[str, Any],
+    def page(self, request: web.Request, name: str, data: dict[str, Any],
               status: int = 200) -> web.Response:
         """A page in its ladder's language, else in the reader's (`Accept-Language`)."""
         language = data.get("language") or accepted(request.headers.get("Accept-Language"),
@@ -181,26 +181,26 @@ class Web:
     # ---- pages
     async def index(self, request: web.Request) -> web.Response:
         ladders = await self._read(ladder_list)
-        return self._page(request, "index.html", {"ladders": ladders})
+        return self.page(request, "index.html", {"ladders": ladders})
 
     async def ladder(self, request: web.Request) -> web.Response:
-        return self._page(request, "ladder.html", await self._standings(request))
+        return self.page(request, "ladder.html", await self._standings(request))
 
     async def hall(self, request: web.Request) -> web.Response:
-        return self._page(request, "hall.html", await self._other(request, hall_view))
+        return self.page(request, "hall.html", await self._other(request, hall_view))
 
     async def history(self, request: web.Request) -> web.Response:
-        return self._page(request, "history.html", await self._other(request, history_view))
+        return self.page(request, "history.html", await self._other(request, history_view))
 
     async def tournaments(self, request: web.Request) -> web.Response:
-        return self._page(request, "tournaments.html",
+        return self.page(request, "tournaments.html",
                           await self._other(request, tournaments_view))
 
     async def player(self, request: web.Request) -> web.Response:
         data, chart = await self._player(request)
         svg = "" if chart is None else await self.charts.svg((data["id"], data["player"]["id"]),
                                                              chart)
-        return self._page(request, "player.html", {**data, "chart_svg": svg})
+        return self.page(request, "player.html", {**data, "chart_svg": svg})
 
     # ---- the API
     async def api_index(self, request: web.Request) -> web.Response:

@@ -32,6 +32,13 @@ SECURITY_HEADERS = {
     "Referrer-Policy": "no-referrer",
 }
 FRESH_SECONDS = 30  # how long a browser or proxy may keep a page before asking again
+# The dashboard's pages (bot/web/dashboard.py): never kept by anyone, their forms posted
+# back here, and the login page's one script Telegram's widget (no inline script).
+DASHBOARD = ("/login", "/me", "/logout")
+DASHBOARD_POLICY = ("default-src 'none'; style-src 'unsafe-inline'; img-src data:; "
+                    "frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
+LOGIN_POLICY = (DASHBOARD_POLICY + "; script-src https://telegram.org; "
+                "frame-src https://oauth.telegram.org")
 
 
 def _address(transport: asyncio.BaseTransport | None) -> str | None:
@@ -53,7 +60,11 @@ async def with_headers(request: web.Request, response: web.StreamResponse) -> No
     any site's scripts (it is public and read-only); no server version."""
     response.headers.update(SECURITY_HEADERS)
     response.headers["Server"] = "Ladderbot"
-    if response.status == 200:
+    if request.path.startswith(DASHBOARD):
+        response.headers["Content-Security-Policy"] = \
+            LOGIN_POLICY if request.path == "/login" else DASHBOARD_POLICY
+        response.headers["Cache-Control"] = "no-store"
+    elif response.status == 200:
         response.headers["Cache-Control"] = f"public, max-age={FRESH_SECONDS}"
     else:
         response.headers["Cache-Control"] = "no-store"

@@ -31,6 +31,7 @@ from core.ports.projections import ProjectionRepo
 from core.ports.queue import QueueRepo
 from core.ports.sharing import SharingRepo
 from core.ports.tournaments import TournamentRepo
+from core.ports.web_sessions import WebSessionRepo
 
 # Tables `standings` can read: a ladder's ranking by rating or rung, and the three
 # tables of RULES.md section 3.
@@ -73,7 +74,7 @@ class Store(Protocol):
         ...
 
 
-class PlatformRepo(Repo, Protocol):
+class PlatformRepo(Repo, WebSessionRepo, Protocol):
     """The repository as the chat adapters and the scheduler use it: the core's, and the
     platforms' own data (the handles they teach, the outbox)."""
 

@@ -11,6 +11,7 @@ from core.domain.import_batch import ImportBatch
 from core.domain.model import PlayerId, Timestamp
 from core.domain.records import Announcement, LadderInfo, PlayerInfo, QueueState, UserRef
 from core.domain.tournament.record import Tournament
+from core.domain.web_session import WebSession
 
 
 @dataclass
@@ -26,6 +27,7 @@ class PlatformData:
     # each ladder's tournaments by id
     tournaments: dict[int, dict[int, Tournament]] = field(default_factory=dict)
     imports: dict[int, dict[int, ImportBatch]] = field(default_factory=dict)  # by ladder, id
+    sessions: dict[str, WebSession] = field(default_factory=dict)  # the dashboard's, by token
 
 
 class MemoryPlatform:
@@ -88,3 +90,16 @@ class MemoryPlatform:
 
     def remember(self, chat: str, message_id: str, reply: str, at: Timestamp) -> None:
         self.platform.seen[(chat, message_id)] = reply
+
+    def save_session(self, session: WebSession, now: Timestamp) -> None:
+        kept = self.platform.sessions
+        for token in [t for t, s in kept.items() if s.expires <= now]:
+            del kept[token]
+        kept[session.token] = session
+
+    def web_session(self, token: str, now: Timestamp) -> WebSession | None:
+        found = self.platform.sessions.get(token)
+        return found if found is not None and found.expires > now else None
+
+    def end_session(self, token: str) -> None:
+        self.platform.sessions.pop(token, None)

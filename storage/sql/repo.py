@@ -48,6 +48,7 @@ from storage.sql.reads import ProjectionReads
 from storage.sql.rederive import Rederivation
 from storage.sql.sharing import SharingTables
 from storage.sql.tournaments import TournamentTables
+from storage.sql.web_sessions import WebSessionTables
 
 if TYPE_CHECKING:
     from storage.sql.units import SqlStore
@@ -69,7 +70,8 @@ class SettingsCache:
 
 
 class SqlRepo(BulkLog, Rederivation, MatchTables, ProjectionReads, FollowingTables,
-              PlatformTables, SharingTables, TournamentTables, ImportTables):
+              PlatformTables, SharingTables, TournamentTables, ImportTables,
+              WebSessionTables):
     """The Repo protocol in SQL, inside one transaction: over sqlite3's connection, and
     over PostgreSQL's sessions, which take sqlite3's methods (storage/postgres/session.py)."""
 

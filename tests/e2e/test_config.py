@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import ConfigError, load
+from bot.config import ConfigError, dashboard_missing, load
 from core.domain.setting_keys import SETTING_SPECS
 from core.domain.settings import DUEL_LEAGUES, preset
 from tests.support.chat import Chat
@@ -131,3 +131,21 @@ def test_the_cache_budget_is_read_and_checked(tmp_path: Path) -> None:
         path.write_text(f"[database]\ncache_mb = {bad}\n")
         with pytest.raises(ConfigError, match=r"\[database\] cache_mb"):
             load(path, env={})
+
+
+def test_the_dashboard_says_what_it_needs(tmp_path: Path) -> None:
+    path = tmp_path / "c.toml"
+    assert dashboard_missing(load(None, env={})) == [
+        "[web] listen (the pages are not served)",
+        "[web] url (the address people reach, for Telegram's widget)",
+        "a Telegram token (it checks the login widget's signature)",
+        "[web] telegram_login (the bot's username, set with BotFather's /setdomain to "
+        "[web] url's host)"]
+    path.write_text('[web]\nlisten = "127.0.0.1:8080"\nurl = "https://l.example"\n'
+                    'telegram_login = "@LadderBot"\nsession_days = 2\n')
+    config = load(path, env={"LADDERBOT_TELEGRAM_TOKEN": "1:x"})
+    assert dashboard_missing(config) == [] and config.web_telegram_login == "LadderBot"
+    assert config.web_session_days == 2
+    path.write_text("[web]\nsession_days = 0\n")
+    with pytest.raises(ConfigError, match="session_days"):
+        load(path, env={})

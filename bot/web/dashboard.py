@@ -1,0 +1,192 @@
+"""The dashboard behind a login (issue 55), its first part: signing in with Telegram's
+Login Widget, and a player's own page: their ladders and the reports that wait for their
+word, confirmed or disputed there through the same core command a chat line runs, whose
+reply the ladder's chat is then told.
+
+A session is a row the server keeps (storage `web_sessions`), named by the SHA-256 of a
+random cookie (HttpOnly, SameSite=Lax, Secure behind https): logging out or its end ends
+it for every copy of the cookie. Every form carries the session's CSRF token; logins are
+limited per address; nothing secret goes into a page, an address or a log.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import time
+from collections import deque
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import web
+
+from bot.web.login import telegram_user
+from core.commands.base import Command, Parsed
+from core.commands.reports import ConfirmResult, DisputeResult
+from core.domain.records import Announcement, Context, LadderInfo, Reply, UserRef
+from core.domain.settings import Policy
+from core.domain.web_session import WebSession
+from core.i18n import N_
+from core.ports.repository import PlatformRepo
+from core.service.dispatch import execute
+from core.service.session import find_player
+
+if TYPE_CHECKING:
+    from bot.web.pages import Web
+
+COOKIE = "ladderbot_session"
+SESSION_DAYS = 7.0  # a session's length, unless the configuration says another
+LOGINS = 10  # logins an address may try a minute
+PATHS = ("/login", "/me", "/logout")  # the dashboard's pages (never cached)
+
+
+class Dashboard:
+    """The signed-in pages, installed on the site (bot.web.pages.Web)."""
+
+    def __init__(self, site: Web, policy: Policy, *, telegram_token: str, telegram_bot: str,
+                 secure: bool, days: float = SESSION_DAYS,
+                 clock: Callable[[], float] = time.time) -> None:
+        self.site, self.policy = site, policy
+        self.token, self.bot = telegram_token, telegram_bot
+        self.secure, self.seconds, self.clock = secure, round(days * 86_400), clock
+        self.tries: dict[str, deque[float]] = {}
+        app = site.app
+        app.router.add_get("/login", self.login)
+        app.router.add_get("/login/telegram", self.telegram)
+        app.router.add_get("/me", self.me)
+        app.router.add_post("/me/answer", self.answer)
+        app.router.add_post("/logout", self.logout)
+
+    # ---- signing in and out
+    async def login(self, request: web.Request) -> web.Response:
+        """The login page: Telegram's widget, which comes back to /login/telegram."""
+        back = f"{self.policy.web_url.rstrip('/')}/login/telegram"
+        return self.site.page(request, "login.html", {"bot": self.bot, "back": back})
+
+    async def telegram(self, request: web.Request) -> web.StreamResponse:
+        """The widget's data: checked, then a session begins."""
+        if not self._may_try(request.remote or "?"):
+            return self._refused(request, N_("dashboard.slow"), 429)
+        user = telegram_user(dict(request.query), self.token, self.clock())
+        if user is None:
+            return self._refused(request, N_("dashboard.bad_login"), 403)
+        value = secrets.token_urlsafe(32)
+        now = int(self.clock())
+        session = WebSession(_hashed(value), user.key, user.name, secrets.token_urlsafe(32),
+                             now, now + self.seconds)
+        await self.site.store.run(lambda repo: repo.save_session(session, now))
+        response = web.HTTPSeeOther("/me")
+        response.set_cookie(COOKIE, value, max_age=self.seconds, path="/", httponly=True,
+                            samesite="Lax", secure=self.secure)
+        raise response
+
+    async def logout(self, request: web.Request) -> web.StreamResponse:
+        """End the session (a form of its own, with its CSRF token)."""
+        session, _ = await self._posted(request)
+        await self.site.store.run(lambda repo: repo.end_session(session.token))
+        response = web.HTTPSeeOther("/")
+        response.del_cookie(COOKIE, path="/")
+        raise response
+
+    # ---- the player's page
+    async def me(self, request: web.Request) -> web.Response:
+        """The visitor's ladders and the reports waiting for their word."""
+        session = await self._session(request)
+        if session is None:
+            raise web.HTTPSeeOther("/login")
+        ladders = await self.site.store.run(lambda repo: _waiting(repo, session),
+                                            commit=False)
+        return self.site.page(request, "me.html", {"session": session, "ladders": ladders})
+
+    async def answer(self, request: web.Request) -> web.Response:
+        """Confirm or dispute a report: the core command, as a chat line runs it."""
+        session, form = await self._posted(request)
+        number = form.get("match", "")
+        if not number.isdigit() or len(number) > 18 or \
+                form.get("answer") not in ("confirm", "dispute"):
+            raise web.HTTPBadRequest()
+        command: Command = ConfirmResult(int(number)) if form["answer"] == "confirm" \
+            else DisputeResult(int(number), form.get("reason", "").strip())
+        ladder_id = form.get("ladder", "")
+        now = int(self.clock())
+
+        def work(repo: PlatformRepo) -> Reply:
+            ladder = next((lad for lad in _ladders(repo, session.user)
+                           if str(lad.id) == ladder_id), None)
+            if ladder is None:  # not one of theirs (a forged form): as no such page
+                raise web.HTTPNotFound()
+            ctx = Context(ladder.chat, UserRef(session.user, session.name), now)
+            reply = execute(repo, ctx, Parsed(command, ladder.name), self.policy)
+            if not reply.error:  # the chat is told, as it is of a line said there
+                repo.enqueue([*reply.announcements,
+                              Announcement(ladder.chat, ladder.name, reply.said,
+                                           ladder.channel, language=reply.language)], now)
+            return reply
+
+        reply = await self.site.store.run(work)
+        return self.site.page(request, "answered.html",
+                              {"text": reply.said, "error": reply.error,
+                               "language": reply.language},
+                              status=400 if reply.error else 200)
+
+    # ---- checks
+    async def _session(self, request: web.Request) -> WebSession | None:
+        value = request.cookies.get(COOKIE)
+        if not value:
+            return None
+        now = int(self.clock())
+        found: WebSession | None = await self.site.store.run(
+            lambda repo: repo.web_session(_hashed(value), now), commit=False)
+        return found
+
+    async def _posted(self, request: web.Request) -> tuple[WebSession, dict[str, str]]:
+        """The session of a form and its fields; 403 without one, or without its token."""
+        session = await self._session(request)
+        form = {k: str(v) for k, v in (await request.post()).items()}
+        if session is None or not hmac.compare_digest(form.get("csrf", ""), session.csrf):
+            raise web.HTTPForbidden()
+        return session, form
+
+    def _may_try(self, address: str) -> bool:
+        """Whether an address may try to log in now (LOGINS a minute)."""
+        now = self.clock()
+        tried = self.tries.setdefault(address, deque())
+        while tried and tried[0] <= now - 60:
+            tried.popleft()
+        if len(tried) >= LOGINS:
+            return False
+        tried.append(now)
+        return True
+
+    def _refused(self, request: web.Request, code: str, status: int) -> web.Response:
+        return self.site.page(request, "answered.html", {"code": code, "error": True},
+                              status=status)
+
+
+def _hashed(value: str) -> str:
+    """What the server keeps of a session's cookie."""
+    return hashlib.sha256(value.encode()).hexdigest()
+
+
+def _ladders(repo: PlatformRepo, user: str) -> list[LadderInfo]:
+    """The ladders the visitor plays, as any of their linked accounts."""
+    found = {lad.id: lad for key in (user, *repo.linked(user)) for lad in repo.user_ladders(key)}
+    return [found[k] for k in sorted(found)]
+
+
+def _waiting(repo: PlatformRepo, session: WebSession) -> list[dict[str, Any]]:
+    """Each of the visitor's ladders, with the reports that wait for their word."""
+    shown = []
+    for ladder in _ladders(repo, session.user):
+        me = find_player(repo, ladder.id, session.user)
+        players = repo.players(ladder.id)
+        waiting = []
+        for m in repo.open_matches(ladder.id):
+            side = next((s for s in m.result.sides if me is not None and me.id in s), None)
+            if m.status == "pending" and side is not None and m.reporter not in side:
+                waiting.append({"id": m.id, "sides": [[players[p].name for p in s]
+                                                      for s in m.result.sides],
+                                "draw": m.result.draw})
+        shown.append({"ladder": ladder, "waiting": waiting})
+    return shown

@@ -1,0 +1,25 @@
+"""The dashboard's sessions (bot/web/dashboard.py).
+A part of the repository's protocol for the adapters (core.ports.repository.PlatformRepo)."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from core.domain.model import Timestamp
+from core.domain.web_session import WebSession
+
+
+class WebSessionRepo(Protocol):
+    """Signed-in visitors of the dashboard."""
+
+    def save_session(self, session: WebSession, now: Timestamp) -> None:
+        """Keep a new session (and let go of those ended by `now`)."""
+        ...
+
+    def web_session(self, token: str, now: Timestamp) -> WebSession | None:
+        """The session of a token's hash, if it has not ended by `now`."""
+        ...
+
+    def end_session(self, token: str) -> None:
+        """End a session (logging out)."""
+        ...

@@ -1,0 +1,202 @@
+"""The dashboard's first part (issue 55): a player logs in with Telegram's Login Widget
+and answers the report waiting for them from their page, through the same core command
+a chat line runs; and each thing it refuses (a bad or old login, a form without its
+token, a forged ladder, a session replayed after logging out, an expired one, a
+tampered cookie), with names that would be markup shown as typed."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+import pytest
+from aiohttp.test_utils import TestClient, TestServer
+from playwright.async_api import async_playwright
+
+from bot.web.dashboard import COOKIE, LOGINS, Dashboard
+from bot.web.login import telegram_user
+from bot.web.pages import Web
+from core.domain.records import UserRef
+from core.domain.settings import Policy
+from storage.sqlite.store import SqliteStore
+from tests.support.browser import ARGS, chromium
+from tests.support.chat import Chat
+
+TOKEN = "123456:test-token"
+HOSTILE = "<script>alert(1)</script>"
+DAY = 86_400
+
+
+def signed(fields: dict[str, str], token: str = TOKEN) -> dict[str, str]:
+    """The widget's fields with their hash, made as Telegram's page says: the fields but
+    `hash`, sorted, `key=value` a line, HMAC-SHA256 keyed by SHA-256 of the token."""
+    lines = "\n".join(f"{k}={fields[k]}" for k in sorted(fields))
+    key = hashlib.sha256(token.encode()).digest()
+    return {**fields, "hash": hmac.new(key, lines.encode(), hashlib.sha256).hexdigest()}
+
+
+def test_a_widget_login_is_checked_as_telegram_says() -> None:
+    now = 1_767_607_200
+    fields = signed({"id": "42", "first_name": "Al", "username": "al",
+                     "auth_date": str(now - 60)})
+    assert telegram_user(fields, TOKEN, now) == UserRef("telegram:42", "al")
+    assert telegram_user(fields, "other:token", now) is None  # another bot's
+    assert telegram_user({**fields, "username": "bo"}, TOKEN, now) is None  # altered
+    assert telegram_user({**fields, "extra": "1"}, TOKEN, now) is None  # not a widget's
+    old = signed({"id": "42", "auth_date": str(now - DAY - 1)})
+    assert telegram_user(old, TOKEN, now) is None
+    assert telegram_user(signed({"id": "42", "auth_date": str(now - DAY)}), TOKEN, now)
+    ahead = signed({"id": "42", "auth_date": str(now + 3600)})
+    assert telegram_user(ahead, TOKEN, now) is None
+
+
+class Clock:
+    def __init__(self, at: int) -> None:
+        self.at = at
+
+    def __call__(self) -> float:
+        return self.at
+
+
+@pytest.fixture
+async def site(tmp_path: Path) -> AsyncIterator[tuple[TestClient[Any, Any], Chat, Clock]]:
+    """A ladder where the hostile name reported a win over alice (Telegram 42), who has
+    to answer; the site with the dashboard, on the chat's clock."""
+    async with SqliteStore(tmp_path / "l.db") as store:
+        chat = Chat(store, chat="telegram:-100")
+        chat.resolve = lambda name: UserRef(  # type: ignore[method-assign]
+            "telegram:42" if name == "alice" else f"telegram:{abs(hash(name)) % 10**6}", name)
+        await chat.ladder("duel")
+        await chat.join("alice", HOSTILE)
+        await chat.ok(HOSTILE, "/report win @alice")
+        clock = Clock(chat.at)
+        web = Web(store, clock=clock)
+        Dashboard(web, Policy(web_url="https://ladders.example"), telegram_token=TOKEN,
+                  telegram_bot="LadderBot", secure=True, clock=clock)
+        async with TestClient(TestServer(web.app)) as client:
+            yield client, chat, clock
+
+
+async def _login(client: TestClient[Any, Any], at: int, uid: str = "42") -> Any:
+    """The widget's return to the site; its session's cookie kept by the test's client
+    (which, over the test's plain http, would not send a Secure one back by itself)."""
+    fields = signed({"id": uid, "first_name": "Alice", "username": "alice",
+                     "auth_date": str(at)})
+    done = await client.get("/login/telegram", params=fields, allow_redirects=False)
+    if COOKIE in done.cookies:
+        client.session.cookie_jar.update_cookies({COOKIE: done.cookies[COOKIE].value})
+    return done
+
+
+async def test_a_player_logs_in_and_confirms_their_report(site: Any) -> None:
+    client, chat, clock = site
+    login = await client.get("/login")
+    assert 'data-telegram-login="LadderBot"' in await login.text()
+    assert "script-src https://telegram.org" in login.headers["Content-Security-Policy"]
+    done = await _login(client, clock.at)
+    assert done.status == 303 and done.headers["Location"] == "/me"
+    cookie = done.cookies[COOKIE]
+    assert cookie["httponly"] and cookie["secure"] and cookie["samesite"] == "Lax"
+    page = await client.get("/me")
+    html = await page.text()
+    assert page.headers["Cache-Control"] == "no-store"
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html and HOSTILE not in html, html
+    csrf = re.search(r'name="csrf" value="([^"]+)"', html)
+    assert csrf is not None
+    answered = await client.post("/me/answer", data={
+        "csrf": csrf.group(1), "ladder": "1", "match": "1", "answer": "confirm"})
+    assert answered.status == 200, await answered.text()
+    assert "Match #1" in await answered.text()
+    assert (await chat.export())["matches"][0]["status"] == "confirmed"
+    # The chat is told, as it is of a confirmation said there.
+    told = await chat.store.run(lambda repo: repo.outbox_due(clock.at + 1), commit=False)
+    assert [a.chat for _, _, a in told] == ["telegram:-100"]
+    assert "No report waits for your word." in await (await client.get("/me")).text()
+
+
+async def test_what_the_dashboard_refuses(site: Any) -> None:
+    client, chat, clock = site
+    assert (await _login(client, clock.at - DAY - 1)).status == 403  # old
+    bad = signed({"id": "42", "auth_date": str(clock.at)}, "another:token")
+    assert (await client.get("/login/telegram", params=bad)).status == 403
+    assert (await client.get("/me", allow_redirects=False)).headers["Location"] == "/login"
+    await _login(client, clock.at)
+    html = await (await client.get("/me")).text()
+    token = re.search(r'name="csrf" value="([^"]+)"', html)
+    assert token is not None
+    form = {"ladder": "1", "match": "1", "answer": "confirm"}
+    assert (await client.post("/me/answer", data=form)).status == 403  # no token
+    assert (await client.post("/me/answer", data={**form, "csrf": "x" * 43})).status == 403
+    forged = {**form, "csrf": token.group(1), "ladder": "2"}  # not a ladder of theirs
+    assert (await client.post("/me/answer", data=forged)).status == 404
+    assert (await chat.export())["matches"][0]["status"] == "pending"
+    # Logged out: the same cookie sent again signs in nobody.
+    value = (await _login(client, clock.at)).cookies[COOKIE].value
+    token = re.search(r'name="csrf" value="([^"]+)"', await (await client.get("/me")).text())
+    assert token is not None
+    assert (await client.post("/logout", data={"csrf": token.group(1)},
+                              allow_redirects=False)).status == 303
+    client.session.cookie_jar.update_cookies({COOKIE: value})
+    assert (await client.get("/me", allow_redirects=False)).status == 303
+    # A tampered cookie, and a session past its seven days.
+    fresh = (await _login(client, clock.at)).cookies[COOKIE].value
+    assert (await client.get("/me", allow_redirects=False)).status == 200
+    client.session.cookie_jar.update_cookies({COOKIE: fresh[:-1] + ("B" if fresh[-1] == "A"
+                                                                    else "A")})
+    assert (await client.get("/me", allow_redirects=False)).status == 303
+    await _login(client, clock.at)
+    clock.at += 7 * DAY + 1
+    assert (await client.get("/me", allow_redirects=False)).status == 303
+    # Logins are limited per address.
+    for _ in range(LOGINS):
+        await _login(client, clock.at, uid="7")
+    assert (await _login(client, clock.at, uid="7")).status == 429
+
+
+async def test_a_player_confirms_from_the_page_in_chromium(tmp_path: Path) -> None:
+    """The same, in Chromium as a player's phone shows it (390 px) and a wide screen
+    (1400 px): the screenshots are kept in the test's folder to be looked at."""
+    executable = chromium()
+    if executable is None:
+        pytest.fail("Chromium is missing: run `python -m tests.support.browser --install`")
+    async with SqliteStore(tmp_path / "l.db") as store:
+        chat = Chat(store, chat="telegram:-100")
+        chat.resolve = lambda name: UserRef(  # type: ignore[method-assign]
+            "telegram:42" if name == "alice" else "telegram:9", name)
+        await chat.ladder("duel")
+        await chat.join("alice", HOSTILE)
+        await chat.ok(HOSTILE, "/report win @alice")
+        web = Web(store, clock=lambda: chat.at)
+        Dashboard(web, Policy(web_url="http://127.0.0.1"), telegram_token=TOKEN,
+                  telegram_bot="LadderBot", secure=False, clock=lambda: chat.at)
+        address = await web.start("127.0.0.1:0")
+        fields = signed({"id": "42", "first_name": "Alice", "username": "alice",
+                         "auth_date": str(chat.at)})
+        try:
+            async with async_playwright() as playwright:
+                browser = await playwright.chromium.launch(executable_path=executable,
+                                                           args=ARGS)
+                for width in (1400, 390):  # (the phone's last: it confirms)
+                    page = await browser.new_page(viewport={"width": width, "height": 800})
+                    dialogs: list[str] = []
+                    page.on("dialog", lambda d, seen=dialogs: seen.append(d.message))
+                    await page.goto(f"{address}/login/telegram?{urlencode(fields)}")
+                    assert page.url.endswith("/me")
+                    await page.screenshot(path=str(tmp_path / f"me-{width}.png"), full_page=True)
+                    fits = await page.evaluate("document.body.scrollWidth <= window.innerWidth")
+                    assert fits, f"the page is wider than {width} px"
+                    assert HOSTILE in await page.locator("li.waiting").inner_text()
+                    if width == 390:
+                        await page.get_by_role("button", name="Confirm").click()
+                        assert "Match #1" in await page.locator("main").inner_text()
+                    assert dialogs == []  # the name was text, not a script
+                    await page.close()
+                await browser.close()
+        finally:
+            await web.stop()
+        assert (await chat.export())["matches"][0]["status"] == "confirmed"
