@@ -38,6 +38,8 @@ class DiscordConfig:
     api_base_url: str = ""
     gateway_url: str = ""
     moderator_role: str = ""
+    client_id: str = ""  # the application's, for the dashboard's Discord login
+    client_secret: str = ""
 
 
 @dataclass(frozen=True)
@@ -212,6 +214,8 @@ def load(path: str | Path | None, env: dict[str, str] | None = None) -> Config:
             api_base_url=str(discord.get("api_base_url", "")),
             gateway_url=str(discord.get("gateway_url", "")),
             moderator_role=role,
+            client_id=env.get("LADDERBOT_DISCORD_CLIENT_ID") or str(discord.get("client_id", "")),
+            client_secret=env.get("LADDERBOT_DISCORD_CLIENT_SECRET", ""),
         ),
         web_listen=str(web.get("listen", "")),
         web_url=str(web.get("url", "")),
@@ -225,15 +229,22 @@ def load(path: str | Path | None, env: dict[str, str] | None = None) -> Config:
 
 
 def dashboard_missing(config: Config) -> list[str]:
-    """What the dashboard's login still needs (nothing: it is served)."""
+    """What the dashboard still needs (nothing: it is served): its pages, and a way in by
+    Telegram or by Discord."""
     missing = []
     if not config.web_listen:
         missing.append("[web] listen (the pages are not served)")
     if not config.web_url:
-        missing.append("[web] url (the address people reach, for Telegram's widget)")
-    if not config.telegram.token:
-        missing.append("a Telegram token (it checks the login widget's signature)")
+        missing.append("[web] url (the address people reach)")
+    telegram = [] if config.telegram.token else ["a Telegram token (it checks the login "
+                                                  "widget's signature)"]
     if not config.web_telegram_login:
-        missing.append("[web] telegram_login (the bot's username, set with BotFather's "
-                       "/setdomain to [web] url's host)")
+        telegram.append("[web] telegram_login (the bot's username, set with BotFather's "
+                        "/setdomain to [web] url's host)")
+    discord = [name for name, value in (
+        ("LADDERBOT_DISCORD_CLIENT_ID (or [discord] client_id)", config.discord.client_id),
+        ("LADDERBOT_DISCORD_CLIENT_SECRET", config.discord.client_secret)) if not value]
+    if telegram and discord:
+        missing.append(f"a login: for Telegram's, {'; '.join(telegram)}; or for Discord's, "
+                       f"{'; '.join(discord)}")
     return missing

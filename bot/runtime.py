@@ -147,16 +147,20 @@ class Runtime:
         """The dashboard's login and pages on the site, if configured; the log says what
         it still needs otherwise (the bot runs without it)."""
         from bot.web.dashboard import Dashboard
+        from bot.web.discord_login import DiscordOAuth
 
         missing = dashboard_missing(self.config)
         if missing:
             log.info("the dashboard is off; it needs %s", "; ".join(missing))
             return
-        config = self.config
-        Dashboard(site, config.policy, telegram_token=config.telegram.token,
-                  telegram_bot=config.web_telegram_login,
-                  secure=config.web_url.startswith("https://"),
-                  days=config.web_session_days)
+        config, url = self.config, self.config.web_url.rstrip("/")
+        discord = DiscordOAuth(config.discord.client_id, config.discord.client_secret,
+                               f"{url}/login/discord/back") \
+            if config.discord.client_id and config.discord.client_secret else None
+        telegram = config.web_telegram_login and config.telegram.token
+        Dashboard(site, config.policy, telegram_token=config.telegram.token if telegram else "",
+                  telegram_bot=config.web_telegram_login if telegram else "", discord=discord,
+                  secure=url.startswith("https://"), days=config.web_session_days)
 
     async def run(self) -> int:
         """Catch up, start everything, and run until SIGINT or SIGTERM."""

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
+from bot.web.discord_login import DiscordOAuth
 from bot.web.login import telegram_user
 from core.commands.base import Command, Parsed
 from core.commands.reports import ConfirmResult, DisputeResult
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
     from bot.web.pages import Web
 
 COOKIE = "ladderbot_session"
+STATE, STATE_SECONDS = "ladderbot_oauth_state", 600  # a Discord login's state, kept briefly
 SESSION_DAYS = 7.0  # a session's length, unless the configuration says another
 LOGINS = 10  # logins an address may try a minute
 PATHS = ("/login", "/me", "/logout")  # the dashboard's pages (never cached)
@@ -44,16 +46,19 @@ PATHS = ("/login", "/me", "/logout")  # the dashboard's pages (never cached)
 class Dashboard:
     """The signed-in pages, installed on the site (bot.web.pages.Web)."""
 
-    def __init__(self, site: Web, policy: Policy, *, telegram_token: str, telegram_bot: str,
+    def __init__(self, site: Web, policy: Policy, *, telegram_token: str = "",
+                 telegram_bot: str = "", discord: DiscordOAuth | None = None,
                  secure: bool, days: float = SESSION_DAYS,
                  clock: Callable[[], float] = time.time) -> None:
         self.site, self.policy = site, policy
-        self.token, self.bot = telegram_token, telegram_bot
+        self.token, self.bot, self.discord = telegram_token, telegram_bot, discord
         self.secure, self.seconds, self.clock = secure, round(days * 86_400), clock
         self.tries: dict[str, deque[float]] = {}
         app = site.app
         app.router.add_get("/login", self.login)
         app.router.add_get("/login/telegram", self.telegram)
+        app.router.add_get("/login/discord", self.to_discord)
+        app.router.add_get("/login/discord/back", self.from_discord)
         app.router.add_get("/me", self.me)
         app.router.add_post("/me/answer", self.answer)
         app.router.add_post("/logout", self.logout)
@@ -62,7 +67,8 @@ class Dashboard:
     async def login(self, request: web.Request) -> web.Response:
         """The login page: Telegram's widget, which comes back to /login/telegram."""
         back = f"{self.policy.web_url.rstrip('/')}/login/telegram"
-        return self.site.page(request, "login.html", {"bot": self.bot, "back": back})
+        return self.site.page(request, "login.html", {"bot": self.bot, "back": back,
+                                                      "discord": self.discord is not None})
 
     async def telegram(self, request: web.Request) -> web.StreamResponse:
         """The widget's data: checked, then a session begins."""
@@ -71,6 +77,36 @@ class Dashboard:
         user = telegram_user(dict(request.query), self.token, self.clock())
         if user is None:
             return self._refused(request, N_("dashboard.bad_login"), 403)
+        return await self._begin(user)
+
+    async def to_discord(self, request: web.Request) -> web.StreamResponse:
+        """Off to Discord's authorization page, the `state` kept in a short cookie."""
+        if self.discord is None:
+            raise web.HTTPNotFound()
+        url, state = self.discord.start()
+        response = web.HTTPSeeOther(url)
+        response.set_cookie(STATE, state, max_age=STATE_SECONDS, path="/login/discord",
+                            httponly=True, samesite="Lax", secure=self.secure)
+        raise response
+
+    async def from_discord(self, request: web.Request) -> web.StreamResponse:
+        """Back from Discord: the `state` checked against the browser's, then the code
+        exchanged for who the visitor is."""
+        if self.discord is None:
+            raise web.HTTPNotFound()
+        if not self._may_try(request.remote or "?"):
+            return self._refused(request, N_("dashboard.slow"), 429)
+        kept, given = request.cookies.get(STATE, ""), request.query.get("state", "")
+        code = request.query.get("code", "")
+        if not kept or not code or not hmac.compare_digest(kept, given):
+            return self._refused(request, N_("dashboard.bad_login"), 403)
+        user = await self.discord.finish(code)
+        if user is None:
+            return self._refused(request, N_("dashboard.bad_login"), 403)
+        return await self._begin(user)
+
+    async def _begin(self, user: UserRef) -> web.StreamResponse:
+        """A session for `user`, its cookie set, and on to their page."""
         value = secrets.token_urlsafe(32)
         now = int(self.clock())
         session = WebSession(_hashed(value), user.key, user.name, secrets.token_urlsafe(32),
@@ -79,6 +115,7 @@ class Dashboard:
         response = web.HTTPSeeOther("/me")
         response.set_cookie(COOKIE, value, max_age=self.seconds, path="/", httponly=True,
                             samesite="Lax", secure=self.secure)
+        response.del_cookie(STATE, path="/login/discord")
         raise response
 
     async def logout(self, request: web.Request) -> web.StreamResponse:

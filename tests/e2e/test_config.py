@@ -137,10 +137,14 @@ def test_the_dashboard_says_what_it_needs(tmp_path: Path) -> None:
     path = tmp_path / "c.toml"
     assert dashboard_missing(load(None, env={})) == [
         "[web] listen (the pages are not served)",
-        "[web] url (the address people reach, for Telegram's widget)",
-        "a Telegram token (it checks the login widget's signature)",
-        "[web] telegram_login (the bot's username, set with BotFather's /setdomain to "
-        "[web] url's host)"]
+        "[web] url (the address people reach)",
+        "a login: for Telegram's, a Telegram token (it checks the login widget's "
+        "signature); [web] telegram_login (the bot's username, set with BotFather's "
+        "/setdomain to [web] url's host); or for Discord's, LADDERBOT_DISCORD_CLIENT_ID (or "
+        "[discord] client_id); LADDERBOT_DISCORD_CLIENT_SECRET"]
+    path.write_text('[web]\nlisten = "127.0.0.1:8080"\nurl = "https://l.example"\n')
+    both = {"LADDERBOT_DISCORD_CLIENT_ID": "1", "LADDERBOT_DISCORD_CLIENT_SECRET": "s"}
+    assert dashboard_missing(load(path, env=both)) == []
     path.write_text('[web]\nlisten = "127.0.0.1:8080"\nurl = "https://l.example"\n'
                     'telegram_login = "@LadderBot"\nsession_days = 2\n')
     config = load(path, env={"LADDERBOT_TELEGRAM_TOKEN": "1:x"})

@@ -19,6 +19,7 @@ from aiohttp.test_utils import TestClient, TestServer
 from playwright.async_api import async_playwright
 
 from bot.web.dashboard import COOKIE, LOGINS, Dashboard
+from bot.web.discord_login import DiscordOAuth
 from bot.web.login import telegram_user
 from bot.web.pages import Web
 from core.domain.records import UserRef
@@ -26,6 +27,7 @@ from core.domain.settings import Policy
 from storage.sqlite.store import SqliteStore
 from tests.support.browser import ARGS, chromium
 from tests.support.chat import Chat
+from tests.support.discord_oauth import CLIENT_ID, CLIENT_SECRET, FakeDiscordOAuth
 
 TOKEN = "123456:test-token"
 HOSTILE = "<script>alert(1)</script>"
@@ -200,3 +202,36 @@ async def test_a_player_confirms_from_the_page_in_chromium(tmp_path: Path) -> No
         finally:
             await web.stop()
         assert (await chat.export())["matches"][0]["status"] == "confirmed"
+
+
+async def test_a_discord_login_checks_its_state(tmp_path: Path) -> None:
+    """The authorization code flow against the stand-in: the visitor comes back with the
+    state their browser was given and signs in as their Discord account (its name as
+    typed); another state, none, or a code used twice signs in nobody."""
+    oauth = FakeDiscordOAuth({"id": "1300000000000000042", "username": "dee",
+                              "global_name": HOSTILE, "discriminator": "0"})
+    async with SqliteStore(tmp_path / "l.db") as store, \
+            TestClient(TestServer(oauth.app())) as discord:
+        web = Web(store, clock=lambda: 1_767_607_200)
+        dashboard = Dashboard(web, Policy(web_url="http://127.0.0.1"), secure=False,
+                              clock=lambda: 1_767_607_200)
+        async with TestClient(TestServer(web.app)) as client:
+            oauth.redirect = str(client.make_url("/login/discord/back"))
+            dashboard.discord = DiscordOAuth(CLIENT_ID, CLIENT_SECRET, oauth.redirect,
+                                             str(discord.make_url("")).rstrip("/"))
+            assert "/login/discord" in await (await client.get("/login")).text()
+            away = await client.get("/login/discord", allow_redirects=False)
+            assert away.status == 303 and "state=" in away.headers["Location"]
+            back = await client.session.get(away.headers["Location"], allow_redirects=False)
+            returned = back.headers["Location"]
+            # Another state than the browser's: refused, and the code not spent.
+            forged = re.sub(r"state=[^&]+", "state=forged", returned)
+            assert (await client.session.get(forged)).status == 403
+            me = await client.session.get(returned)
+            assert me.status == 200 and str(me.url).endswith("/me")
+            html = await me.text()
+            assert "&lt;script&gt;" in html and HOSTILE not in html
+            # The same code again (a replayed return): Discord refuses it, nobody signs in.
+            client.session.cookie_jar.clear()
+            assert (await client.session.get(returned)).status == 403
+        assert oauth.refused == []  # (the replay was refused by the state cookie first)
