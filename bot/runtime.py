@@ -60,6 +60,11 @@ class Platform(Protocol):
         """Post an announcement to its chat (and channel)."""
         ...
 
+    async def web_access(self, chat: str, user: str) -> tuple[bool, frozenset[str]] | None:
+        """Whether a user moderates one of its chats, and their roles there (the
+        dashboard's question; None: the platform knows them not there)."""
+        ...
+
 
 def following(store: SqlStore, platforms: Sequence[Platform], clock: Callable[[], float],
               post: Callable[[Announcement], Awaitable[None]],
@@ -160,7 +165,15 @@ class Runtime:
         telegram = config.web_telegram_login and config.telegram.token
         Dashboard(site, config.policy, telegram_token=config.telegram.token if telegram else "",
                   telegram_bot=config.web_telegram_login if telegram else "", discord=discord,
-                  secure=url.startswith("https://"), days=config.web_session_days)
+                  access=self._web_access, secure=url.startswith("https://"),
+                  days=config.web_session_days)
+
+    async def _web_access(self, chat: str, user: str) -> tuple[bool, frozenset[str]] | None:
+        """The dashboard's question of who moderates a chat, put to the chat's platform."""
+        for platform in self.platforms:
+            if platform.owns(chat):
+                return await platform.web_access(chat, user)
+        return None
 
     async def run(self) -> int:
         """Catch up, start everything, and run until SIGINT or SIGTERM."""

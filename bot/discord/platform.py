@@ -150,6 +150,15 @@ class DiscordPlatform:
         except (discord.Forbidden, discord.NotFound) as error:
             raise Undeliverable(str(error)) from error
 
+    async def web_access(self, chat: str, user: str) -> tuple[bool, frozenset[str]] | None:
+        """Whether a user (key) moderates a server's ladders, as the dashboard asks before
+        each moderator's page and action, and their role ids (None: not a member)."""
+        if not self.owns(chat) or not user.startswith(f"{PLATFORM}:"):
+            return None
+        role = self.config.discord.moderator_role
+        return await self.roles.moderates(int(chat.split(":", 1)[1]),
+                                          int(user.split(":", 1)[1]), role)
+
     # ---- running commands
     def asker(self, interaction: discord.Interaction[Any]) -> Asker:
         """Who asks, in which server: a moderator of every ladder by the Manage Server

@@ -29,6 +29,7 @@ from core.service.handlers.roles import SERVER_ROLES, behind, holders, role_colo
 log = logging.getLogger(__name__)
 
 MANAGE_ROLES, ADMINISTRATOR = 1 << 28, 1 << 3  # permission bits (discord-api-docs)
+MANAGE_GUILD = 1 << 5
 UNKNOWN_MEMBER, UNKNOWN_ROLE, TOO_MANY_ROLES = 10007, 10011, 30005  # JSON error codes
 RETRY = 60.0  # seconds before a server that refused is tried again
 REASON = "Ladderbot: roles that follow the ladder's standings"
@@ -152,6 +153,20 @@ class DiscordRoles:
                 return None
             raise
         return frozenset(str(r) for r in found.get("roles", []))
+
+    async def moderates(self, guild: int, user: int, role: str
+                        ) -> tuple[bool, frozenset[str]] | None:
+        """Whether a member moderates the server as their command there would (Manage
+        Server or Administrator by their roles, or the configured role `role`), and
+        their role ids, for a ladder's own moderators' role (None: not a member)."""
+        held = await self.member_roles(guild, user)
+        if held is None:
+            return None
+        allowed = 0
+        for found in await self.client.http.get_roles(guild):
+            if str(found["id"]) in held or str(found["id"]) == str(guild):  # (@everyone)
+                allowed |= int(found["permissions"])
+        return bool(allowed & (MANAGE_GUILD | ADMINISTRATOR)) or role in held, held
 
     async def change(self, guild: int, user: int, role: str, give: bool) -> bool:
         """Give or take one role (False: the member left the server)."""

@@ -51,6 +51,7 @@ from bot.gateway import (
 )
 from bot.limits import Limiter
 from bot.scheduler import Undeliverable
+from bot.telegram.admins import Admins
 from bot.telegram.board import TelegramBoard
 from bot.telegram.files import attached, caption_of
 from bot.telegram.keys import (
@@ -80,8 +81,6 @@ log = logging.getLogger(__name__)
 # documented opt-in is set; we never read the attribute ourselves, so opting in is safe.
 os.environ.setdefault("PTB_TIMEDELTA", "1")
 
-ADMIN_TTL = 300.0  # seconds a group's administrator list is trusted
-
 
 class TelegramPlatform:
     """The bot in Telegram groups (and read-only in private chats)."""
@@ -98,7 +97,6 @@ class TelegramPlatform:
         self.store = store
         self.clock = clock
         self.limiter = limiter or Limiter()
-        self._admins: dict[int, tuple[float, set[int]]] = {}
         self._learned: dict[int, str] = {}
         builder = ApplicationBuilder().token(config.telegram.token) \
             .rate_limiter(outgoing or Outgoing(max_retries=3)) \
@@ -115,6 +113,7 @@ class TelegramPlatform:
         self.app.add_handler(CallbackQueryHandler(self.on_button))
         self.app.add_error_handler(self.on_error)
         self.board = TelegramBoard(self.app.bot, config.policy.web_url or None)
+        self.admins = Admins(self.app.bot, clock)
         # The way into the core, made once (the runtime tells it whom to poke after a command).
         self.gateway = Gateway(store, config.policy, clock, self.limiter)
 
@@ -211,17 +210,16 @@ class TelegramPlatform:
             said = t("adapter.sent_private")
         await message.reply_text(shown(i18n.render(said, language), self.own))
 
-    # ---- receiving
-    async def _is_admin(self, chat_id: int, user_id: int, chat_type: str) -> bool:
-        if chat_type not in (ChatType.GROUP, ChatType.SUPERGROUP):
-            return False
-        cached = self._admins.get(chat_id)
-        if cached is None or cached[0] < self.clock():
-            members = await self.app.bot.get_chat_administrators(chat_id)
-            cached = (self.clock() + ADMIN_TTL, {m.user.id for m in members})
-            self._admins[chat_id] = cached
-        return user_id in cached[1]
+    async def web_access(self, chat: str, user: str) -> tuple[bool, frozenset[str]] | None:
+        """Whether a user (key) administers a group, as the dashboard asks before each
+        moderator's page and action (None: not a Telegram user of a Telegram group)."""
+        if not self.owns(chat) or not user.startswith(f"{PLATFORM}:"):
+            return None
+        admin = await self.admins.has(int(chat.split(":", 1)[1]), int(user.split(":", 1)[1]),
+                                     ChatType.SUPERGROUP)
+        return admin, frozenset()
 
+    # ---- receiving
     async def _learn(self, message: Message) -> None:
         fresh = [u for u in seen_users(message) if self._learned.get(u.id) != u.username]
         if not fresh:
@@ -259,7 +257,7 @@ class TelegramPlatform:
         replied = message.reply_to_message
         reply_to = user_ref(replied.from_user) if replied is not None and \
             replied.from_user is not None and not replied.from_user.is_bot else None
-        moderator = word in MODERATED_WORDS and await self._is_admin(
+        moderator = word in MODERATED_WORDS and await self.admins.has(
             chat.id, message.from_user.id, chat.type)
         # One clock per process (the gateway's, injectable): Telegram's message dates could
         # disagree with the scheduler's, and a late delivery would be stamped before jobs
@@ -352,7 +350,7 @@ class TelegramPlatform:
             return
         if action == IMPORT:  # (the core asks again that they moderate the chat)
             chat = query.message.chat
-            asker = dataclasses.replace(asker, moderator=await self._is_admin(
+            asker = dataclasses.replace(asker, moderator=await self.admins.has(
                 chat.id, query.from_user.id, chat.type))
             reply = await self.gateway.confirm_import(asker, int(match))
         else:  # the same command a Discord button runs, not a text to parse again

@@ -23,6 +23,7 @@ from aiohttp import web
 
 from bot.web.discord_login import DiscordOAuth
 from bot.web.login import telegram_user
+from bot.web.manage import Access, Manage
 from core.commands.base import Command, Parsed
 from core.commands.reports import ConfirmResult, DisputeResult
 from core.domain.records import Announcement, Context, LadderInfo, Reply, UserRef
@@ -40,7 +41,7 @@ COOKIE = "ladderbot_session"
 STATE, STATE_SECONDS = "ladderbot_oauth_state", 600  # a Discord login's state, kept briefly
 SESSION_DAYS = 7.0  # a session's length, unless the configuration says another
 LOGINS = 10  # logins an address may try a minute
-PATHS = ("/login", "/me", "/logout")  # the dashboard's pages (never cached)
+
 
 
 class Dashboard:
@@ -48,7 +49,7 @@ class Dashboard:
 
     def __init__(self, site: Web, policy: Policy, *, telegram_token: str = "",
                  telegram_bot: str = "", discord: DiscordOAuth | None = None,
-                 secure: bool, days: float = SESSION_DAYS,
+                 access: Access | None = None, secure: bool, days: float = SESSION_DAYS,
                  clock: Callable[[], float] = time.time) -> None:
         self.site, self.policy = site, policy
         self.token, self.bot, self.discord = telegram_token, telegram_bot, discord
@@ -62,6 +63,9 @@ class Dashboard:
         app.router.add_get("/me", self.me)
         app.router.add_post("/me/answer", self.answer)
         app.router.add_post("/logout", self.logout)
+        self.access = access
+        if access is not None:  # (the platforms that say who moderates their chats)
+            Manage(self, access)
 
     # ---- signing in and out
     async def login(self, request: web.Request) -> web.Response:
@@ -120,7 +124,7 @@ class Dashboard:
 
     async def logout(self, request: web.Request) -> web.StreamResponse:
         """End the session (a form of its own, with its CSRF token)."""
-        session, _ = await self._posted(request)
+        session, _ = await self.posted(request)
         await self.site.store.run(lambda repo: repo.end_session(session.token))
         response = web.HTTPSeeOther("/")
         response.del_cookie(COOKIE, path="/")
@@ -128,17 +132,34 @@ class Dashboard:
 
     # ---- the player's page
     async def me(self, request: web.Request) -> web.Response:
-        """The visitor's ladders and the reports waiting for their word."""
-        session = await self._session(request)
+        """The visitor's ladders (with the way to each one's moderator page) and the
+        reports waiting for their word."""
+        session = await self.session(request)
         if session is None:
             raise web.HTTPSeeOther("/login")
         ladders = await self.site.store.run(lambda repo: _waiting(repo, session),
                                             commit=False)
+        moderated = await self._moderated({item["ladder"].chat for item in ladders},
+                                          session.user)
+        for item in ladders:
+            item["moderates"] = item["ladder"].chat in moderated
         return self.site.page(request, "me.html", {"session": session, "ladders": ladders})
+
+    async def _moderated(self, chats: set[str], user: str) -> set[str]:
+        """The chats whose every ladder the visitor moderates, as their platform says
+        (each asked once; the moderator page asks again)."""
+        if self.access is None:
+            return set()
+        found = set()
+        for chat in chats:
+            access = await self.access(chat, user)
+            if access is not None and access[0]:
+                found.add(chat)
+        return found
 
     async def answer(self, request: web.Request) -> web.Response:
         """Confirm or dispute a report: the core command, as a chat line runs it."""
-        session, form = await self._posted(request)
+        session, form = await self.posted(request)
         number = form.get("match", "")
         if not number.isdigit() or len(number) > 18 or \
                 form.get("answer") not in ("confirm", "dispute"):
@@ -168,7 +189,7 @@ class Dashboard:
                               status=400 if reply.error else 200)
 
     # ---- checks
-    async def _session(self, request: web.Request) -> WebSession | None:
+    async def session(self, request: web.Request) -> WebSession | None:
         value = request.cookies.get(COOKIE)
         if not value:
             return None
@@ -177,9 +198,9 @@ class Dashboard:
             lambda repo: repo.web_session(_hashed(value), now), commit=False)
         return found
 
-    async def _posted(self, request: web.Request) -> tuple[WebSession, dict[str, str]]:
+    async def posted(self, request: web.Request) -> tuple[WebSession, dict[str, str]]:
         """The session of a form and its fields; 403 without one, or without its token."""
-        session = await self._session(request)
+        session = await self.session(request)
         form = {k: str(v) for k, v in (await request.post()).items()}
         if session is None or not hmac.compare_digest(form.get("csrf", ""), session.csrf):
             raise web.HTTPForbidden()

@@ -60,6 +60,7 @@ class Context:
     # for a ladder's moderators' role: `moderator` is for every ladder of the chat
     attachment: bytes | None = None  # a file sent with the command (a Discord attachment,
     # a Telegram document), as the adapter read it
+    web: bool = False  # given on the dashboard's pages (the audit says so)
 
     def moderates(self, ladder: LadderInfo | None) -> bool:
         """Whether the sender moderates `ladder`: every ladder of the chat (its

@@ -30,6 +30,7 @@ from core.i18n import Message, Number, Text, joined, listed, plural, t
 from core.ports.repository import Repo
 
 PLATFORMS = {"discord": "Discord", "telegram": "Telegram"}
+WEB = "web"  # how the audit marks what a moderator did on the dashboard
 DISCORD = "discord:"  # a chat key's prefix on Discord, where a command's options are named
 # The options a command's text takes as bare words, in order (`/standings season`).
 _BARE = {"/standings": ("table",), "/history": ("player",), "/h2h": ("player", "other"),
@@ -192,8 +193,11 @@ class Session:
               player: PlayerId | None = None, detail: str = "") -> None:
         """Log a moderator's action: who, when, why (shown in /history and /profile)."""
         by = self.ctx.user.name
-        if self.ladder.shared:  # (which platform's moderator it was)
-            by = f"{by} ({platform_of(self.ctx.user.key)})"
+        where = [platform_of(self.ctx.user.key)] if self.ladder.shared else []
+        if self.ctx.web:
+            where.append(WEB)
+        if where:  # (which platform's moderator it was, and whether on the dashboard)
+            by = f"{by} ({', '.join(where)})"
         self.repo.add_audit(AuditEntry(self.ladder.id, self.now, by, action, reason, match,
                                        player, detail))
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import html
 import re
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -84,10 +85,11 @@ async def site(tmp_path: Path) -> AsyncIterator[tuple[TestClient[Any, Any], Chat
             yield client, chat, clock
 
 
-async def _login(client: TestClient[Any, Any], at: int, uid: str = "42") -> Any:
+async def _login(client: TestClient[Any, Any], at: int, uid: str = "42",
+                 name: str = "alice") -> Any:
     """The widget's return to the site; its session's cookie kept by the test's client
     (which, over the test's plain http, would not send a Secure one back by itself)."""
-    fields = signed({"id": uid, "first_name": "Alice", "username": "alice",
+    fields = signed({"id": uid, "first_name": name.title(), "username": name,
                      "auth_date": str(at)})
     done = await client.get("/login/telegram", params=fields, allow_redirects=False)
     if COOKIE in done.cookies:
@@ -235,3 +237,64 @@ async def test_a_discord_login_checks_its_state(tmp_path: Path) -> None:
             client.session.cookie_jar.clear()
             assert (await client.session.get(returned)).status == 403
         assert oauth.refused == []  # (the replay was refused by the state cookie first)
+
+
+async def test_a_moderator_changes_a_setting_and_voids_a_report_on_the_web(
+        tmp_path: Path) -> None:
+    """Asked of the platform before the page and each action: the moderator (Telegram 1)
+    changes k, is refused an out-of-range value in the chat's words, and voids the
+    report; the chat is told each, the audit marks them "(web)", the export re-derives.
+    Anyone else finds no such page, by a forged form too."""
+    async def access(chat: str, user: str) -> tuple[bool, frozenset[str]] | None:
+        asked.append((chat, user))
+        return (user == "telegram:1", frozenset()) if chat == "telegram:-100" else None
+
+    asked: list[tuple[str, str]] = []
+    async with SqliteStore(tmp_path / "l.db") as store:
+        chat = Chat(store, chat="telegram:-100")
+        keys = {"mod": "telegram:1", "alice": "telegram:42"}
+        chat.resolve = lambda name: UserRef(  # type: ignore[method-assign]
+            keys.get(name, "telegram:9"), name)
+        await chat.ladder("duel")
+        await chat.join("mod", "alice", HOSTILE)
+        await chat.ok(HOSTILE, "/report win @alice")
+        refusal = await chat.refused("mod", "/ladder set k=100000")
+        web = Web(store, clock=lambda: chat.at)
+        Dashboard(web, Policy(web_url="http://127.0.0.1"), telegram_token=TOKEN,
+                  telegram_bot="LadderBot", access=access, secure=False,
+                  clock=lambda: chat.at)
+        async with TestClient(TestServer(web.app)) as client:
+            await _login(client, chat.at, uid="1", name="mod")
+            assert 'href="/ladders/1/manage"' in await (await client.get("/me")).text()
+            page = await (await client.get("/ladders/1/manage")).text()
+            assert "&lt;script&gt;" in page and HOSTILE not in page
+            csrf = re.search(r'name="csrf" value="([^"]+)"', page)
+            assert csrf is not None
+            form = {"csrf": csrf.group(1), "action": "settings"}
+            said = await client.post("/ladders/1/manage", data={**form, "text": "k=24"})
+            assert said.status == 200 and "k=24" in await said.text()
+            said = await client.post("/ladders/1/manage", data={**form, "text": "k=100000"})
+            assert said.status == 400
+            assert html.escape(refusal, quote=False) in await said.text()
+            void = {"csrf": csrf.group(1), "action": "void", "match": "1",
+                    "text": "a <b>mistake</b>"}
+            assert (await client.post("/ladders/1/manage", data=void)).status == 200
+            page = await (await client.get("/ladders/1/manage")).text()
+            assert "mod (web) voided #1: a &lt;b&gt;mistake&lt;/b&gt;" in page
+            assert (await client.post("/ladders/1/manage",
+                                      data={**void, "csrf": "x"})).status == 403
+            # Alice moderates nothing: no page, no action, however she asks.
+            await _login(client, chat.at, uid="42")
+            alice = re.search(r'name="csrf" value="([^"]+)"',
+                              await (await client.get("/me")).text())
+            assert alice is not None
+            assert (await client.get("/ladders/1/manage")).status == 404
+            forged = {**form, "csrf": alice.group(1), "text": "k=16"}
+            assert (await client.post("/ladders/1/manage", data=forged)).status == 404
+        told = await store.run(lambda repo: [a.text for _, _, a in repo.outbox_due(
+            chat.at + 1)], commit=False)
+        assert len(told) == 2 and "k=24" in told[0] and "#1" in told[1]
+        exported = await chat.export()
+        assert exported["matches"][0]["status"] == "voided"
+        assert {p["name"]: p["rating"] for p in exported["players"]}["alice"] == 1000
+    assert ("telegram:-100", "telegram:42") in asked  # (asked again, never remembered)

@@ -1,0 +1,127 @@
+"""The dashboard's moderator page of a ladder (issue 55): its settings changed, its open
+reports voided, its audit read. Who may is asked of the ladder's platform before the page
+and again before every action (Discord's Manage Server or the configured role, a ladder's
+moderators' role, Telegram's group administrators), and every action is the line a
+moderator would say in the chat (`/ladder set ...`, `/mod void ...`), run by the same
+parser and command, its reply told to the chat, its audit marked "(web)".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import web
+
+from core.domain.records import Announcement, Context, LadderInfo, Reply, UserRef
+from core.domain.web_session import WebSession
+from core.i18n import render
+from core.ports.repository import PlatformRepo
+from core.service.dispatch import handle
+from core.service.queries.ladders import audit_text
+from core.service.session import Session
+
+if TYPE_CHECKING:
+    from bot.web.dashboard import Dashboard
+
+# Whether a user (key) moderates a chat's ladders, and their roles there (None: the
+# platform knows them not there): the platforms' `web_access`.
+Access = Callable[[str, str], Awaitable[tuple[bool, frozenset[str]] | None]]
+MOST_TEXT = 400  # characters a form's text may hold (a reason, the settings' key=value)
+AUDIT_SHOWN = 20
+
+
+class Manage:
+    """The moderator pages, on the dashboard's site and sessions."""
+
+    def __init__(self, dashboard: Dashboard, access: Access) -> None:
+        self.dashboard, self.access = dashboard, access
+        route = "/ladders/{ladder:[1-9][0-9]{0,17}}/manage"
+        dashboard.site.app.router.add_get(route, self.page)
+        dashboard.site.app.router.add_post(route, self.act)
+
+    async def page(self, request: web.Request) -> web.Response:
+        """The ladder's open reports, settings and audit, to one of its moderators."""
+        session = await self.dashboard.session(request)
+        if session is None:
+            raise web.HTTPSeeOther("/login")
+        ladder, ctx = await self._moderator(request, session)
+        shown = await self.dashboard.site.store.run(lambda repo: _shown(repo, ladder, ctx),
+                                                    commit=False)
+        return self.dashboard.site.page(request, "manage.html", {
+            "session": session, "ladder": ladder, **shown,
+            "language": ladder.settings.language})
+
+    async def act(self, request: web.Request) -> web.Response:
+        """Change the settings, or void a report: the chat's line, asked again."""
+        session, form = await self.dashboard.posted(request)
+        ladder, ctx = await self._moderator(request, session)
+        line = _line(form)
+        if line is None:
+            raise web.HTTPBadRequest()
+        said = f"{line} ladder={ladder.name}"
+        now = ctx.at
+
+        def work(repo: PlatformRepo) -> Reply:
+            reply = handle(repo, ctx, said, lambda _name: None,
+                           self.dashboard.policy)
+            assert reply is not None  # (a line of a command's word)
+            if not reply.error:  # the chat is told, as it is of a line said there
+                repo.enqueue([*reply.announcements,
+                              Announcement(ladder.chat, ladder.name, reply.said,
+                                           ladder.channel, language=reply.language)], now)
+            return reply
+
+        reply = await self.dashboard.site.store.run(work)
+        return self.dashboard.site.page(request, "answered.html", {
+            "text": reply.said, "error": reply.error, "language": reply.language,
+            "back": f"/ladders/{ladder.id}/manage"}, status=400 if reply.error else 200)
+
+    async def _moderator(self, request: web.Request, session: WebSession
+                         ) -> tuple[LadderInfo, Context]:
+        """The ladder of the address, and the context of its moderator (404 for anyone
+        else, as for a ladder there is not: a forged address learns nothing)."""
+        number = int(request.match_info["ladder"])
+        found = await self.dashboard.site.store.run(
+            lambda repo: (next((lad for lad in repo.every_ladder() if lad.id == number),
+                               None), repo.linked(session.user)), commit=False)
+        ladder, linked = found
+        if ladder is None:
+            raise web.HTTPNotFound()
+        for key in (session.user, *linked):
+            access = await self.access(ladder.chat, key)
+            if access is None:
+                continue
+            ctx = Context(ladder.chat, UserRef(key, session.name),
+                          int(self.dashboard.clock()), moderator=access[0],
+                          roles_held=access[1], web=True)
+            if ctx.moderates(ladder):
+                return ladder, ctx
+        raise web.HTTPNotFound()
+
+
+def _line(form: dict[str, str]) -> str | None:
+    """The chat line a form stands for (None: it stands for none)."""
+    text = " ".join(form.get("text", "").split())[:MOST_TEXT]  # (one line, as typed)
+    if form.get("action") == "settings" and text and "ladder=" not in text:
+        return f"/ladder set {text}"
+    match = form.get("match", "")
+    if form.get("action") == "void" and match.isdigit() and len(match) < 18 and text:
+        return f"/mod void {match} {text}"
+    return None
+
+
+def _shown(repo: PlatformRepo, ladder: LadderInfo, ctx: Context) -> dict[str, Any]:
+    """What the page shows: the open reports, the settings as /ladder info says them, and
+    the newest audit lines."""
+    players = repo.players(ladder.id)
+    reports = [{"id": m.id, "status": m.status,
+                "sides": [[players[p].name for p in side] for side in m.result.sides]}
+               for m in repo.open_matches(ladder.id)]
+    info = handle(repo, ctx, f"/ladder info ladder={ladder.name}", lambda _name: None)
+    s = Session(repo, ctx, ladder)
+    language = ladder.settings.language
+    audit = [render(audit_text(s, entry), language)
+             for entry in repo.audit(ladder.id, limit=AUDIT_SHOWN)]
+    return {"reports": reports, "info": info.said if info is not None else "",
+            "audit": audit}
