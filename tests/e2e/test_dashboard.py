@@ -298,3 +298,66 @@ async def test_a_moderator_changes_a_setting_and_voids_a_report_on_the_web(
         assert exported["matches"][0]["status"] == "voided"
         assert {p["name"]: p["rating"] for p in exported["players"]}["alice"] == 1000
     assert ("telegram:-100", "telegram:42") in asked  # (asked again, never remembered)
+
+
+async def test_a_moderator_on_discord_in_chromium(tmp_path: Path) -> None:
+    """Logged in with Discord (the loopback stand-in of its OAuth2), a moderator changes a
+    setting, is refused an out-of-range one, and voids a report, in Chromium; the
+    moderator page at 390 and 1400 px (screenshots kept in the test's folder)."""
+    executable = chromium()
+    if executable is None:
+        pytest.fail("Chromium is missing: run `python -m tests.support.browser --install`")
+
+    async def access(chat: str, user: str) -> tuple[bool, frozenset[str]] | None:
+        return (user == "discord:1300000000000000042", frozenset()) \
+            if chat == "discord:1" else None
+
+    oauth = FakeDiscordOAuth({"id": "1300000000000000042", "username": "mo",
+                              "global_name": "Mo", "discriminator": "0"})
+    async with SqliteStore(tmp_path / "l.db") as store, \
+            TestClient(TestServer(oauth.app())) as discord:
+        chat = Chat(store, chat="discord:1")
+        chat.resolve = lambda name: UserRef(  # type: ignore[method-assign]
+            "discord:1300000000000000042" if name == "mo" else f"discord:{len(name)}", name)
+        await chat.ladder("duel")
+        await chat.join("mo", "alice", HOSTILE)
+        await chat.ok(HOSTILE, "/report win @alice")
+        web = Web(store, clock=lambda: chat.at)
+        dashboard = Dashboard(web, Policy(), access=access, secure=False,
+                              clock=lambda: chat.at)
+        address = await web.start("127.0.0.1:0")  # (its port is the redirect's)
+        oauth.redirect = f"{address}/login/discord/back"
+        dashboard.discord = DiscordOAuth(CLIENT_ID, CLIENT_SECRET, oauth.redirect,
+                                         str(discord.make_url("")).rstrip("/"))
+        try:
+            async with async_playwright() as playwright:
+                browser = await playwright.chromium.launch(executable_path=executable,
+                                                           args=ARGS)
+                page = await browser.new_page(viewport={"width": 390, "height": 800})
+                await page.goto(f"{address}/login")
+                await page.click("#discord-login")
+                assert page.url.endswith("/me")
+                await page.click("a.manage")
+                await page.fill("form:has(input[value=settings]) input[name=text]", "k=24")
+                await page.click("form:has(input[value=settings]) button")
+                assert "k=24" in await page.locator("main").inner_text()
+                await page.go_back()
+                await page.fill("form:has(input[value=settings]) input[name=text]", "k=0")
+                await page.click("form:has(input[value=settings]) button")
+                assert "k" in await page.locator("p.down").inner_text()
+                await page.goto(f"{address}/ladders/1/manage")
+                await page.fill("li.report input[name=text]", "a mistake")
+                await page.click("li.report button")
+                assert "#1" in await page.locator("main").inner_text()
+                for width in (390, 1400):
+                    await page.set_viewport_size({"width": width, "height": 800})
+                    await page.goto(f"{address}/ladders/1/manage")
+                    await page.screenshot(path=str(tmp_path / f"manage-{width}.png"),
+                                          full_page=True)
+                    fits = await page.evaluate("document.body.scrollWidth <= window.innerWidth")
+                    assert fits, f"the page is wider than {width} px"
+                assert "Mo (web) voided #1" in await page.locator("#audit").inner_text()
+                await browser.close()
+        finally:
+            await web.stop()
+        assert (await chat.export())["matches"][0]["status"] == "voided"
