@@ -1,8 +1,9 @@
-"""The dashboard's moderator page of a ladder (issue 55): its settings changed, its open
-reports voided, its audit read. Who may is asked of the ladder's platform before the page
-and again before every action (Discord's Manage Server or the configured role, a ladder's
-moderators' role, Telegram's group administrators), and every action is the line a
-moderator would say in the chat (`/ladder set ...`, `/mod void ...`), run by the same
+"""The dashboard's moderator page of a ladder (issue 55): its settings changed, a report
+voided or its result set, a player's rating adjusted, a player removed or banned, its
+audit read. Who may is asked of the ladder's platform before the page and again before
+every action (Discord's Manage Server or the configured role, a ladder's moderators'
+role, Telegram's group administrators), and every action is the line a moderator would
+say in the chat (`/ladder set ...`, `/mod void ...`, `/mod adjust ...`), run by the same
 parser and command, its reply told to the chat, its audit marked "(web)".
 """
 
@@ -56,14 +57,15 @@ class Manage:
         """Change the settings, or void a report: the chat's line, asked again."""
         session, form = await self.dashboard.posted(request)
         ladder, ctx = await self._moderator(request, session)
-        line = _line(form)
-        if line is None:
-            raise web.HTTPBadRequest()
-        said = f"{line} ladder={ladder.name}"
         now = ctx.at
 
         def work(repo: PlatformRepo) -> Reply:
-            reply = handle(repo, ctx, said, lambda _name: None,
+            members = {f"p{p}": UserRef(info.user, info.name)
+                       for p, info in repo.players(ladder.id).items()}
+            line = _line(form, members)
+            if line is None:
+                raise web.HTTPBadRequest()
+            reply = handle(repo, ctx, f"{line} ladder={ladder.name}", members.get,
                            self.dashboard.policy)
             assert reply is not None  # (a line of a command's word)
             if not reply.error:  # the chat is told, as it is of a line said there
@@ -100,15 +102,31 @@ class Manage:
         raise web.HTTPNotFound()
 
 
-def _line(form: dict[str, str]) -> str | None:
-    """The chat line a form stands for (None: it stands for none)."""
+def _line(form: dict[str, str], members: dict[str, UserRef]) -> str | None:
+    """The chat line a form stands for (None: it stands for none); a player is named by
+    a token (`@p12`) that `members` resolves, never by a name to parse."""
     text = " ".join(form.get("text", "").split())[:MOST_TEXT]  # (one line, as typed)
-    if form.get("action") == "settings" and text and "ladder=" not in text:
+    action, match = form.get("action", ""), form.get("match", "")
+    who = f"p{form.get('player', '')}"
+    if action == "settings" and text and "ladder=" not in text:
         return f"/ladder set {text}"
-    match = form.get("match", "")
-    if form.get("action") == "void" and match.isdigit() and len(match) < 18 and text:
-        return f"/mod void {match} {text}"
-    return None
+    if not text or "ladder=" in text:
+        return None
+    if action in ("void", "set") and match.isdigit() and len(match) < 18:
+        if action == "void":
+            return f"/mod void {match} {text}"
+        result = form.get("result", "")
+        said = "draw" if result == "draw" else (f"@p{result}" if f"p{result}" in members
+                                                else None)
+        return None if said is None else f"/mod set {match} {said} {text}"
+    if who not in members or action not in ("adjust", "remove", "ban"):
+        return None
+    if action != "adjust":
+        return f"/mod {action} @{who} {text}"
+    amount = form.get("amount", "").strip()
+    if not amount.lstrip("+-").isdigit() or len(amount) > 9:
+        return None
+    return f"/mod adjust @{who} {int(amount):+d} {text}"
 
 
 def _shown(repo: PlatformRepo, ladder: LadderInfo, ctx: Context) -> dict[str, Any]:
@@ -123,5 +141,7 @@ def _shown(repo: PlatformRepo, ladder: LadderInfo, ctx: Context) -> dict[str, An
     language = ladder.settings.language
     audit = [render(audit_text(s, entry), language)
              for entry in repo.audit(ladder.id, limit=AUDIT_SHOWN)]
+    members = sorted(((p, i.name) for p, i in players.items() if i.member),
+                     key=lambda m: m[1].casefold())
     return {"reports": reports, "info": info.said if info is not None else "",
-            "audit": audit}
+            "audit": audit, "members": members}

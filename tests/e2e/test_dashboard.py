@@ -283,6 +283,24 @@ async def test_a_moderator_changes_a_setting_and_voids_a_report_on_the_web(
             assert "mod (web) voided #1: a &lt;b&gt;mistake&lt;/b&gt;" in page
             assert (await client.post("/ladders/1/manage",
                                       data={**void, "csrf": "x"})).status == 403
+            # The players' forms: a rating adjusted, a result set, a player banned.
+            who = {"csrf": csrf.group(1), "player": "2", "text": "a bonus"}
+            adjusted = await client.post("/ladders/1/manage",
+                                         data={**who, "action": "adjust", "amount": "+10"})
+            assert adjusted.status == 200, await adjusted.text()
+            for bad in ({"amount": "ten"}, {"player": "99"}, {"text": ""}):
+                assert (await client.post("/ladders/1/manage", data={
+                    **who, "action": "adjust", "amount": "+1", **bad})).status == 400
+            await chat.ok("alice", "/report win @mod")
+            await chat.ok("mod", "/confirm")
+            result = {"csrf": csrf.group(1), "action": "set", "match": "2", "result": "1",
+                      "text": "mod won"}
+            assert (await client.post("/ladders/1/manage", data=result)).status == 200
+            banned = await client.post("/ladders/1/manage", data={
+                **who, "player": "3", "action": "ban", "text": "spam"})
+            assert banned.status == 200, await banned.text()
+            page = await (await client.get("/ladders/1/manage")).text()
+            assert "mod (web) banned" in page and "mod (web) adjusted" in page
             # Alice moderates nothing: no page, no action, however she asks.
             await _login(client, chat.at, uid="42")
             alice = re.search(r'name="csrf" value="([^"]+)"',
@@ -293,10 +311,13 @@ async def test_a_moderator_changes_a_setting_and_voids_a_report_on_the_web(
             assert (await client.post("/ladders/1/manage", data=forged)).status == 404
         told = await store.run(lambda repo: [a.text for _, _, a in repo.outbox_due(
             chat.at + 1)], commit=False)
-        assert len(told) == 2 and "k=24" in told[0] and "#1" in told[1]
+        assert len(told) == 5 and "k=24" in told[0] and "#1" in told[1]
         exported = await chat.export()
-        assert exported["matches"][0]["status"] == "voided"
-        assert {p["name"]: p["rating"] for p in exported["players"]}["alice"] == 1000
+        assert [m["status"] for m in exported["matches"]] == ["voided", "confirmed"]
+        assert exported["matches"][1]["players"][0] == "mod"  # (the result set: mod won)
+        ratings = {p["name"]: p["rating"] for p in exported["players"]}
+        assert HOSTILE not in ratings  # (banned)
+        assert ratings["alice"] < 1010 < ratings["mod"]  # +10, then lost to mod at K 24
     assert ("telegram:-100", "telegram:42") in asked  # (asked again, never remembered)
 
 
