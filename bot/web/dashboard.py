@@ -41,6 +41,7 @@ COOKIE = "ladderbot_session"
 STATE, STATE_SECONDS = "ladderbot_oauth_state", 600  # a Discord login's state, kept briefly
 SESSION_DAYS = 7.0  # a session's length, unless the configuration says another
 LOGINS = 10  # logins an address may try a minute
+ADDRESSES_KEPT = 10_000  # addresses whose tries are counted before the quiet are let go
 
 
 
@@ -69,7 +70,7 @@ class Dashboard:
 
     # ---- signing in and out
     async def login(self, request: web.Request) -> web.Response:
-        """The login page: Telegram's widget, which comes back to /login/telegram."""
+        """The login page: Discord's way in and Telegram's widget, where they are set up."""
         back = f"{self.policy.web_url.rstrip('/')}/login/telegram"
         return self.site.page(request, "login.html", {"bot": self.bot, "back": back,
                                                       "discord": self.discord is not None})
@@ -209,6 +210,8 @@ class Dashboard:
     def _may_try(self, address: str) -> bool:
         """Whether an address may try to log in now (LOGINS a minute)."""
         now = self.clock()
+        if len(self.tries) > ADDRESSES_KEPT:  # (many addresses: keep only the busy ones)
+            self.tries = {a: t for a, t in self.tries.items() if t and t[-1] > now - 60}
         tried = self.tries.setdefault(address, deque())
         while tried and tried[0] <= now - 60:
             tried.popleft()

@@ -382,3 +382,17 @@ async def test_a_moderator_on_discord_in_chromium(tmp_path: Path) -> None:
         finally:
             await web.stop()
         assert (await chat.export())["matches"][0]["status"] == "voided"
+
+
+async def test_the_login_limit_forgets_quiet_addresses(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """Counting logins by address keeps no more than it needs: past ADDRESSES_KEPT, the
+    addresses quiet for a minute are let go (a crowd of addresses grew it without end)."""
+    monkeypatch.setattr("bot.web.dashboard.ADDRESSES_KEPT", 100)
+    clock = Clock(1_000)
+    async with SqliteStore(tmp_path / "l.db") as store:
+        dashboard = Dashboard(Web(store, clock=clock), Policy(), secure=False, clock=clock)
+        for n in range(150):
+            assert dashboard._may_try(f"10.0.0.{n}")
+        clock.at += 61
+        assert dashboard._may_try("10.0.1.1") and len(dashboard.tries) == 1
