@@ -54,7 +54,8 @@ class Manage:
             "language": ladder.settings.language})
 
     async def act(self, request: web.Request) -> web.Response:
-        """Change the settings, or void a report: the chat's line, asked again."""
+        """One of the page's forms: the chat's line it stands for, the moderator asked
+        again first."""
         session, form = await self.dashboard.posted(request)
         ladder, ctx = await self._moderator(request, session)
         now = ctx.at
