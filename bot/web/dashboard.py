@@ -39,6 +39,7 @@ if TYPE_CHECKING:
 
 COOKIE = "ladderbot_session"
 STATE, STATE_SECONDS = "ladderbot_oauth_state", 600  # a Discord login's state, kept briefly
+BEGUN = "ladderbot_login"  # a Telegram login begun on the login page, kept as briefly
 SESSION_DAYS = 7.0  # a session's length, unless the configuration says another
 LOGINS = 10  # logins an address may try a minute
 ADDRESSES_KEPT = 10_000  # addresses whose tries are counted before the quiet are let go
@@ -72,15 +73,21 @@ class Dashboard:
     async def login(self, request: web.Request) -> web.Response:
         """The login page: Discord's way in and Telegram's widget, where they are set up."""
         back = f"{self.policy.web_url.rstrip('/')}/login/telegram"
-        return self.site.page(request, "login.html", {"bot": self.bot, "back": back,
+        page = self.site.page(request, "login.html", {"bot": self.bot, "back": back,
                                                       "discord": self.discord is not None})
+        # The widget's way back is a plain GET anyone could link to: it signs in only a
+        # browser that began here, so no site can sign a visitor into someone else's
+        # account (login CSRF).
+        page.set_cookie(BEGUN, "1", max_age=STATE_SECONDS, path="/login/telegram",
+                        httponly=True, samesite="Lax", secure=self.secure)
+        return page
 
     async def telegram(self, request: web.Request) -> web.StreamResponse:
         """The widget's data: checked, then a session begins."""
         if not self._may_try(request.remote or "?"):
             return self._refused(request, N_("dashboard.slow"), 429)
         user = telegram_user(dict(request.query), self.token, self.clock())
-        if user is None:
+        if user is None or request.cookies.get(BEGUN) != "1":
             return self._refused(request, N_("dashboard.bad_login"), 403)
         return await self._begin(user)
 
@@ -121,6 +128,7 @@ class Dashboard:
         response.set_cookie(COOKIE, value, max_age=self.seconds, path="/", httponly=True,
                             samesite="Lax", secure=self.secure)
         response.del_cookie(STATE, path="/login/discord")
+        response.del_cookie(BEGUN, path="/login/telegram")
         raise response
 
     async def logout(self, request: web.Request) -> web.StreamResponse:

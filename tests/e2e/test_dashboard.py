@@ -19,7 +19,7 @@ import pytest
 from aiohttp.test_utils import TestClient, TestServer
 from playwright.async_api import async_playwright
 
-from bot.web.dashboard import COOKIE, LOGINS, Dashboard
+from bot.web.dashboard import BEGUN, COOKIE, LOGINS, Dashboard
 from bot.web.discord_login import DiscordOAuth
 from bot.web.login import telegram_user
 from bot.web.pages import Web
@@ -91,6 +91,7 @@ async def _login(client: TestClient[Any, Any], at: int, uid: str = "42",
     (which, over the test's plain http, would not send a Secure one back by itself)."""
     fields = signed({"id": uid, "first_name": name.title(), "username": name,
                      "auth_date": str(at)})
+    client.session.cookie_jar.update_cookies({BEGUN: "1"})  # (begun on the login page)
     done = await client.get("/login/telegram", params=fields, allow_redirects=False)
     if COOKIE in done.cookies:
         client.session.cookie_jar.update_cookies({COOKIE: done.cookies[COOKIE].value})
@@ -128,6 +129,17 @@ async def test_what_the_dashboard_refuses(site: Any) -> None:
     assert (await _login(client, clock.at - DAY - 1)).status == 403  # old
     bad = signed({"id": "42", "auth_date": str(clock.at)}, "another:token")
     assert (await client.get("/login/telegram", params=bad)).status == 403
+    # A good login that did not begin on the login page (a link from another site, to
+    # sign the visitor into someone else's account): refused.
+    client.session.cookie_jar.clear()
+    good = signed({"id": "42", "username": "alice", "auth_date": str(clock.at)})
+    assert (await client.get("/login/telegram", params=good)).status == 403
+    begun = (await client.get("/login")).cookies[BEGUN]  # (the page marks it begun)
+    assert begun["httponly"] and begun["path"] == "/login/telegram"
+    client.session.cookie_jar.update_cookies({BEGUN: begun.value})  # (Secure: over http,
+    # the test's client would not send it back by itself)
+    assert (await client.get("/login/telegram", params=good,
+                             allow_redirects=False)).status == 303
     assert (await client.get("/me", allow_redirects=False)).headers["Location"] == "/login"
     await _login(client, clock.at)
     html = await (await client.get("/me")).text()
@@ -189,6 +201,7 @@ async def test_a_player_confirms_from_the_page_in_chromium(tmp_path: Path) -> No
                     page = await browser.new_page(viewport={"width": width, "height": 800})
                     dialogs: list[str] = []
                     page.on("dialog", lambda d, seen=dialogs: seen.append(d.message))
+                    await page.goto(f"{address}/login")  # (where a login begins)
                     await page.goto(f"{address}/login/telegram?{urlencode(fields)}")
                     assert page.url.endswith("/me")
                     await page.screenshot(path=str(tmp_path / f"me-{width}.png"), full_page=True)
