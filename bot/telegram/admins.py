@@ -8,6 +8,8 @@ from collections.abc import Callable
 from telegram import Bot
 from telegram.constants import ChatType
 
+from bot.telegram.keys import PLATFORM
+
 ADMIN_TTL = 300.0  # seconds a group's administrator list is trusted
 
 
@@ -28,3 +30,13 @@ class Admins:
             cached = (self.clock() + ADMIN_TTL, {m.user.id for m in members})
             self._lists[chat_id] = cached
         return user_id in cached[1]
+
+    async def of_keys(self, chat: str, user: str) -> tuple[bool, frozenset[str]] | None:
+        """Whether a user (key) administers a group (key), and no roles: the dashboard's
+        question (None: not a Telegram user of a Telegram group)."""
+        prefix = f"{PLATFORM}:"
+        if not chat.startswith(prefix) or not user.startswith(prefix):
+            return None
+        admin = await self.has(int(chat.removeprefix(prefix)), int(user.removeprefix(prefix)),
+                               ChatType.SUPERGROUP)
+        return admin, frozenset()

@@ -211,13 +211,8 @@ class TelegramPlatform:
         await message.reply_text(shown(i18n.render(said, language), self.own))
 
     async def web_access(self, chat: str, user: str) -> tuple[bool, frozenset[str]] | None:
-        """Whether a user (key) administers a group, as the dashboard asks before each
-        moderator's page and action (None: not a Telegram user of a Telegram group)."""
-        if not self.owns(chat) or not user.startswith(f"{PLATFORM}:"):
-            return None
-        admin = await self.admins.has(int(chat.split(":", 1)[1]), int(user.split(":", 1)[1]),
-                                     ChatType.SUPERGROUP)
-        return admin, frozenset()
+        """The dashboard's question of who administers a group (bot/telegram/admins.py)."""
+        return await self.admins.of_keys(chat, user)
 
     # ---- receiving
     async def _learn(self, message: Message) -> None:

@@ -23,10 +23,10 @@ from aiohttp import web
 
 from bot.web.discord_login import DiscordOAuth
 from bot.web.login import telegram_user
-from bot.web.manage import Access, Manage
+from bot.web.manage import Access, Manage, named_sides, told
 from core.commands.base import Command, Parsed
 from core.commands.reports import ConfirmResult, DisputeResult
-from core.domain.records import Announcement, Context, LadderInfo, Reply, UserRef
+from core.domain.records import Context, LadderInfo, Reply, UserRef
 from core.domain.settings import Policy
 from core.domain.web_session import WebSession
 from core.i18n import N_
@@ -184,12 +184,8 @@ class Dashboard:
             if ladder is None:  # not one of theirs (a forged form): as no such page
                 raise web.HTTPNotFound()
             ctx = Context(ladder.chat, UserRef(session.user, session.name), now)
-            reply = execute(repo, ctx, Parsed(command, ladder.name), self.policy)
-            if not reply.error:  # the chat is told, as it is of a line said there
-                repo.enqueue([*reply.announcements,
-                              Announcement(ladder.chat, ladder.name, reply.said,
-                                           ladder.channel, language=reply.language)], now)
-            return reply
+            return told(repo, ladder, execute(repo, ctx, Parsed(command, ladder.name),
+                                              self.policy), now)
 
         reply = await self.site.store.run(work)
         return self.site.page(request, "answered.html",
@@ -254,8 +250,7 @@ def _waiting(repo: PlatformRepo, session: WebSession) -> list[dict[str, Any]]:
         for m in repo.open_matches(ladder.id):
             side = next((s for s in m.result.sides if me is not None and me.id in s), None)
             if m.status == "pending" and side is not None and m.reporter not in side:
-                waiting.append({"id": m.id, "sides": [[players[p].name for p in s]
-                                                      for s in m.result.sides],
+                waiting.append({"id": m.id, "sides": named_sides(players, m.result),
                                 "draw": m.result.draw})
         shown.append({"ladder": ladder, "waiting": waiting})
     return shown

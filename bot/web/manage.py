@@ -9,17 +9,26 @@ parser and command, its reply told to the chat, its audit marked "(web)".
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
-from core.domain.records import Announcement, Context, LadderInfo, Reply, UserRef
+from core.domain.model import PlayerId, Result
+from core.domain.records import (
+    Announcement,
+    Context,
+    LadderInfo,
+    PlayerInfo,
+    Reply,
+    UserRef,
+)
 from core.domain.web_session import WebSession
 from core.i18n import render
 from core.ports.repository import PlatformRepo
 from core.service.dispatch import handle
 from core.service.queries.ladders import audit_text
+from core.service.queries.views import ladder_by_id
 from core.service.session import Session
 
 if TYPE_CHECKING:
@@ -69,11 +78,7 @@ class Manage:
             reply = handle(repo, ctx, f"{line} ladder={ladder.name}", members.get,
                            self.dashboard.policy)
             assert reply is not None  # (a line of a command's word)
-            if not reply.error:  # the chat is told, as it is of a line said there
-                repo.enqueue([*reply.announcements,
-                              Announcement(ladder.chat, ladder.name, reply.said,
-                                           ladder.channel, language=reply.language)], now)
-            return reply
+            return told(repo, ladder, reply, now)
 
         reply = await self.dashboard.site.store.run(work)
         return self.dashboard.site.page(request, "answered.html", {
@@ -86,8 +91,8 @@ class Manage:
         else, as for a ladder there is not: a forged address learns nothing)."""
         number = int(request.match_info["ladder"])
         found = await self.dashboard.site.store.run(
-            lambda repo: (next((lad for lad in repo.every_ladder() if lad.id == number),
-                               None), repo.linked(session.user)), commit=False)
+            lambda repo: (ladder_by_id(repo, number), repo.linked(session.user)),
+            commit=False)
         ladder, linked = found
         if ladder is None:
             raise web.HTTPNotFound()
@@ -101,6 +106,21 @@ class Manage:
             if ctx.moderates(ladder):
                 return ladder, ctx
         raise web.HTTPNotFound()
+
+
+def told(repo: PlatformRepo, ladder: LadderInfo, reply: Reply, now: int) -> Reply:
+    """A reply to a dashboard's action, its chat told of it as of a line said there
+    (with what it announces); a refusal is the visitor's alone."""
+    if not reply.error:
+        repo.enqueue([*reply.announcements,
+                      Announcement(ladder.chat, ladder.name, reply.said, ladder.channel,
+                                   language=reply.language)], now)
+    return reply
+
+
+def named_sides(players: Mapping[PlayerId, PlayerInfo], result: Result) -> list[list[str]]:
+    """A result's sides by their players' names."""
+    return [[players[p].name for p in side] for side in result.sides]
 
 
 def _line(form: dict[str, str], members: dict[str, UserRef]) -> str | None:
@@ -135,7 +155,7 @@ def _shown(repo: PlatformRepo, ladder: LadderInfo, ctx: Context) -> dict[str, An
     the newest audit lines."""
     players = repo.players(ladder.id)
     reports = [{"id": m.id, "status": m.status,
-                "sides": [[players[p].name for p in side] for side in m.result.sides]}
+                "sides": named_sides(players, m.result)}
                for m in repo.open_matches(ladder.id)]
     info = handle(repo, ctx, f"/ladder info ladder={ladder.name}", lambda _name: None)
     s = Session(repo, ctx, ladder)

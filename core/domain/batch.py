@@ -87,10 +87,11 @@ Observer = Callable[[LadderState, Result], None]
 def fold_observed(state: LadderState, rows: Sequence[Row], outcomes: list[Outcome],
                   observe: Observer) -> None:
     """Fold plain matches one by one, each seen by `observe` first."""
+    lean = state.lean
     for row in rows:
         _, a, b, draw, rated, moves, *_ = row
         observe(state, Result(((a,), (b,)), draw, None, moves, rated))
-        fold_rows(state, (row,), outcomes)
+        outcomes.append(fold_one(state, row, lean))
 
 
 def fold_rows(state: LadderState, rows: Sequence[Row],
@@ -106,12 +107,17 @@ def fold_rows(state: LadderState, rows: Sequence[Row],
         done += folded
     lean = state.lean
     for row in rows[done:]:
-        if lean:
-            outcome = state.apply_duel(*row[:7])
-        else:
-            outcome = duel_outcome(state.apply(plain_event(row)), row[1], row[2])
+        outcome = fold_one(state, row, lean)
         if outcomes is not None:
             outcomes.append(outcome)
+
+
+def fold_one(state: LadderState, row: Row, lean: bool) -> Outcome:
+    """Fold one plain match: by `apply_duel` where the settings are `lean`, else as its
+    event."""
+    if lean:
+        return state.apply_duel(*row[:7])
+    return duel_outcome(state.apply(plain_event(row)), row[1], row[2])
 
 
 def fold_at_once(state: LadderState, rows: Sequence[Row], outcomes: list[Outcome] | None

@@ -40,12 +40,15 @@ _TOURNAMENT_STATUS = {"open": N_("web.tstatus.open"), "running": N_("web.tstatus
                       "cancelled": N_("web.tstatus.cancelled")}
 
 
+def ladder_by_id(repo: Repo, ladder_id: int) -> LadderInfo | None:
+    """A ladder by its id (None: there is none)."""
+    return next((ladder for ladder in repo.every_ladder() if ladder.id == ladder_id), None)
+
+
 def public_ladder(repo: Repo, ladder_id: int) -> LadderInfo | None:
     """A ladder by id, if it is public."""
-    for ladder in repo.every_ladder():
-        if ladder.id == ladder_id:
-            return ladder if ladder.public else None
-    return None
+    ladder = ladder_by_id(repo, ladder_id)
+    return ladder if ladder is not None and ladder.public else None
 
 
 def _number(ladder: LadderInfo, value: float) -> float | int:
