@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
+from bot.web.settings_form import changed, fields
+from core.commands.base import Parsed
 from core.domain.model import PlayerId, Result
 from core.domain.records import (
     Announcement,
@@ -26,7 +28,7 @@ from core.domain.records import (
 from core.domain.web_session import WebSession
 from core.i18n import render
 from core.ports.repository import PlatformRepo
-from core.service.dispatch import handle
+from core.service.dispatch import execute, handle
 from core.service.queries.ladders import audit_text
 from core.service.queries.views import ladder_by_id
 from core.service.session import Session
@@ -70,6 +72,12 @@ class Manage:
         now = ctx.at
 
         def work(repo: PlatformRepo) -> Reply:
+            if form.get("action") == "form":  # (the settings, a field each)
+                command = changed(ladder_by_id(repo, ladder.id) or ladder, form)
+                if command is None:
+                    raise web.HTTPBadRequest()
+                return told(repo, ladder, execute(repo, ctx, Parsed(command, ladder.name),
+                                                  self.dashboard.policy), now)
             members = {f"p{p}": UserRef(info.user, info.name)
                        for p, info in repo.players(ladder.id).items()}
             line = _line(form, members)
@@ -165,4 +173,4 @@ def _shown(repo: PlatformRepo, ladder: LadderInfo, ctx: Context) -> dict[str, An
     members = sorted(((p, i.name) for p, i in players.items() if i.member),
                      key=lambda m: m[1].casefold())
     return {"reports": reports, "info": info.said if info is not None else "",
-            "audit": audit, "members": members}
+            "audit": audit, "members": members, "fields": fields(ladder)}
