@@ -166,7 +166,17 @@ class DiscordRoles:
         for found in await self.client.http.get_roles(guild):
             if str(found["id"]) in held or str(found["id"]) == str(guild):  # (@everyone)
                 allowed |= int(found["permissions"])
-        return bool(allowed & (MANAGE_GUILD | ADMINISTRATOR)) or role in held, held
+        if allowed & (MANAGE_GUILD | ADMINISTRATOR) or role in held:
+            return True, held
+        # The owner holds every permission whatever their roles, as in a command there.
+        return await self._owner(guild) == user, held
+
+    async def _owner(self, guild: int) -> int:
+        """The server's owner: the gateway's copy of the server, else Discord's."""
+        known = self.client.get_guild(guild)
+        if known is not None:
+            return known.owner_id or 0
+        return int((await self.client.http.get_guild(guild, with_counts=False))["owner_id"])
 
     async def change(self, guild: int, user: int, role: str, give: bool) -> bool:
         """Give or take one role (False: the member left the server)."""

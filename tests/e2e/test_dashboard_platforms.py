@@ -1,6 +1,6 @@
 """Who moderates, as the dashboard asks each platform (issue 55), through the stand-ins:
-on Discord, Manage Server (or Administrator) by a member's roles, or the configured
-moderators' role, and their roles for a ladder's own; on Telegram, the group's
+on Discord, the server's owner, Manage Server (or Administrator) by a member's roles, or
+the configured moderators' role, and their roles for a ladder's own; on Telegram, the group's
 administrators. Someone the platform does not know there moderates nothing."""
 
 from __future__ import annotations
@@ -30,6 +30,9 @@ async def test_discord_says_who_moderates_a_server(tmp_path: Path) -> None:
         assert (await ask(SERVER, "discord:12") or (False,))[0]
         assert await ask(SERVER, "discord:13") == (False, frozenset({helpers}))
         assert await ask(SERVER, "discord:14") == (False, frozenset())
+        g.owner = "14"  # (the owner moderates, whatever their roles)
+        assert await ask(SERVER, "discord:14") == (True, frozenset())
+        g.owner = "1"
         assert await ask(SERVER, "discord:15") is None  # (not in the server)
         assert await ask(SERVER, "telegram:11") is None  # (another platform's account)
         # The configured moderators' role makes its holders moderators of every ladder.

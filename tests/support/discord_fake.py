@@ -218,6 +218,8 @@ class FakeDiscord:
             self.refused.append((method, path, [late[1]["message"]]))
             return late
         ws = f"ws://127.0.0.1:{self.port}/gateway"
+        if path == f"/guilds/{GUILD}" and method == "GET":
+            return 200, self.guild.payload()
         if path.startswith(f"/guilds/{GUILD}/"):
             return self.guild_route(method, path.split("/")[3:], body)
         if method == "PATCH" and path.split("/")[-1] in self.deleted:

@@ -21,6 +21,7 @@ class Guild:
     members: dict[str, set[str]] = field(default_factory=dict)  # user id -> role ids
     left: set[str] = field(default_factory=set)
     bot_role: str = ""
+    owner: str = "1"  # the server's owner, who holds every permission whatever their roles
 
     def __post_init__(self) -> None:
         self.roles[str(GUILD)] = _role(str(GUILD), "@everyone", 0, 0)
@@ -38,6 +39,15 @@ class Guild:
         made = _role(snowflake(), name, position, permissions, colour)
         self.roles[made["id"]] = made
         return made
+
+    def payload(self) -> dict[str, Any]:
+        """The server as `GET /guilds/{id}` gives it (the fields the bot reads, and those
+        every server has)."""
+        return {"id": str(GUILD), "name": "Ladders", "owner_id": self.owner, "icon": None,
+                "roles": list(self.roles.values()), "features": [], "emojis": [],
+                "verification_level": 0, "default_message_notifications": 0,
+                "explicit_content_filter": 0, "mfa_level": 0, "premium_tier": 0,
+                "preferred_locale": "en-US", "nsfw_level": 0}
 
     def top(self) -> int:
         """The position of the bot's highest role."""
