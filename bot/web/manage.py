@@ -15,8 +15,10 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 
 from bot.web.settings_form import changed, fields
+from bot.web.tournament_forms import ACTIONS, tournament_line, tournaments_shown
 from core.commands.base import Parsed
-from core.domain.model import PlayerId, Result
+from core.commands.words import SCORE
+from core.domain.model import Margin, PlayerId, Result
 from core.domain.records import (
     Announcement,
     Context,
@@ -139,14 +141,16 @@ def _line(form: dict[str, str], members: dict[str, UserRef]) -> str | None:
     who = f"p{form.get('player', '')}"
     if action == "settings" and text and "ladder=" not in text:
         return f"/ladder set {text}"
-    if not text or "ladder=" in text:
+    if "ladder=" in text:
+        return None
+    if action in ACTIONS:
+        return tournament_line(form, text)
+    if not text:
         return None
     if action in ("void", "set") and match.isdigit() and len(match) < 18:
         if action == "void":
             return f"/mod void {match} {text}"
-        result = form.get("result", "")
-        said = "draw" if result == "draw" else (f"@p{result}" if f"p{result}" in members
-                                                else None)
+        said = _result(form, members)
         return None if said is None else f"/mod set {match} {said} {text}"
     if who not in members or action not in ("adjust", "remove", "ban"):
         return None
@@ -156,6 +160,21 @@ def _line(form: dict[str, str], members: dict[str, UserRef]) -> str | None:
     if not amount.lstrip("+-").isdigit() or len(amount) > 9:
         return None
     return f"/mod adjust @{who} {int(amount):+d} {text}"
+
+
+def _result(form: dict[str, str], members: dict[str, UserRef]) -> str | None:
+    """A new result as `/mod set` takes it: a draw or the winner, then a margin and a
+    score where the form gives them (None: a form no page makes)."""
+    result, margin = form.get("result", ""), form.get("margin", "")
+    score = form.get("score", "").strip()
+    said = "draw" if result == "draw" else f"@p{result}" if f"p{result}" in members else None
+    if said is None or (margin and margin not in MARGINS) or \
+            (score and SCORE.fullmatch(score) is None):
+        return None
+    return " ".join(word for word in (said, margin, score) if word)
+
+
+MARGINS = frozenset(margin.value for margin in Margin)
 
 
 def _shown(repo: PlatformRepo, ladder: LadderInfo, ctx: Context) -> dict[str, Any]:
@@ -173,4 +192,6 @@ def _shown(repo: PlatformRepo, ladder: LadderInfo, ctx: Context) -> dict[str, An
     members = sorted(((p, i.name) for p, i in players.items() if i.member),
                      key=lambda m: m[1].casefold())
     return {"reports": reports, "info": info.said if info is not None else "",
-            "audit": audit, "members": members, "fields": fields(ladder)}
+            "audit": audit, "members": members, "fields": fields(ladder),
+            "margins": [m.value for m in Margin] if ladder.settings.is_position else [],
+            "scored": ladder.settings.bestof is not None, **tournaments_shown(repo, ladder)}

@@ -151,6 +151,12 @@ def tournaments_view(repo: Repo, ladder_id: int) -> dict[str, Any] | None:
     ladder = public_ladder(repo, ladder_id)
     if ladder is None:
         return None
+    return {**_ladder_head(ladder), "tournaments": ladder_tournaments(repo, ladder)}
+
+
+def ladder_tournaments(repo: Repo, ladder: LadderInfo) -> list[dict[str, Any]]:
+    """A ladder's tournaments as the export gives them, newest first, with their format,
+    state and winner in the ladder's words (its public page's, its moderators' page's)."""
     names = {p: info.name for p, info in repo.players(ladder.id).items()}
     language = ladder.settings.language
     every, look = repo.tournaments(ladder.id)[::-1], looked_up(repo, ladder.id)
@@ -160,7 +166,7 @@ def tournaments_view(repo: Repo, ladder_id: int) -> dict[str, Any] | None:
         each["status_words"] = render(t(_TOURNAMENT_STATUS[each["status"]]), language)
         winner = progress.champion(x, look)
         each["winner"] = None if winner is None else names.get(winner, str(winner))
-    return {**_ladder_head(ladder), "tournaments": found}
+    return found
 
 
 def _league(settings: Settings, rating: float, rated_games: int) -> str | None:
