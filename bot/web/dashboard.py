@@ -24,6 +24,7 @@ from aiohttp import web
 from bot.web.discord_login import DiscordOAuth
 from bot.web.login import telegram_user
 from bot.web.manage import Access, Manage, named_sides, told
+from bot.web.manage_import import ImportPage
 from core.commands.base import Command, Parsed
 from core.commands.reports import ConfirmResult, DisputeResult
 from core.domain.records import Context, LadderInfo, Reply, UserRef
@@ -67,7 +68,7 @@ class Dashboard:
         app.router.add_post("/logout", self.logout)
         self.access = access
         if access is not None:  # (the platforms that say who moderates their chats)
-            Manage(self, access)
+            ImportPage(Manage(self, access))
 
     # ---- signing in and out
     async def login(self, request: web.Request) -> web.Response:

@@ -30,6 +30,7 @@ from core.domain.records import (
 from core.domain.web_session import WebSession
 from core.i18n import render
 from core.ports.repository import PlatformRepo
+from core.service.chat_import import CHAT_FILE
 from core.service.dispatch import execute, handle
 from core.service.queries.ladders import audit_text
 from core.service.queries.views import ladder_by_id
@@ -41,6 +42,7 @@ if TYPE_CHECKING:
 # Whether a user (key) moderates a chat's ladders, and their roles there (None: the
 # platform knows them not there): the platforms' `web_access`.
 Access = Callable[[str, str], Awaitable[tuple[bool, frozenset[str]] | None]]
+ROUTE = "/ladders/{ladder:[1-9][0-9]{0,17}}/manage"
 MOST_TEXT = 400  # characters a form's text may hold (a reason, the settings' key=value)
 AUDIT_SHOWN = 20
 
@@ -50,16 +52,15 @@ class Manage:
 
     def __init__(self, dashboard: Dashboard, access: Access) -> None:
         self.dashboard, self.access = dashboard, access
-        route = "/ladders/{ladder:[1-9][0-9]{0,17}}/manage"
-        dashboard.site.app.router.add_get(route, self.page)
-        dashboard.site.app.router.add_post(route, self.act)
+        dashboard.site.app.router.add_get(ROUTE, self.page)
+        dashboard.site.app.router.add_post(ROUTE, self.act)
 
     async def page(self, request: web.Request) -> web.Response:
         """The ladder's open reports, settings and audit, to one of its moderators."""
         session = await self.dashboard.session(request)
         if session is None:
             raise web.HTTPSeeOther("/login")
-        ladder, ctx = await self._moderator(request, session)
+        ladder, ctx = await self.moderator(request, session)
         shown = await self.dashboard.site.store.run(lambda repo: _shown(repo, ladder, ctx),
                                                     commit=False)
         return self.dashboard.site.page(request, "manage.html", {
@@ -70,7 +71,7 @@ class Manage:
         """One of the page's forms: the chat's line it stands for, the moderator asked
         again first."""
         session, form = await self.dashboard.posted(request)
-        ladder, ctx = await self._moderator(request, session)
+        ladder, ctx = await self.moderator(request, session)
         now = ctx.at
 
         def work(repo: PlatformRepo) -> Reply:
@@ -95,7 +96,7 @@ class Manage:
             "text": reply.said, "error": reply.error, "language": reply.language,
             "back": f"/ladders/{ladder.id}/manage"}, status=400 if reply.error else 200)
 
-    async def _moderator(self, request: web.Request, session: WebSession
+    async def moderator(self, request: web.Request, session: WebSession
                          ) -> tuple[LadderInfo, Context]:
         """The ladder of the address, and the context of its moderator (404 for anyone
         else, as for a ladder there is not: a forged address learns nothing)."""
@@ -120,8 +121,8 @@ class Manage:
 
 def told(repo: PlatformRepo, ladder: LadderInfo, reply: Reply, now: int) -> Reply:
     """A reply to a dashboard's action, its chat told of it as of a line said there
-    (with what it announces); a refusal is the visitor's alone."""
-    if not reply.error:
+    (with what it announces); a refusal or a dry run is the visitor's alone."""
+    if not reply.error and reply.previewed is None:  # (a dry run is the visitor's alone)
         repo.enqueue([*reply.announcements,
                       Announcement(ladder.chat, ladder.name, reply.said, ladder.channel,
                                    language=reply.language)], now)
@@ -194,4 +195,5 @@ def _shown(repo: PlatformRepo, ladder: LadderInfo, ctx: Context) -> dict[str, An
     return {"reports": reports, "info": info.said if info is not None else "",
             "audit": audit, "members": members, "fields": fields(ladder),
             "margins": [m.value for m in Margin] if ladder.settings.is_position else [],
-            "scored": ladder.settings.bestof is not None, **tournaments_shown(repo, ladder)}
+            "scored": ladder.settings.bestof is not None, **tournaments_shown(repo, ladder),
+            "import_most": CHAT_FILE // 1024}

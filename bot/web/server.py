@@ -34,11 +34,16 @@ SECURITY_HEADERS = {
 FRESH_SECONDS = 30  # how long a browser or proxy may keep a page before asking again
 # The dashboard's pages (bot/web/dashboard.py): never kept by anyone, their forms posted
 # back here, and the login page's one script Telegram's widget (no inline script).
-DASHBOARD = ("/login", "/me", "/logout")  # (and each ladder's /manage)
+DASHBOARD = ("/login", "/me", "/logout")  # (and each ladder's /manage, and below it)
 DASHBOARD_POLICY = ("default-src 'none'; style-src 'unsafe-inline'; img-src data:; "
                     "frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
 LOGIN_POLICY = (DASHBOARD_POLICY + "; script-src https://telegram.org; "
                 "frame-src https://oauth.telegram.org")
+
+
+def _managing(path: str) -> bool:
+    """Whether a path is a ladder's moderator page or below it (its import)."""
+    return path.startswith("/ladders/") and (path.endswith("/manage") or "/manage/" in path)
 
 
 def _address(transport: asyncio.BaseTransport | None) -> str | None:
@@ -60,7 +65,7 @@ async def with_headers(request: web.Request, response: web.StreamResponse) -> No
     any site's scripts (it is public and read-only); no server version."""
     response.headers.update(SECURITY_HEADERS)
     response.headers["Server"] = "Ladderbot"
-    if request.path.startswith(DASHBOARD) or request.path.endswith("/manage"):
+    if request.path.startswith(DASHBOARD) or _managing(request.path):
         response.headers["Content-Security-Policy"] = \
             LOGIN_POLICY if request.path == "/login" else DASHBOARD_POLICY
         response.headers["Cache-Control"] = "no-store"
