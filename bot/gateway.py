@@ -184,6 +184,7 @@ class Gateway:
         self.changed = changed  # told of every ladder a command answered for
         self.outbox = outbox  # told when a command left announcements for other chats
         self.pending = PendingFiles(clock)  # chat imports' dry runs' files
+        self.noted: set[tuple[str, str]] = set()  # (user, chat): known as its moderator
 
     def admit(self, asker: Asker) -> tuple[bool, Text | None]:
         """Whether the asker may send a command now, and what to tell them if not (None:
@@ -193,6 +194,9 @@ class Gateway:
     async def run(self, asker: Asker, what: Command | Said,
                   ladder: str | None = None) -> Reply | None:
         """Run a command for the asker (None: the text was no command for the bot)."""
+        noted = (asker.user.key, asker.chat)
+        known = asker.moderator and not asker.alone and noted not in self.noted
+
         def work(repo: PlatformRepo) -> Reply | None:
             ctx = Context(asker.chat, asker.user, int(self.clock()), moderator=asker.moderator,
                           roles_held=asker.roles_held,
@@ -200,6 +204,8 @@ class Gateway:
                           reply_to=asker.reply_to, locale=asker.locale, alone=asker.alone,
                           ephemeral=asker.ephemeral, roles=asker.roles,
                           attachment=asker.attachment)
+            if known:  # (the dashboard lists this chat's ladders to them)
+                repo.note_moderator(*noted, ctx.at)
             if not isinstance(what, Said):
                 return elsewhere(repo, ctx, execute(repo, ctx, Parsed(what, ladder),
                                                     self.policy))
@@ -224,6 +230,8 @@ class Gateway:
             reply = _STOPPED
         if reply is _STOPPED:  # (answered out of the except: its traceback is let go)
             return own_words(overtime(), asker.locale, self.policy)
+        if known:
+            self.noted.add(noted)
         if reply is not None and not reply.error and self.changed is not None:
             self.changed(asker.chat, reply.ladder)
         if reply is not None and reply.posted and self.outbox is not None:

@@ -37,6 +37,7 @@ TABLES: list[tuple[str, tuple[str, ...]]] = [
     ("role_holdings", ("ladder", "member")),
     ("links", ("user",)),
     ("shares", ("chat", "name")),
+    ("known_moderators", ("user", "chat")),
 ]
 # Not copied: the rating histogram (the target's triggers count it), one-time codes
 # (good for ten minutes: asked for again) and standings' heads (a cache of the log:

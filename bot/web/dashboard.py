@@ -67,8 +67,10 @@ class Dashboard:
         app.router.add_post("/me/answer", self.answer)
         app.router.add_post("/logout", self.logout)
         self.access = access
+        self.manage: Manage | None = None
         if access is not None:  # (the platforms that say who moderates their chats)
-            ImportPage(Manage(self, access))
+            self.manage = Manage(self, access)
+            ImportPage(self.manage)
 
     # ---- signing in and out
     async def login(self, request: web.Request) -> web.Response:
@@ -147,25 +149,23 @@ class Dashboard:
         session = await self.session(request)
         if session is None:
             raise web.HTTPSeeOther("/login")
-        ladders = await self.site.store.run(lambda repo: _waiting(repo, session),
-                                            commit=False)
-        moderated = await self._moderated({item["ladder"].chat for item in ladders},
-                                          session.user)
-        for item in ladders:
-            item["moderates"] = item["ladder"].chat in moderated
-        return self.site.page(request, "me.html", {"session": session, "ladders": ladders})
+        ladders, linked = await self.site.store.run(
+            lambda repo: (_waiting(repo, session), repo.linked(session.user)), commit=False)
+        asked: dict[tuple[str, str], tuple[bool, frozenset[str]] | None] = {}
 
-    async def _moderated(self, chats: set[str], user: str) -> set[str]:
-        """The chats whose every ladder the visitor moderates, as their platform says
-        (each asked once; the moderator page asks again)."""
-        if self.access is None:
-            return set()
-        found = set()
-        for chat in chats:
-            access = await self.access(chat, user)
-            if access is not None and access[0]:
-                found.add(chat)
-        return found
+        async def ask(chat: str, user: str) -> tuple[bool, frozenset[str]] | None:
+            if (chat, user) not in asked:  # (once a chat and account on this view)
+                assert self.access is not None
+                asked[chat, user] = await self.access(chat, user)
+            return asked[chat, user]
+
+        for item in ladders:
+            item["moderates"] = self.manage is not None and await self.manage.moderating(
+                item["ladder"], session, linked, ask) is not None
+        # A ladder they do not play is theirs to see while its chat's platform says they
+        # moderate it (the chat noted them once as a moderator).
+        shown = [item for item in ladders if item["plays"] or item["moderates"]]
+        return self.site.page(request, "me.html", {"session": session, "ladders": shown})
 
     async def answer(self, request: web.Request) -> web.Response:
         """Confirm or dispute a report: the core command, as a chat line runs it."""
@@ -180,7 +180,7 @@ class Dashboard:
         now = int(self.clock())
 
         def work(repo: PlatformRepo) -> Reply:
-            ladder = next((lad for lad in _ladders(repo, session.user)
+            ladder = next((lad for lad in _played(repo, session.user)
                            if str(lad.id) == ladder_id), None)
             if ladder is None:  # not one of theirs (a forged form): as no such page
                 raise web.HTTPNotFound()
@@ -236,14 +236,24 @@ def _hashed(value: str) -> str:
 
 
 def _ladders(repo: PlatformRepo, user: str) -> list[LadderInfo]:
-    """The ladders the visitor plays, as any of their linked accounts."""
-    found = {lad.id: lad for key in (user, *repo.linked(user)) for lad in repo.user_ladders(key)}
+    """The ladders the visitor plays, as any of their linked accounts, and those of the
+    chats where the bot has known them as a moderator."""
+    found = {lad.id: lad for lad in _played(repo, user)}
+    for key in (user, *repo.linked(user)):
+        found.update((lad.id, lad) for chat in repo.moderated_chats(key)
+                     for lad in repo.ladders(chat))
     return [found[k] for k in sorted(found)]
+
+
+def _played(repo: PlatformRepo, user: str) -> list[LadderInfo]:
+    """The ladders the visitor plays, as any of their linked accounts."""
+    return [lad for key in (user, *repo.linked(user)) for lad in repo.user_ladders(key)]
 
 
 def _waiting(repo: PlatformRepo, session: WebSession) -> list[dict[str, Any]]:
     """Each of the visitor's ladders, with the reports that wait for their word."""
     shown = []
+    played = {lad.id for lad in _played(repo, session.user)}
     for ladder in _ladders(repo, session.user):
         me = find_player(repo, ladder.id, session.user)
         players = repo.players(ladder.id)
@@ -253,5 +263,5 @@ def _waiting(repo: PlatformRepo, session: WebSession) -> list[dict[str, Any]]:
             if m.status == "pending" and side is not None and m.reporter not in side:
                 waiting.append({"id": m.id, "sides": named_sides(players, m.result),
                                 "draw": m.result.draw})
-        shown.append({"ladder": ladder, "waiting": waiting})
+        shown.append({"ladder": ladder, "waiting": waiting, "plays": ladder.id in played})
     return shown

@@ -9,7 +9,7 @@ parser and command, its reply told to the chat, its audit marked "(web)".
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
@@ -97,7 +97,7 @@ class Manage:
             "back": f"/ladders/{ladder.id}/manage"}, status=400 if reply.error else 200)
 
     async def moderator(self, request: web.Request, session: WebSession
-                         ) -> tuple[LadderInfo, Context]:
+                        ) -> tuple[LadderInfo, Context]:
         """The ladder of the address, and the context of its moderator (404 for anyone
         else, as for a ladder there is not: a forged address learns nothing)."""
         number = int(request.match_info["ladder"])
@@ -105,18 +105,26 @@ class Manage:
             lambda repo: (ladder_by_id(repo, number), repo.linked(session.user)),
             commit=False)
         ladder, linked = found
-        if ladder is None:
+        ctx = None if ladder is None else await self.moderating(ladder, session, linked)
+        if ladder is None or ctx is None:
             raise web.HTTPNotFound()
+        return ladder, ctx
+
+    async def moderating(self, ladder: LadderInfo, session: WebSession,
+                         linked: Sequence[str], ask: Access | None = None) -> Context | None:
+        """The context of the visitor (as any of their linked accounts) moderating the
+        ladder, as its platform says now (None: they do not); `ask`: the platforms'
+        question, where the caller keeps its answers."""
         for key in (session.user, *linked):
-            access = await self.access(ladder.chat, key)
+            access = await (ask or self.access)(ladder.chat, key)
             if access is None:
                 continue
             ctx = Context(ladder.chat, UserRef(key, session.name),
                           int(self.dashboard.clock()), moderator=access[0],
                           roles_held=access[1], web=True)
             if ctx.moderates(ladder):
-                return ladder, ctx
-        raise web.HTTPNotFound()
+                return ctx
+        return None
 
 
 def told(repo: PlatformRepo, ladder: LadderInfo, reply: Reply, now: int) -> Reply:

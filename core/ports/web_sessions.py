@@ -10,7 +10,7 @@ from core.domain.web_session import WebSession
 
 
 class WebSessionRepo(Protocol):
-    """Signed-in visitors of the dashboard."""
+    """Signed-in visitors of the dashboard, and the chats where they moderate."""
 
     def save_session(self, session: WebSession, now: Timestamp) -> None:
         """Keep a new session (and let go of those ended by `now`)."""
@@ -22,4 +22,12 @@ class WebSessionRepo(Protocol):
 
     def end_session(self, token: str) -> None:
         """End a session (logging out)."""
+        ...
+
+    def note_moderator(self, user: str, chat: str, at: Timestamp) -> None:
+        """Remember that the bot knew `user` as a moderator of `chat` (at `at`, the latest)."""
+        ...
+
+    def moderated_chats(self, user: str) -> list[str]:
+        """The chats where the bot has known `user` as a moderator."""
         ...

@@ -28,6 +28,7 @@ class PlatformData:
     tournaments: dict[int, dict[int, Tournament]] = field(default_factory=dict)
     imports: dict[int, dict[int, ImportBatch]] = field(default_factory=dict)  # by ladder, id
     sessions: dict[str, WebSession] = field(default_factory=dict)  # the dashboard's, by token
+    moderators: dict[tuple[str, str], Timestamp] = field(default_factory=dict)  # (user, chat)
 
 
 class MemoryPlatform:
@@ -103,3 +104,9 @@ class MemoryPlatform:
 
     def end_session(self, token: str) -> None:
         self.platform.sessions.pop(token, None)
+
+    def note_moderator(self, user: str, chat: str, at: Timestamp) -> None:
+        self.platform.moderators[user, chat] = at
+
+    def moderated_chats(self, user: str) -> list[str]:
+        return sorted(chat for who, chat in self.platform.moderators if who == user)

@@ -1,4 +1,4 @@
-"""The `web_sessions` table (core.ports.web_sessions)."""
+"""The `web_sessions` and `known_moderators` tables (core.ports.web_sessions)."""
 
 from __future__ import annotations
 
@@ -29,3 +29,12 @@ class WebSessionTables:
 
     def end_session(self, token: str) -> None:
         self.conn.execute("DELETE FROM web_sessions WHERE token=?", (token,))
+
+    def note_moderator(self, user: str, chat: str, at: Timestamp) -> None:
+        self.conn.execute('INSERT INTO known_moderators ("user", chat, at) VALUES (?, ?, ?) '
+                          'ON CONFLICT ("user", chat) DO UPDATE SET at=excluded.at',
+                          (user, chat, at))
+
+    def moderated_chats(self, user: str) -> list[str]:
+        return [row[0] for row in self.conn.execute(
+            'SELECT chat FROM known_moderators WHERE "user"=? ORDER BY chat', (user,))]

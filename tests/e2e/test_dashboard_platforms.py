@@ -49,3 +49,18 @@ async def test_telegram_says_who_administers_a_group(tmp_path: Path) -> None:
         assert await tg.platform.web_access(group, "telegram:102") == (False, frozenset())
         assert await tg.platform.web_access(group, "discord:101") is None
         assert await tg.platform.web_access("discord:1", "telegram:101") is None
+
+
+async def test_a_chat_notes_its_moderators_for_the_dashboard(tmp_path: Path) -> None:
+    """A command of a group's administrator notes the group as one they moderate (the
+    dashboard lists its ladders to them); a player's, or one in a private chat, does not."""
+    mod, player = tg_person(101, "mod", "mod"), tg_person(102, "pat", "pat")
+    async with telegram_harness(tmp_path / "t.db", [mod]) as tg:
+        await tg.say(mod, "/ladder create main preset=duel")
+        await tg.say(player, "/join")
+        await tg.say(mod, "/join")  # (noted once a process: no second write)
+        await tg.say(mod, "/help", chat={"id": 101, "type": "private", "first_name": "mod"})
+        group = f"telegram:{GROUP['id']}"
+        seen = await tg.store.run(lambda repo: [repo.moderated_chats(f"telegram:{who}")
+                                                for who in (101, 102)], commit=False)
+        assert seen == [[group], []]  # (not the private chat, where the mod is alone)

@@ -23,3 +23,15 @@ async def test_a_session_lives_until_it_ends_in_every_store(store: Any) -> None:
 
     assert await store.run(work) == [one, None, other, None]
     assert await store.run(lambda repo: repo.web_session("e" * 64, 0), commit=False) is None
+
+
+async def test_the_chats_a_user_moderates_in_every_store(store: Any) -> None:
+    def work(repo: Any) -> list[list[str]]:
+        repo.note_moderator("telegram:1", "telegram:-200", 1000)
+        repo.note_moderator("telegram:1", "telegram:-100", 1000)
+        repo.note_moderator("telegram:1", "telegram:-100", 2000)  # (again: one chat)
+        repo.note_moderator("discord:1", "discord:5", 1000)
+        return [repo.moderated_chats("telegram:1"), repo.moderated_chats("discord:1"),
+                repo.moderated_chats("telegram:2")]
+
+    assert await store.run(work) == [["telegram:-100", "telegram:-200"], ["discord:5"], []]
