@@ -161,7 +161,7 @@ class Dashboard:
 
         for item in ladders:
             item["moderates"] = self.manage is not None and await self.manage.moderating(
-                item["ladder"], session, linked, ask) is not None
+                item["views"], session, linked, ask) is not None
         # A ladder they do not play is theirs to see while its chat's platform says they
         # moderate it (the chat noted them once as a moderator).
         shown = [item for item in ladders if item["plays"] or item["moderates"]]
@@ -263,5 +263,6 @@ def _waiting(repo: PlatformRepo, session: WebSession) -> list[dict[str, Any]]:
             if m.status == "pending" and side is not None and m.reporter not in side:
                 waiting.append({"id": m.id, "sides": named_sides(players, m.result),
                                 "draw": m.result.draw})
-        shown.append({"ladder": ladder, "waiting": waiting, "plays": ladder.id in played})
+        shown.append({"ladder": ladder, "waiting": waiting, "plays": ladder.id in played,
+                      "views": repo.views(ladder.id)})
     return shown

@@ -33,7 +33,6 @@ from core.ports.repository import PlatformRepo
 from core.service.chat_import import CHAT_FILE
 from core.service.dispatch import execute, handle
 from core.service.queries.ladders import audit_text
-from core.service.queries.views import ladder_by_id
 from core.service.session import Session
 
 if TYPE_CHECKING:
@@ -76,7 +75,7 @@ class Manage:
 
         def work(repo: PlatformRepo) -> Reply:
             if form.get("action") == "form":  # (the settings, a field each)
-                command = changed(ladder_by_id(repo, ladder.id) or ladder, form)
+                command = changed(repo.ladder(ladder.chat, ladder.name) or ladder, form)
                 if command is None:
                     raise web.HTTPBadRequest()
                 return told(repo, ladder, execute(repo, ctx, Parsed(command, ladder.name),
@@ -98,32 +97,35 @@ class Manage:
 
     async def moderator(self, request: web.Request, session: WebSession
                         ) -> tuple[LadderInfo, Context]:
-        """The ladder of the address, and the context of its moderator (404 for anyone
-        else, as for a ladder there is not: a forged address learns nothing)."""
+        """The ladder of the address as the chat its visitor moderates it in sees it, and
+        the context of its moderator there (404 for anyone else, as for a ladder there is
+        not: a forged address learns nothing)."""
         number = int(request.match_info["ladder"])
-        found = await self.dashboard.site.store.run(
-            lambda repo: (ladder_by_id(repo, number), repo.linked(session.user)),
-            commit=False)
-        ladder, linked = found
-        ctx = None if ladder is None else await self.moderating(ladder, session, linked)
-        if ladder is None or ctx is None:
+        views, linked = await self.dashboard.site.store.run(
+            lambda repo: (repo.views(number), repo.linked(session.user)), commit=False)
+        found = await self.moderating(views, session, linked)
+        if found is None:
             raise web.HTTPNotFound()
-        return ladder, ctx
+        return found
 
-    async def moderating(self, ladder: LadderInfo, session: WebSession,
-                         linked: Sequence[str], ask: Access | None = None) -> Context | None:
-        """The context of the visitor (as any of their linked accounts) moderating the
-        ladder, as its platform says now (None: they do not); `ask`: the platforms'
-        question, where the caller keeps its answers."""
-        for key in (session.user, *linked):
-            access = await (ask or self.access)(ladder.chat, key)
-            if access is None:
-                continue
-            ctx = Context(ladder.chat, UserRef(key, session.name),
-                          int(self.dashboard.clock()), moderator=access[0],
-                          roles_held=access[1], web=True)
-            if ctx.moderates(ladder):
-                return ctx
+    async def moderating(self, views: Sequence[LadderInfo], session: WebSession,
+                         linked: Sequence[str], ask: Access | None = None
+                         ) -> tuple[LadderInfo, Context] | None:
+        """A ladder as one of the chats that play it sees it (`views`: its home chat's
+        first, then those it is shared with), and the context of the visitor moderating
+        it there, as any of their linked accounts, as the chat's platform says now (None:
+        they moderate it nowhere); `ask`: the platforms' question, where the caller keeps
+        its answers."""
+        for view in views:
+            for key in (session.user, *linked):
+                access = await (ask or self.access)(view.chat, key)
+                if access is None:
+                    continue
+                ctx = Context(view.chat, UserRef(key, session.name),
+                              int(self.dashboard.clock()), moderator=access[0],
+                              roles_held=access[1], web=True)
+                if ctx.moderates(view):
+                    return view, ctx
         return None
 
 

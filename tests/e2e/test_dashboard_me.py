@@ -5,6 +5,7 @@ person there too."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from aiohttp.test_utils import TestClient, TestServer
@@ -56,3 +57,33 @@ async def test_a_moderator_who_does_not_play_finds_the_chats_ladders(tmp_path: P
             page = await (await client.get("/me")).text()
             assert 'href="/ladders/3/manage"' in page and "league" not in page
             assert (await client.get("/ladders/3/manage")).status == 200
+
+
+async def test_a_shared_ladders_other_chat_moderates_it_there(tmp_path: Path) -> None:
+    """A Discord server's ladder played in a Telegram group too: the group's
+    administrator finds it, and what they do on its page is said in their group."""
+    async with SqliteStore(tmp_path / "l.db") as store:
+        server = Chat(store, chat="discord:5")
+        await server.ladder("duel", name="open")
+        await server.join("ann", HOSTILE)
+        await server.ok(HOSTILE, "/report win @ann")
+        await store.run(lambda repo: (repo.share(1, "telegram:-100", "shared"),
+                                      repo.note_moderator("telegram:1", "telegram:-100", 1)))
+        web = Web(store, clock=lambda: server.at)
+        Dashboard(web, Policy(web_url="http://127.0.0.1"), telegram_token=TOKEN,
+                  telegram_bot="LadderBot", access=_access, secure=False,
+                  clock=lambda: server.at)
+        async with TestClient(TestServer(web.app)) as client:
+            await _login(client, server.at, uid="1", name="mod")
+            assert 'href="/ladders/1/manage"' in await (await client.get("/me")).text()
+            page = await (await client.get("/ladders/1/manage")).text()
+            assert "<h1>shared</h1>" in page  # (the ladder by the group's name for it)
+            csrf = re.search(r'name="csrf" value="([^"]+)"', page)
+            assert csrf is not None
+            void = {"csrf": csrf.group(1), "action": "void", "match": "1", "text": "oops"}
+            done = await client.post("/ladders/1/manage", data=void)
+            assert done.status == 200, await done.text()
+        assert (await server.export("open"))["matches"][0]["status"] == "voided"
+        told = await store.run(lambda repo: [a.chat for _, _, a in repo.outbox_due(
+            server.at + 1)], commit=False)
+        assert "telegram:-100" in told
