@@ -32,7 +32,7 @@ from core.domain.settings import Policy
 from core.domain.web_session import WebSession
 from core.i18n import N_
 from core.ports.repository import PlatformRepo
-from core.service.dispatch import execute
+from core.service.dispatch import execute, handle
 from core.service.session import find_player
 
 if TYPE_CHECKING:
@@ -150,7 +150,8 @@ class Dashboard:
         if session is None:
             raise web.HTTPSeeOther("/login")
         ladders, linked = await self.site.store.run(
-            lambda repo: (_waiting(repo, session), repo.linked(session.user)), commit=False)
+            lambda repo: (_waiting(repo, session, int(self.clock())), repo.linked(session.user)),
+            commit=False)
         asked: dict[tuple[str, str], tuple[bool, frozenset[str]] | None] = {}
 
         async def ask(chat: str, user: str) -> tuple[bool, frozenset[str]] | None:
@@ -250,10 +251,12 @@ def _played(repo: PlatformRepo, user: str) -> list[LadderInfo]:
     return [lad for key in (user, *repo.linked(user)) for lad in repo.user_ladders(key)]
 
 
-def _waiting(repo: PlatformRepo, session: WebSession) -> list[dict[str, Any]]:
-    """Each of the visitor's ladders, with the reports that wait for their word."""
+def _waiting(repo: PlatformRepo, session: WebSession, now: int) -> list[dict[str, Any]]:
+    """Each of the visitor's ladders, with their profile there (what /profile says) and
+    the reports that wait for their word."""
     shown = []
-    played = {lad.id for lad in _played(repo, session.user)}
+    played = {lad.id: key for key in (session.user, *repo.linked(session.user))
+              for lad in repo.user_ladders(key)}
     for ladder in _ladders(repo, session.user):
         me = find_player(repo, ladder.id, session.user)
         players = repo.players(ladder.id)
@@ -263,6 +266,11 @@ def _waiting(repo: PlatformRepo, session: WebSession) -> list[dict[str, Any]]:
             if m.status == "pending" and side is not None and m.reporter not in side:
                 waiting.append({"id": m.id, "sides": named_sides(players, m.result),
                                 "draw": m.result.draw})
-        shown.append({"ladder": ladder, "waiting": waiting, "plays": ladder.id in played,
+        key = played.get(ladder.id)
+        profile = None if key is None else handle(
+            repo, Context(ladder.chat, UserRef(key, session.name), now),
+            f"/profile ladder={ladder.name}", lambda _name: None)
+        shown.append({"ladder": ladder, "waiting": waiting, "plays": key is not None,
+                      "profile": profile.said if profile is not None else "",
                       "views": repo.views(ladder.id)})
     return shown

@@ -5,6 +5,7 @@ person there too."""
 
 from __future__ import annotations
 
+import html
 import re
 from pathlib import Path
 
@@ -12,6 +13,7 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from bot.web.dashboard import Dashboard
 from bot.web.pages import Web
+from core.domain.records import UserRef
 from core.domain.settings import Policy
 from storage.sqlite.store import SqliteStore
 from tests.e2e.test_dashboard import HOSTILE, TOKEN, _login
@@ -87,3 +89,26 @@ async def test_a_shared_ladders_other_chat_moderates_it_there(tmp_path: Path) ->
         told = await store.run(lambda repo: [a.chat for _, _, a in repo.outbox_due(
             server.at + 1)], commit=False)
         assert "telegram:-100" in told
+
+
+async def test_a_players_page_shows_their_profile_as_the_chat_says_it(tmp_path: Path) -> None:
+    async with SqliteStore(tmp_path / "l.db") as store:
+        chat = Chat(store, chat="telegram:-100")
+        chat.resolve = lambda name: UserRef(  # type: ignore[method-assign]
+            "telegram:42" if name == "alice" else "telegram:7", name)
+        await chat.ladder("duel", name="league")
+        await chat.ladder("duel", "public=true", name="cup")
+        await chat.join("alice", HOSTILE, ladder="ladder=league")
+        await chat.join("alice", ladder="ladder=cup")
+        await chat.ok(HOSTILE, "/report win @alice ladder=league")
+        await chat.ok("alice", "/confirm ladder=league")
+        profile = await chat.ok("alice", "/profile ladder=league")
+        web = Web(store, clock=lambda: chat.at)
+        Dashboard(web, Policy(web_url="http://127.0.0.1"), telegram_token=TOKEN,
+                  telegram_bot="LadderBot", access=_access, secure=False,
+                  clock=lambda: chat.at)
+        async with TestClient(TestServer(web.app)) as client:
+            await _login(client, chat.at, uid="42", name="alice")
+            page = await (await client.get("/me")).text()
+        assert html.escape(profile, quote=False) in page
+        assert 'href="/ladders/2"' in page and 'href="/ladders/1"' not in page  # (public)
