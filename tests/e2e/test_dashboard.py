@@ -6,8 +6,6 @@ tampered cookie), with names that would be markup shown as typed."""
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import html
 import re
 from collections.abc import AsyncIterator
@@ -28,19 +26,10 @@ from core.domain.settings import Policy
 from storage.sqlite.store import SqliteStore
 from tests.support.browser import ARGS, chromium
 from tests.support.chat import Chat
+from tests.support.dashboard import HOSTILE, TOKEN, login, signed
 from tests.support.discord_oauth import CLIENT_ID, CLIENT_SECRET, FakeDiscordOAuth
 
-TOKEN = "123456:test-token"
-HOSTILE = "<script>alert(1)</script>"
 DAY = 86_400
-
-
-def signed(fields: dict[str, str], token: str = TOKEN) -> dict[str, str]:
-    """The widget's fields with their hash, made as Telegram's page says: the fields but
-    `hash`, sorted, `key=value` a line, HMAC-SHA256 keyed by SHA-256 of the token."""
-    lines = "\n".join(f"{k}={fields[k]}" for k in sorted(fields))
-    key = hashlib.sha256(token.encode()).digest()
-    return {**fields, "hash": hmac.new(key, lines.encode(), hashlib.sha256).hexdigest()}
 
 
 def test_a_widget_login_is_checked_as_telegram_says() -> None:
@@ -85,25 +74,13 @@ async def site(tmp_path: Path) -> AsyncIterator[tuple[TestClient[Any, Any], Chat
             yield client, chat, clock
 
 
-async def _login(client: TestClient[Any, Any], at: int, uid: str = "42",
-                 name: str = "alice") -> Any:
-    """The widget's return to the site; its session's cookie kept by the test's client
-    (which, over the test's plain http, would not send a Secure one back by itself)."""
-    fields = signed({"id": uid, "first_name": name.title(), "username": name,
-                     "auth_date": str(at)})
-    client.session.cookie_jar.update_cookies({BEGUN: "1"})  # (begun on the login page)
-    done = await client.get("/login/telegram", params=fields, allow_redirects=False)
-    if COOKIE in done.cookies:
-        client.session.cookie_jar.update_cookies({COOKIE: done.cookies[COOKIE].value})
-    return done
-
 
 async def test_a_player_logs_in_and_confirms_their_report(site: Any) -> None:
     client, chat, clock = site
-    login = await client.get("/login")
-    assert 'data-telegram-login="LadderBot"' in await login.text()
-    assert "script-src https://telegram.org" in login.headers["Content-Security-Policy"]
-    done = await _login(client, clock.at)
+    begun = await client.get("/login")
+    assert 'data-telegram-login="LadderBot"' in await begun.text()
+    assert "script-src https://telegram.org" in begun.headers["Content-Security-Policy"]
+    done = await login(client, clock.at)
     assert done.status == 303 and done.headers["Location"] == "/me"
     cookie = done.cookies[COOKIE]
     assert cookie["httponly"] and cookie["secure"] and cookie["samesite"] == "Lax"
@@ -126,7 +103,7 @@ async def test_a_player_logs_in_and_confirms_their_report(site: Any) -> None:
 
 async def test_what_the_dashboard_refuses(site: Any) -> None:
     client, chat, clock = site
-    assert (await _login(client, clock.at - DAY - 1)).status == 403  # old
+    assert (await login(client, clock.at - DAY - 1)).status == 403  # old
     bad = signed({"id": "42", "auth_date": str(clock.at)}, "another:token")
     assert (await client.get("/login/telegram", params=bad)).status == 403
     # A good login that did not begin on the login page (a link from another site, to
@@ -141,7 +118,7 @@ async def test_what_the_dashboard_refuses(site: Any) -> None:
     assert (await client.get("/login/telegram", params=good,
                              allow_redirects=False)).status == 303
     assert (await client.get("/me", allow_redirects=False)).headers["Location"] == "/login"
-    await _login(client, clock.at)
+    await login(client, clock.at)
     html = await (await client.get("/me")).text()
     token = re.search(r'name="csrf" value="([^"]+)"', html)
     assert token is not None
@@ -152,7 +129,7 @@ async def test_what_the_dashboard_refuses(site: Any) -> None:
     assert (await client.post("/me/answer", data=forged)).status == 404
     assert (await chat.export())["matches"][0]["status"] == "pending"
     # Logged out: the same cookie sent again signs in nobody.
-    value = (await _login(client, clock.at)).cookies[COOKIE].value
+    value = (await login(client, clock.at)).cookies[COOKIE].value
     token = re.search(r'name="csrf" value="([^"]+)"', await (await client.get("/me")).text())
     assert token is not None
     assert (await client.post("/logout", data={"csrf": token.group(1)},
@@ -160,18 +137,18 @@ async def test_what_the_dashboard_refuses(site: Any) -> None:
     client.session.cookie_jar.update_cookies({COOKIE: value})
     assert (await client.get("/me", allow_redirects=False)).status == 303
     # A tampered cookie, and a session past its seven days.
-    fresh = (await _login(client, clock.at)).cookies[COOKIE].value
+    fresh = (await login(client, clock.at)).cookies[COOKIE].value
     assert (await client.get("/me", allow_redirects=False)).status == 200
     client.session.cookie_jar.update_cookies({COOKIE: fresh[:-1] + ("B" if fresh[-1] == "A"
                                                                     else "A")})
     assert (await client.get("/me", allow_redirects=False)).status == 303
-    await _login(client, clock.at)
+    await login(client, clock.at)
     clock.at += 7 * DAY + 1
     assert (await client.get("/me", allow_redirects=False)).status == 303
     # Logins are limited per address.
     for _ in range(LOGINS):
-        await _login(client, clock.at, uid="7")
-    assert (await _login(client, clock.at, uid="7")).status == 429
+        await login(client, clock.at, uid="7")
+    assert (await login(client, clock.at, uid="7")).status == 429
 
 
 async def test_a_player_confirms_from_the_page_in_chromium(tmp_path: Path) -> None:
@@ -277,7 +254,7 @@ async def test_a_moderator_changes_a_setting_and_voids_a_report_on_the_web(
                   telegram_bot="LadderBot", access=access, secure=False,
                   clock=lambda: chat.at)
         async with TestClient(TestServer(web.app)) as client:
-            await _login(client, chat.at, uid="1", name="mod")
+            await login(client, chat.at, uid="1", name="mod")
             assert 'href="/ladders/1/manage"' in await (await client.get("/me")).text()
             page = await (await client.get("/ladders/1/manage")).text()
             assert "&lt;script&gt;" in page and HOSTILE not in page
@@ -315,7 +292,7 @@ async def test_a_moderator_changes_a_setting_and_voids_a_report_on_the_web(
             page = await (await client.get("/ladders/1/manage")).text()
             assert "mod (web) banned" in page and "mod (web) adjusted" in page
             # Alice moderates nothing: no page, no action, however she asks.
-            await _login(client, chat.at, uid="42")
+            await login(client, chat.at, uid="42")
             alice = re.search(r'name="csrf" value="([^"]+)"',
                               await (await client.get("/me")).text())
             assert alice is not None

@@ -14,26 +14,27 @@ from urllib.parse import urlencode
 
 import pytest
 from aiohttp import FormData
-from aiohttp.test_utils import TestClient, TestServer
+from aiohttp.test_utils import TestClient
 from playwright.async_api import async_playwright
 
-from bot.web.dashboard import Dashboard
-from bot.web.pages import Web
-from core.domain.settings import Policy
 from core.service.chat_import import CHAT_FILE
 from storage.sqlite.store import SqliteStore
-from tests.e2e.test_dashboard import HOSTILE, TOKEN, _login, signed
 from tests.support.browser import ARGS, chromium
 from tests.support.chat import Chat
+from tests.support.dashboard import (
+    GROUP,
+    HOSTILE,
+    csrf_of,
+    dashboard,
+    login,
+    moderated_by,
+    signed,
+)
 
 FILE = ("played_at,players,result\n"
         f"2026-01-01T10:00:00+00:00,{HOSTILE} vs alice,1\n"
         f"2026-01-02T10:00:00+00:00,alice vs {HOSTILE},draw\n").encode()
-MODERATORS = ("telegram:1", "telegram:2")
-
-
-async def _access(chat: str, user: str) -> tuple[bool, frozenset[str]] | None:
-    return (user in MODERATORS, frozenset()) if chat == "telegram:-100" else None
+ACCESS = moderated_by("telegram:1", "telegram:2")
 
 
 def _form(csrf: str, action: str, data: bytes | None = None, number: str = "") -> FormData:
@@ -48,22 +49,16 @@ def _form(csrf: str, action: str, data: bytes | None = None, number: str = "") -
 
 
 async def _csrf(client: TestClient[Any, Any]) -> str:
-    found = re.search(r'name="csrf" value="([^"]+)"', await (await client.get("/me")).text())
-    assert found is not None
-    return found.group(1)
+    return csrf_of(await (await client.get("/me")).text())
 
 
 async def test_a_file_is_dry_run_then_imported_from_the_page(tmp_path: Path) -> None:
     async with SqliteStore(tmp_path / "l.db") as store:
-        chat = Chat(store, chat="telegram:-100")
+        chat = Chat(store, chat=GROUP)
         await chat.ladder("duel")  # (made, never joined: it takes an older history)
-        web = Web(store, clock=lambda: chat.at)
-        Dashboard(web, Policy(web_url="http://127.0.0.1"), telegram_token=TOKEN,
-                  telegram_bot="LadderBot", access=_access, secure=False,
-                  clock=lambda: chat.at)
         url = "/ladders/1/manage/import"
-        async with TestClient(TestServer(web.app)) as client:
-            await _login(client, chat.at, uid="1", name="mod")
+        async with dashboard(chat, ACCESS) as (client, _):
+            await login(client, chat.at, uid="1", name="mod")
             page = await (await client.get("/ladders/1/manage")).text()
             assert f'action="{url}"' in page and 'type="file"' in page
             csrf = await _csrf(client)
@@ -80,12 +75,12 @@ async def test_a_file_is_dry_run_then_imported_from_the_page(tmp_path: Path) -> 
             assert number is not None
             assert (await chat.export())["players"] == []  # (nothing changed)
             # Another moderator's press is refused and spends nothing.
-            await _login(client, chat.at, uid="2", name="other")
+            await login(client, chat.at, uid="2", name="other")
             other = await client.post(url, data=_form(await _csrf(client), "confirm",
                                                       number=number.group(1)))
             assert other.status == 400
             assert "Only the moderator who sent the file" in await other.text()
-            await _login(client, chat.at, uid="1", name="mod")
+            await login(client, chat.at, uid="1", name="mod")
             csrf = await _csrf(client)
             done = await client.post(url, data=_form(csrf, "confirm", number=number.group(1)))
             assert done.status == 200, await done.text()
@@ -95,7 +90,7 @@ async def test_a_file_is_dry_run_then_imported_from_the_page(tmp_path: Path) -> 
             big = await client.post(url, data=_form(csrf, "check", FILE + b"x" * CHAT_FILE))
             assert big.status == 400
             assert "larger than a chat import takes" in await big.text()
-            await _login(client, chat.at, uid="42", name="alice")
+            await login(client, chat.at, uid="42", name="alice")
             assert (await client.post(url, data=_form(await _csrf(client), "check", FILE))
                     ).status == 404
         exported = await chat.export()
@@ -112,33 +107,30 @@ async def test_an_import_from_the_page_in_chromium(tmp_path: Path) -> None:
         pytest.fail("Chromium is missing: run `python -m tests.support.browser --install`")
     (tmp_path / "old.csv").write_bytes(FILE)
     async with SqliteStore(tmp_path / "l.db") as store:
-        chat = Chat(store, chat="telegram:-100")
+        chat = Chat(store, chat=GROUP)
         await chat.ladder("duel")
-        web = Web(store, clock=lambda: chat.at)
-        Dashboard(web, Policy(web_url="http://127.0.0.1"), telegram_token=TOKEN,
-                  telegram_bot="LadderBot", access=_access, secure=False,
-                  clock=lambda: chat.at)
-        address = await web.start("127.0.0.1:0")
-        fields = signed({"id": "1", "first_name": "Mod", "username": "mod",
-                         "auth_date": str(chat.at)})
-        try:
-            async with async_playwright() as playwright:
-                browser = await playwright.chromium.launch(executable_path=executable,
-                                                           args=ARGS)
-                page = await browser.new_page(viewport={"width": 390, "height": 800})
-                dialogs: list[str] = []
-                page.on("dialog", lambda d: dialogs.append(d.message))
-                await page.goto(f"{address}/login")
-                await page.goto(f"{address}/login/telegram?{urlencode(fields)}")
-                await page.goto(f"{address}/ladders/1/manage")
-                await page.set_input_files("#import input[type=file]", tmp_path / "old.csv")
-                await page.click("#import button")
-                assert "A dry run" in await page.locator("p.said").inner_text()
-                await page.screenshot(path=str(tmp_path / "dry-run-390.png"), full_page=True)
-                await page.click("#confirm-import button")
-                assert "Imported 2 matches" in await page.locator("p.said").inner_text()
-                assert dialogs == []
-                await browser.close()
-        finally:
-            await web.stop()
+        async with dashboard(chat, ACCESS) as (_, web):
+            address = await web.start("127.0.0.1:0")
+            fields = signed({"id": "1", "first_name": "Mod", "username": "mod",
+                             "auth_date": str(chat.at)})
+            try:
+                async with async_playwright() as playwright:
+                    browser = await playwright.chromium.launch(executable_path=executable,
+                                                               args=ARGS)
+                    page = await browser.new_page(viewport={"width": 390, "height": 800})
+                    dialogs: list[str] = []
+                    page.on("dialog", lambda d: dialogs.append(d.message))
+                    await page.goto(f"{address}/login")
+                    await page.goto(f"{address}/login/telegram?{urlencode(fields)}")
+                    await page.goto(f"{address}/ladders/1/manage")
+                    await page.set_input_files("#import input[type=file]", tmp_path / "old.csv")
+                    await page.click("#import button")
+                    assert "A dry run" in await page.locator("p.said").inner_text()
+                    await page.screenshot(path=str(tmp_path / "dry-run-390.png"), full_page=True)
+                    await page.click("#confirm-import button")
+                    assert "Imported 2 matches" in await page.locator("p.said").inner_text()
+                    assert dialogs == []
+                    await browser.close()
+            finally:
+                await web.stop()
         assert len((await chat.export())["matches"]) == 2

@@ -6,40 +6,24 @@ person there too."""
 from __future__ import annotations
 
 import html
-import re
 from pathlib import Path
 
-from aiohttp.test_utils import TestClient, TestServer
-
-from bot.web.dashboard import Dashboard
-from bot.web.pages import Web
 from core.domain.records import UserRef
-from core.domain.settings import Policy
 from storage.sqlite.store import SqliteStore
-from tests.e2e.test_dashboard import HOSTILE, TOKEN, _login
 from tests.support.chat import Chat
+from tests.support.dashboard import GROUP, HOSTILE, csrf_of, dashboard, login, moderated_by
 
-
-async def _access(chat: str, user: str) -> tuple[bool, frozenset[str]] | None:
-    if chat == "telegram:-100" and user.startswith("telegram:"):
-        return user == "telegram:1", frozenset()
-    if chat == "discord:5" and user.startswith("discord:"):
-        return user == "discord:9", frozenset()
-    return None
+ACCESS = moderated_by("telegram:1", "discord:9", chats=(GROUP, "discord:5"))
 
 
 async def test_a_moderator_who_does_not_play_finds_the_chats_ladders(tmp_path: Path) -> None:
     async with SqliteStore(tmp_path / "l.db") as store:
-        chat = Chat(store, chat="telegram:-100")
+        chat = Chat(store, chat=GROUP)
         await chat.ladder("duel", name="league")
         await chat.ladder("duel", name="cup")
         await chat.join(HOSTILE, ladder="ladder=cup")
-        web = Web(store, clock=lambda: chat.at)
-        Dashboard(web, Policy(web_url="http://127.0.0.1"), telegram_token=TOKEN,
-                  telegram_bot="LadderBot", access=_access, secure=False,
-                  clock=lambda: chat.at)
-        async with TestClient(TestServer(web.app)) as client:
-            await _login(client, chat.at, uid="1", name="mod")
+        async with dashboard(chat, ACCESS) as (client, _):
+            await login(client, chat.at, uid="1", name="mod")
             page = await (await client.get("/me")).text()
             assert "league" not in page  # (the bot has not known them there yet)
             await store.run(lambda repo: (repo.note_moderator("telegram:1", chat.chat, 1),
@@ -48,7 +32,7 @@ async def test_a_moderator_who_does_not_play_finds_the_chats_ladders(tmp_path: P
             assert 'href="/ladders/1/manage"' in page and 'href="/ladders/2/manage"' in page
             # Once the platform says they no longer moderate it, the chat's ladders they
             # do not play are not theirs to see.
-            await _login(client, chat.at, uid="2", name="was")
+            await login(client, chat.at, uid="2", name="was")
             page = await (await client.get("/me")).text()
             assert "league" not in page and "/manage" not in page
             # A linked account's moderation counts: Telegram 2 is Discord 9 as well.
@@ -71,18 +55,12 @@ async def test_a_shared_ladders_other_chat_moderates_it_there(tmp_path: Path) ->
         await server.ok(HOSTILE, "/report win @ann")
         await store.run(lambda repo: (repo.share(1, "telegram:-100", "shared"),
                                       repo.note_moderator("telegram:1", "telegram:-100", 1)))
-        web = Web(store, clock=lambda: server.at)
-        Dashboard(web, Policy(web_url="http://127.0.0.1"), telegram_token=TOKEN,
-                  telegram_bot="LadderBot", access=_access, secure=False,
-                  clock=lambda: server.at)
-        async with TestClient(TestServer(web.app)) as client:
-            await _login(client, server.at, uid="1", name="mod")
+        async with dashboard(server, ACCESS) as (client, _):
+            await login(client, server.at, uid="1", name="mod")
             assert 'href="/ladders/1/manage"' in await (await client.get("/me")).text()
             page = await (await client.get("/ladders/1/manage")).text()
             assert "<h1>shared</h1>" in page  # (the ladder by the group's name for it)
-            csrf = re.search(r'name="csrf" value="([^"]+)"', page)
-            assert csrf is not None
-            void = {"csrf": csrf.group(1), "action": "void", "match": "1", "text": "oops"}
+            void = {"csrf": csrf_of(page), "action": "void", "match": "1", "text": "oops"}
             done = await client.post("/ladders/1/manage", data=void)
             assert done.status == 200, await done.text()
         assert (await server.export("open"))["matches"][0]["status"] == "voided"
@@ -93,7 +71,7 @@ async def test_a_shared_ladders_other_chat_moderates_it_there(tmp_path: Path) ->
 
 async def test_a_players_page_shows_their_profile_as_the_chat_says_it(tmp_path: Path) -> None:
     async with SqliteStore(tmp_path / "l.db") as store:
-        chat = Chat(store, chat="telegram:-100")
+        chat = Chat(store, chat=GROUP)
         chat.resolve = lambda name: UserRef(  # type: ignore[method-assign]
             "telegram:42" if name == "alice" else "telegram:7", name)
         await chat.ladder("duel", name="league")
@@ -103,12 +81,8 @@ async def test_a_players_page_shows_their_profile_as_the_chat_says_it(tmp_path: 
         await chat.ok(HOSTILE, "/report win @alice ladder=league")
         await chat.ok("alice", "/confirm ladder=league")
         profile = await chat.ok("alice", "/profile ladder=league")
-        web = Web(store, clock=lambda: chat.at)
-        Dashboard(web, Policy(web_url="http://127.0.0.1"), telegram_token=TOKEN,
-                  telegram_bot="LadderBot", access=_access, secure=False,
-                  clock=lambda: chat.at)
-        async with TestClient(TestServer(web.app)) as client:
-            await _login(client, chat.at, uid="42", name="alice")
+        async with dashboard(chat, ACCESS) as (client, _):
+            await login(client, chat.at, uid="42", name="alice")
             page = await (await client.get("/me")).text()
         assert html.escape(profile, quote=False) in page
         assert 'href="/ladders/2"' in page and 'href="/ladders/1"' not in page  # (public)

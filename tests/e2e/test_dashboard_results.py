@@ -4,53 +4,39 @@ score no page offers is refused and changes nothing."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from aiohttp.test_utils import TestClient, TestServer
+from aiohttp.test_utils import TestClient
 
-from bot.web.dashboard import Dashboard
-from bot.web.pages import Web
 from core.domain.model import Margin
 from core.domain.records import MatchRecord, UserRef
-from core.domain.settings import Policy
 from storage.sqlite.store import SqliteStore
-from tests.e2e.test_dashboard import HOSTILE, TOKEN, _login
 from tests.support.chat import Chat
-
-
-async def _access(chat: str, user: str) -> tuple[bool, frozenset[str]] | None:
-    return (user == "telegram:1", frozenset()) if chat == "telegram:-100" else None
+from tests.support.dashboard import GROUP, HOSTILE, csrf_of, dashboard, login, moderated_by
 
 
 @asynccontextmanager
-async def _moderating(tmp_path: Path, *ladder: str
-                      ) -> AsyncIterator[tuple[TestClient[Any, Any], Chat]]:
+async def moderating(tmp_path: Path, *ladder: str
+                     ) -> AsyncIterator[tuple[TestClient[Any, Any], Chat]]:
     """A ladder made with `ladder` (a preset and options) that mod (Telegram 1) and the
     hostile name play, mod logged in on the dashboard."""
     async with SqliteStore(tmp_path / "l.db") as store:
-        chat = Chat(store, chat="telegram:-100")
+        chat = Chat(store, chat=GROUP)
         chat.resolve = lambda name: UserRef(  # type: ignore[method-assign]
             "telegram:1" if name == "mod" else f"telegram:{7 + len(name)}", name)
         await chat.ladder(*ladder)
         await chat.join("mod", HOSTILE)
-        web = Web(store, clock=lambda: chat.at)
-        Dashboard(web, Policy(web_url="http://127.0.0.1"), telegram_token=TOKEN,
-                  telegram_bot="LadderBot", access=_access, secure=False,
-                  clock=lambda: chat.at)
-        async with TestClient(TestServer(web.app)) as client:
-            await _login(client, chat.at, uid="1", name="mod")
+        async with dashboard(chat, moderated_by("telegram:1")) as (client, _):
+            await login(client, chat.at, uid="1", name="mod")
             yield client, chat
 
 
 async def _page(client: TestClient[Any, Any]) -> tuple[str, dict[str, str]]:
     page = await (await client.get("/ladders/1/manage")).text()
-    csrf = re.search(r'name="csrf" value="([^"]+)"', page)
-    assert csrf is not None
-    return page, {"csrf": csrf.group(1), "action": "set", "match": "1", "text": "a mistake"}
+    return page, {"csrf": csrf_of(page), "action": "set", "match": "1", "text": "a mistake"}
 
 
 async def _match(chat: Chat) -> MatchRecord:
@@ -60,7 +46,7 @@ async def _match(chat: Chat) -> MatchRecord:
 
 
 async def test_a_position_ladders_result_is_set_with_its_margin(tmp_path: Path) -> None:
-    async with _moderating(tmp_path, "nhwc") as (client, chat):
+    async with moderating(tmp_path, "nhwc") as (client, chat):
         await chat.ok(HOSTILE, "/challenge @mod")
         await chat.ok("mod", "/accept")
         await chat.ok(HOSTILE, "/report win @mod major")
@@ -83,7 +69,7 @@ async def test_a_position_ladders_result_is_set_with_its_margin(tmp_path: Path) 
 
 
 async def test_a_best_of_ladders_result_is_set_with_its_score(tmp_path: Path) -> None:
-    async with _moderating(tmp_path, "duel", "bestof=3") as (client, chat):
+    async with moderating(tmp_path, "duel", "bestof=3") as (client, chat):
         await chat.ok(HOSTILE, "/report win @mod 2-1")
         page, form = await _page(client)
         assert 'name="score"' in page and '<select name="margin"' not in page

@@ -12,22 +12,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from aiohttp.test_utils import TestClient, TestServer
+from aiohttp.test_utils import TestClient
 
-from bot.web.dashboard import Dashboard
-from bot.web.pages import Web
 from core.domain.records import UserRef
 from core.domain.setting_keys import SETTING_SPECS
-from core.domain.settings import Policy, Settings
+from core.domain.settings import Settings
 from core.i18n import render, t
 from core.service.queries.views import ladder_by_id
 from storage.sqlite.store import SqliteStore
-from tests.e2e.test_dashboard import HOSTILE, TOKEN, _login
 from tests.support.chat import Chat
-
-
-async def _access(chat: str, user: str) -> tuple[bool, frozenset[str]] | None:
-    return (user == "telegram:1", frozenset()) if chat == "telegram:-100" else None
+from tests.support.dashboard import GROUP, HOSTILE, csrf_of, dashboard, login, moderated_by
 
 
 @pytest.fixture
@@ -35,22 +29,14 @@ async def moderated(tmp_path: Path) -> AsyncIterator[tuple[TestClient[Any, Any],
     """A duel ladder on Telegram whose moderator (Telegram 1) is logged in on the
     dashboard; the client, the chat, and the page's CSRF token."""
     async with SqliteStore(tmp_path / "l.db") as store:
-        chat = Chat(store, chat="telegram:-100")
-        keys = {"mod": "telegram:1"}
+        chat = Chat(store, chat=GROUP)
         chat.resolve = lambda name: UserRef(  # type: ignore[method-assign]
-            keys.get(name, f"telegram:{len(name) + 10}"), name)
+            "telegram:1" if name == "mod" else f"telegram:{len(name) + 10}", name)
         await chat.ladder("duel")
         await chat.join("mod", HOSTILE)
-        web = Web(store, clock=lambda: chat.at)
-        Dashboard(web, Policy(web_url="http://127.0.0.1"), telegram_token=TOKEN,
-                  telegram_bot="LadderBot", access=_access, secure=False,
-                  clock=lambda: chat.at)
-        async with TestClient(TestServer(web.app)) as client:
-            await _login(client, chat.at, uid="1", name="mod")
-            page = await (await client.get("/ladders/1/manage")).text()
-            csrf = re.search(r'name="csrf" value="([^"]+)"', page)
-            assert csrf is not None
-            yield client, chat, csrf.group(1)
+        async with dashboard(chat, moderated_by("telegram:1")) as (client, _):
+            await login(client, chat.at, uid="1", name="mod")
+            yield client, chat, csrf_of(await (await client.get("/ladders/1/manage")).text())
 
 
 def _form(page: str) -> dict[str, str]:

@@ -5,21 +5,18 @@ option no page makes is refused and changes nothing."""
 from __future__ import annotations
 
 import html
-import re
 from pathlib import Path
 
-from tests.e2e.test_dashboard import HOSTILE
-from tests.e2e.test_dashboard_results import _moderating
+from tests.e2e.test_dashboard_results import moderating
+from tests.support.dashboard import HOSTILE, csrf_of
 
 
 async def test_a_tournament_is_created_started_and_cancelled_from_the_page(
         tmp_path: Path) -> None:
-    async with _moderating(tmp_path, "duel") as (client, chat):
+    async with moderating(tmp_path, "duel") as (client, chat):
         await chat.join("alice", "bo")
-        page = await (await client.get("/ladders/1/manage")).text()
-        csrf = re.search(r'name="csrf" value="([^"]+)"', page)
-        assert csrf is not None
-        new = {"csrf": csrf.group(1), "action": "tournament_create", "name": "Cup",
+        csrf = csrf_of(await (await client.get("/ladders/1/manage")).text())
+        new = {"csrf": csrf, "action": "tournament_create", "name": "Cup",
                "format": "swiss", "rounds": "3", "bestof": "", "round_hours": "48",
                "rated": "false", "reset": "true"}
         rounds = await chat.refused("mod", "/tournament create Cup format=single rounds=3")
@@ -39,12 +36,12 @@ async def test_a_tournament_is_created_started_and_cancelled_from_the_page(
         shown = page[page.index('id="tournaments"'):]
         assert "Cup" in shown and "&lt;script&gt;" in shown and HOSTILE not in page
         assert 'value="tournament_start"' in shown
-        start = {"csrf": csrf.group(1), "action": "tournament_start", "name": "Cup"}
+        start = {"csrf": csrf, "action": "tournament_start", "name": "Cup"}
         assert (await client.post("/ladders/1/manage", data=start)).status == 200
         (cup,) = await chat.store.run(lambda repo: repo.tournaments(1), commit=False)
         assert (cup.format.value, cup.status.value, cup.rounds) == ("swiss", "running", 3)
         assert (cup.rated, cup.round_hours, cup.bestof, cup.round) == (False, 48, None, 1)
-        cancel = {"csrf": csrf.group(1), "action": "tournament_cancel", "name": "Cup",
+        cancel = {"csrf": csrf, "action": "tournament_cancel", "name": "Cup",
                   "text": ""}
         assert (await client.post("/ladders/1/manage", data=cancel)).status == 400
         cancelled = await client.post("/ladders/1/manage",
