@@ -3,13 +3,12 @@ one leaves it as it was."""
 
 from __future__ import annotations
 
-import copy
 import time
 from collections.abc import Callable
 from typing import TypeVar
 
 from core.domain.budget import within
-from storage.memory.repo import MemoryData, MemoryRepo
+from storage.memory.repo import MemoryData, MemoryRepo, copied
 
 T = TypeVar("T")
 
@@ -23,7 +22,7 @@ class MemoryStore:
 
     async def run(self, work: Callable[[MemoryRepo], T], *, commit: bool = True,
                   key: str | None = None) -> T:
-        saved = copy.deepcopy(self._data)
+        saved = copied(self._data)
         repo = MemoryRepo(self._data, self._snapshot_every)
         try:
             with within(time.monotonic):
@@ -45,3 +44,4 @@ class MemoryStore:
     async def restate_pending(self) -> int:
         """Nothing is ever left to restate: the twin re-derives at once."""
         return 0
+
