@@ -132,7 +132,7 @@ class Manage:
 def told(repo: PlatformRepo, ladder: LadderInfo, reply: Reply, now: int) -> Reply:
     """A reply to a dashboard's action, its chat told of it as of a line said there
     (with what it announces); a refusal or a dry run is the visitor's alone."""
-    if not reply.error and reply.previewed is None:  # (a dry run is the visitor's alone)
+    if not reply.error and reply.previewed is None:
         repo.enqueue([*reply.announcements,
                       Announcement(ladder.chat, ladder.name, reply.said, ladder.channel,
                                    language=reply.language)], now)
