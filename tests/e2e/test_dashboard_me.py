@@ -43,6 +43,10 @@ async def test_a_moderator_who_does_not_play_finds_the_chats_ladders(tmp_path: P
             page = await (await client.get("/me")).text()
             assert 'href="/ladders/3/manage"' in page and "league" not in page
             assert (await client.get("/ladders/3/manage")).status == 200
+            # A moderator of another server moderates nothing here, by page or by form.
+            assert (await client.get("/ladders/1/manage")).status == 404
+            forged = {"csrf": csrf_of(page), "action": "settings", "text": "k=16"}
+            assert (await client.post("/ladders/1/manage", data=forged)).status == 404
 
 
 async def test_a_shared_ladders_other_chat_moderates_it_there(tmp_path: Path) -> None:
