@@ -16,7 +16,7 @@ import hmac
 import secrets
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
@@ -150,8 +150,7 @@ class Dashboard:
         if session is None:
             raise web.HTTPSeeOther("/login")
         ladders, linked = await self.site.store.run(
-            lambda repo: (_waiting(repo, session, int(self.clock())), repo.linked(session.user)),
-            commit=False)
+            lambda repo: _waiting(repo, session, int(self.clock())), commit=False)
         asked: dict[tuple[str, str], tuple[bool, frozenset[str]] | None] = {}
 
         async def ask(chat: str, user: str) -> tuple[bool, frozenset[str]] | None:
@@ -181,7 +180,8 @@ class Dashboard:
         now = int(self.clock())
 
         def work(repo: PlatformRepo) -> Reply:
-            ladder = next((lad for lad in _played(repo, session.user)
+            keys = (session.user, *repo.linked(session.user))
+            ladder = next((lad for lad, _ in _played(repo, keys).values()
                            if str(lad.id) == ladder_id), None)
             if ladder is None:  # not one of theirs (a forged form): as no such page
                 raise web.HTTPNotFound()
@@ -236,28 +236,27 @@ def _hashed(value: str) -> str:
     return hashlib.sha256(value.encode()).hexdigest()
 
 
-def _ladders(repo: PlatformRepo, user: str) -> list[LadderInfo]:
-    """The ladders the visitor plays, as any of their linked accounts, and those of the
-    chats where the bot has known them as a moderator."""
-    found = {lad.id: lad for lad in _played(repo, user)}
-    for key in (user, *repo.linked(user)):
-        found.update((lad.id, lad) for chat in repo.moderated_chats(key)
-                     for lad in repo.ladders(chat))
-    return [found[k] for k in sorted(found)]
+def _played(repo: PlatformRepo, keys: Sequence[str]) -> dict[int, tuple[LadderInfo, str]]:
+    """The ladders the visitor plays as any of their accounts (`keys`: theirs, then the
+    linked ones), by id, each with the account that plays it."""
+    return {lad.id: (lad, key) for key in keys for lad in repo.user_ladders(key)}
 
 
-def _played(repo: PlatformRepo, user: str) -> list[LadderInfo]:
-    """The ladders the visitor plays, as any of their linked accounts."""
-    return [lad for key in (user, *repo.linked(user)) for lad in repo.user_ladders(key)]
-
-
-def _waiting(repo: PlatformRepo, session: WebSession, now: int) -> list[dict[str, Any]]:
-    """Each of the visitor's ladders, with their profile there (what /profile says) and
-    the reports that wait for their word."""
+def _waiting(repo: PlatformRepo, session: WebSession, now: int
+             ) -> tuple[list[dict[str, Any]], tuple[str, ...]]:
+    """Each of the visitor's ladders (those they play, and those of the chats where the
+    bot has known them as a moderator) with their profile there (what /profile says)
+    and the reports that wait for their word; and their linked accounts."""
+    linked = repo.linked(session.user)
+    keys = (session.user, *linked)
+    played = _played(repo, keys)
+    ladders = {number: lad for number, (lad, _) in played.items()}
+    for key in keys:
+        ladders.update((lad.id, lad) for chat in repo.moderated_chats(key)
+                       for lad in repo.ladders(chat))
     shown = []
-    played = {lad.id: key for key in (session.user, *repo.linked(session.user))
-              for lad in repo.user_ladders(key)}
-    for ladder in _ladders(repo, session.user):
+    for number in sorted(ladders):
+        ladder = ladders[number]
         me = find_player(repo, ladder.id, session.user)
         players = repo.players(ladder.id)
         waiting = []
@@ -266,11 +265,11 @@ def _waiting(repo: PlatformRepo, session: WebSession, now: int) -> list[dict[str
             if m.status == "pending" and side is not None and m.reporter not in side:
                 waiting.append({"id": m.id, "sides": named_sides(players, m.result),
                                 "draw": m.result.draw})
-        key = played.get(ladder.id)
-        profile = None if key is None else handle(
-            repo, Context(ladder.chat, UserRef(key, session.name), now),
+        account = played[number][1] if number in played else None
+        profile = None if account is None else handle(
+            repo, Context(ladder.chat, UserRef(account, session.name), now),
             f"/profile ladder={ladder.name}", lambda _name: None)
-        shown.append({"ladder": ladder, "waiting": waiting, "plays": key is not None,
+        shown.append({"ladder": ladder, "waiting": waiting, "plays": account is not None,
                       "profile": profile.said if profile is not None else "",
                       "views": repo.views(ladder.id)})
-    return shown
+    return shown, linked

@@ -30,9 +30,9 @@ def tournament_line(form: dict[str, str], reason: str) -> str | None:
         return f"/tournament start {name}"
     if action == "tournament_cancel":
         return f"/tournament cancel {name} {reason}" if reason else None
-    options = [f"format={form.get('format', '')}"]
     if form.get("format") not in {f.value for f in FORMATS}:
         return None
+    options = [f"format={form['format']}"]
     for key in _NUMBERS:
         value = form.get(key, "").strip()
         if value and not (value.isdigit() and len(value) <= 4):

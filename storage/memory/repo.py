@@ -395,7 +395,6 @@ class MemoryRepo(MemoryFollowing, MemoryPlatform, MemorySharing, NoHints):
 
 
 def copied(data: MemoryData) -> MemoryData:
-    """A deep copy of the data, to restore: pickled, 2-3 times faster than `copy.deepcopy`
-    (most of a long feature test's time: it walks every object in Python)."""
+    """A deep copy of the data to restore: pickled, 2-3 times faster than `copy.deepcopy`."""
     found: MemoryData = pickle.loads(pickle.dumps(data, pickle.HIGHEST_PROTOCOL))
     return found

@@ -11,7 +11,6 @@ import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode
 
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
@@ -26,7 +25,7 @@ from core.domain.settings import Policy
 from storage.sqlite.store import SqliteStore
 from tests.support.browser import ARGS, chromium
 from tests.support.chat import Chat
-from tests.support.dashboard import HOSTILE, TOKEN, login, signed
+from tests.support.dashboard import HOSTILE, TOKEN, browser_login, login, signed
 from tests.support.discord_oauth import CLIENT_ID, CLIENT_SECRET, FakeDiscordOAuth
 
 DAY = 86_400
@@ -168,8 +167,6 @@ async def test_a_player_confirms_from_the_page_in_chromium(tmp_path: Path) -> No
         Dashboard(web, Policy(web_url="http://127.0.0.1"), telegram_token=TOKEN,
                   telegram_bot="LadderBot", secure=False, clock=lambda: chat.at)
         address = await web.start("127.0.0.1:0")
-        fields = signed({"id": "42", "first_name": "Alice", "username": "alice",
-                         "auth_date": str(chat.at)})
         try:
             async with async_playwright() as playwright:
                 browser = await playwright.chromium.launch(executable_path=executable,
@@ -178,8 +175,7 @@ async def test_a_player_confirms_from_the_page_in_chromium(tmp_path: Path) -> No
                     page = await browser.new_page(viewport={"width": width, "height": 800})
                     dialogs: list[str] = []
                     page.on("dialog", lambda d, seen=dialogs: seen.append(d.message))
-                    await page.goto(f"{address}/login")  # (where a login begins)
-                    await page.goto(f"{address}/login/telegram?{urlencode(fields)}")
+                    await browser_login(page, address, chat.at, "42", "alice")
                     assert page.url.endswith("/me")
                     await page.screenshot(path=str(tmp_path / f"me-{width}.png"), full_page=True)
                     fits = await page.evaluate("document.body.scrollWidth <= window.innerWidth")

@@ -10,7 +10,6 @@ import io
 import re
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode
 
 import pytest
 from aiohttp import FormData
@@ -24,11 +23,11 @@ from tests.support.chat import Chat
 from tests.support.dashboard import (
     GROUP,
     HOSTILE,
+    browser_login,
     csrf_of,
     dashboard,
     login,
     moderated_by,
-    signed,
 )
 
 FILE = ("played_at,players,result\n"
@@ -111,8 +110,6 @@ async def test_an_import_from_the_page_in_chromium(tmp_path: Path) -> None:
         await chat.ladder("duel")
         async with dashboard(chat, ACCESS) as (_, web):
             address = await web.start("127.0.0.1:0")
-            fields = signed({"id": "1", "first_name": "Mod", "username": "mod",
-                             "auth_date": str(chat.at)})
             try:
                 async with async_playwright() as playwright:
                     browser = await playwright.chromium.launch(executable_path=executable,
@@ -120,8 +117,7 @@ async def test_an_import_from_the_page_in_chromium(tmp_path: Path) -> None:
                     page = await browser.new_page(viewport={"width": 390, "height": 800})
                     dialogs: list[str] = []
                     page.on("dialog", lambda d: dialogs.append(d.message))
-                    await page.goto(f"{address}/login")
-                    await page.goto(f"{address}/login/telegram?{urlencode(fields)}")
+                    await browser_login(page, address, chat.at, "1", "mod")
                     await page.goto(f"{address}/ladders/1/manage")
                     await page.set_input_files("#import input[type=file]", tmp_path / "old.csv")
                     await page.click("#import button")

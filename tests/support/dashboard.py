@@ -10,8 +10,10 @@ import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any
+from urllib.parse import urlencode
 
 from aiohttp.test_utils import TestClient, TestServer
+from playwright.async_api import Page
 
 from bot.web.dashboard import BEGUN, COOKIE, Dashboard
 from bot.web.pages import Web
@@ -32,17 +34,28 @@ def signed(fields: dict[str, str], token: str = TOKEN) -> dict[str, str]:
     return {**fields, "hash": hmac.new(key, lines.encode(), hashlib.sha256).hexdigest()}
 
 
+def widget(at: int, uid: str, name: str) -> dict[str, str]:
+    """What Telegram's widget sends back for a user who logged in at `at`."""
+    return signed({"id": uid, "first_name": name.title(), "username": name,
+                   "auth_date": str(at)})
+
+
 async def login(client: TestClient[Any, Any], at: int, uid: str = "42",
                 name: str = "alice") -> Any:
     """The widget's return to the site; its session's cookie kept by the test's client
     (which, over the test's plain http, would not send a Secure one back by itself)."""
-    fields = signed({"id": uid, "first_name": name.title(), "username": name,
-                     "auth_date": str(at)})
     client.session.cookie_jar.update_cookies({BEGUN: "1"})  # (begun on the login page)
-    done = await client.get("/login/telegram", params=fields, allow_redirects=False)
+    done = await client.get("/login/telegram", params=widget(at, uid, name),
+                            allow_redirects=False)
     if COOKIE in done.cookies:
         client.session.cookie_jar.update_cookies({COOKIE: done.cookies[COOKIE].value})
     return done
+
+
+async def browser_login(page: Page, address: str, at: int, uid: str, name: str) -> None:
+    """The same in a browser: the login page opened first, then the widget's way back."""
+    await page.goto(f"{address}/login")  # (where a login begins)
+    await page.goto(f"{address}/login/telegram?{urlencode(widget(at, uid, name))}")
 
 
 def moderated_by(*keys: str, chats: tuple[str, ...] = (GROUP,)) -> Access:
