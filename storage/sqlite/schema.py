@@ -3,6 +3,7 @@ file is checked before it is touched, and the settings every connection needs.""
 
 from __future__ import annotations
 
+import functools
 import logging
 import sqlite3
 
@@ -32,7 +33,34 @@ def prepare(conn: sqlite3.Connection, path: str = "this file", existing: bool = 
 
 
 def migrate(conn: sqlite3.Connection, version: int, known: list[tuple[int, str]]) -> int:
-    """Bring the schema up to date, each migration in its own transaction."""
+    """Bring the schema up to date, each migration in its own transaction. A new database
+    is a copy of one migrated in memory once a process: the migrations take 35 ms, a copy
+    2 (a test run makes over a thousand databases)."""
+    if not version and known:
+        image = sqlite3.connect(":memory:")
+        try:
+            image.deserialize(_migrated(tuple(known)))
+            image.backup(conn)  # (every page in one transaction: all or nothing)
+        finally:
+            image.close()
+        return known[-1][0]
+    return _apply(conn, version, known)
+
+
+@functools.cache
+def _migrated(known: tuple[tuple[int, str], ...]) -> bytes:
+    """The pages of a new database with every migration in `known` applied."""
+    conn = sqlite3.connect(":memory:", isolation_level=None)
+    try:
+        configure(conn)
+        _apply(conn, 0, list(known))
+        return conn.serialize()
+    finally:
+        conn.close()
+
+
+def _apply(conn: sqlite3.Connection, version: int, known: list[tuple[int, str]]) -> int:
+    """Each migration after `version`, in its own transaction."""
     latest = known[-1][0] if known else 0
     for number, sql in known:
         if number <= version:

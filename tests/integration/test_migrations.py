@@ -59,6 +59,28 @@ async def test_a_newer_database_is_refused_and_not_changed(tmp_path: Path) -> No
     assert hashlib.sha256(db.read_bytes()).hexdigest() == before
 
 
+async def test_a_new_database_has_the_schema_the_migrations_give_one_by_one(
+        tmp_path: Path) -> None:
+    # (a new database is a copy of one migrated in memory: storage/sqlite/schema.py)
+    schema_one(tmp_path / "upgraded.db")
+    for name in ("upgraded.db", "new.db", "second.db"):
+        async with SqliteStore(tmp_path / name):
+            pass
+
+    def schema(name: str) -> tuple[Any, ...]:
+        with sqlite3.connect(tmp_path / name) as conn:
+            objects = conn.execute("SELECT type, name, tbl_name, sql FROM sqlite_master "
+                                   "ORDER BY name").fetchall()
+            pragmas = [conn.execute(f"PRAGMA {p}").fetchone()[0]
+                       for p in ("user_version", "journal_mode", "integrity_check")]
+        conn.close()
+        return tuple(objects), tuple(pragmas)
+
+    upgraded = schema("upgraded.db")
+    assert upgraded[1] == (max(n for n, _ in migrations()), "wal", "ok")
+    assert schema("new.db") == schema("second.db") == upgraded
+
+
 def test_migrations_are_numbered_without_gaps() -> None:
     numbers = [n for n, _ in migrations()]
     assert numbers == list(range(1, len(numbers) + 1))
