@@ -17,7 +17,7 @@ import pytest
 from storage.postgres.store import PgStore
 from storage.sqlite.store import SqliteStore
 from storage.stores import store_for
-from tests.support import postgres
+from tests.support import depth, postgres
 from tests.support.audit import audit
 from tests.support.chat import Chat
 from tests.support.console import export, ladderbot
@@ -50,7 +50,10 @@ def console(db: str, script: str) -> str:
     return done.stdout
 
 
-@pytest.mark.parametrize("name", sorted(SCRIPTS))
+# (the fast suite: the three-ladders script, which plays duel, dutch and nhwc, and the
+# rulebooks it leaves out; the corrected scripts of those three with the slow tests)
+@pytest.mark.parametrize("name", depth.split(["three-ladders", "fame", "warlight", "duel",
+                                              "dutch", "nhwc"], fast=3))
 def test_console_scripts_give_the_same_bytes_on_sqlite_and_postgresql(
     tmp_path: Path, postgres_url: str, name: str
 ) -> None:

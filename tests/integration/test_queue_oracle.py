@@ -18,7 +18,6 @@ places' lapses first, then ready checks by number.
 
 from __future__ import annotations
 
-import os
 import random
 from itertools import combinations
 from pathlib import Path
@@ -27,9 +26,9 @@ from typing import Any
 import pytest
 
 from storage.sqlite.store import SqliteStore
+from tests.support import depth
 from tests.support.chat import Chat
 
-SEEDS = int(os.environ.get("ORACLE_SEEDS", "6"))
 NAMES = [f"p{i}" for i in range(7)]
 READY, MINUTES = 60, 30
 
@@ -212,7 +211,7 @@ async def ladder_step(chat: Chat, model: Model, rng: random.Random, name: str, r
     return step
 
 
-@pytest.mark.parametrize("seed", range(SEEDS))
+@pytest.mark.parametrize("seed", depth.seeds())
 async def test_the_queue_behaves_as_its_rules(tmp_path: Path, seed: int) -> None:
     rng = random.Random(seed)
     size = 1 if seed % 3 == 0 else 2

@@ -18,7 +18,7 @@ from storage.memory.store import MemoryStore
 from storage.postgres.store import PgStore
 from storage.sql import rederive, tuning
 from storage.sqlite.store import SqliteStore
-from tests.support import postgres
+from tests.support import depth, postgres
 from tests.support.chat import Chat
 
 PLAYERS = [f"p{i}" for i in range(40)]
@@ -81,10 +81,10 @@ def stored(repo: Any) -> list[Any]:
         [repo.hall_of_fame(1)]
 
 
-@pytest.mark.parametrize(("kind", "seed", "prune_every"),
-                         [("sqlite", seed, 1000) for seed in range(4)]
-                         + [("sqlite", seed, 7) for seed in range(6, 9)]
-                         + [("postgres", 0, 1000), ("postgres", 1, 7)])
+@pytest.mark.parametrize(("kind", "seed", "prune_every"), depth.split(
+    [("sqlite", 0, 1000), ("sqlite", 1, 1000), ("sqlite", 6, 7), ("sqlite", 7, 7),
+     ("postgres", 0, 1000), ("postgres", 1, 7),
+     ("sqlite", 2, 1000), ("sqlite", 3, 1000), ("sqlite", 8, 7)], fast=6))
 async def test_a_rippled_correction_equals_the_replay(
         request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: Any, kind: str,
         seed: int, prune_every: int) -> None:

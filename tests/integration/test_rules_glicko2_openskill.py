@@ -19,7 +19,6 @@ values the period starts from.
 from __future__ import annotations
 
 import math
-import os
 import random
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
@@ -30,10 +29,10 @@ import pytest
 from openskill.models import PlackettLuce
 
 from storage.sqlite.store import SqliteStore
+from tests.support import depth
 from tests.support.chat import Chat
 from tests.support.oracles.chats import void_one
 
-SEEDS = int(os.environ.get("ORACLE_SEEDS", "6"))
 NAMES = ["ann", "ben", "cat", "dan", "eve", "fay"]
 DAY = 86_400
 
@@ -330,13 +329,13 @@ async def play(tmp_path: Path, seed: int, preset: str, period: str = "game") -> 
 
 
 @pytest.mark.parametrize("preset", ["glicko2", "openskill"])
-@pytest.mark.parametrize("seed", range(SEEDS))
+@pytest.mark.parametrize("seed", depth.seeds())
 async def test_the_bot_rates_as_the_rulebook(tmp_path: Path, seed: int, preset: str) -> None:
     await play(tmp_path, seed, preset)
 
 
 @pytest.mark.parametrize("period", ["day", "week"])
-@pytest.mark.parametrize("seed", range(SEEDS))
+@pytest.mark.parametrize("seed", depth.seeds())
 async def test_glicko2_rates_each_period_as_glickman(tmp_path: Path, seed: int,
                                                      period: str) -> None:
     """Rating periods closed at 00:00 by the bot's scheduler jobs, across restarts (a

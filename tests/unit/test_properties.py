@@ -104,7 +104,8 @@ def histories(draw: st.DrawFn, preset_name: str | None = None) -> tuple[str, lis
     return name, events
 
 
-FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# (80 examples a property: hypothesis draws new ones every run, and the fast suite has 4 minutes)
+FAST = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @FAST
