@@ -15,7 +15,6 @@ from apscheduler.triggers.interval import IntervalTrigger
 
 from bot.backup import daily
 from bot.config import Config, dashboard_missing
-from bot.discord.roles import RoleSync
 from bot.following import Follower, LiveStandings, Step
 from bot.gateway import Gateway
 from bot.scheduler import Scheduler
@@ -73,6 +72,7 @@ def following(store: SqlStore, platforms: Sequence[Platform], clock: Callable[[]
     standings messages, and Discord's roles; each platform pokes it after a command."""
     boards = [board for p in platforms if (board := getattr(p, "board", None)) is not None]
     parts: list[Step] = [LiveStandings(store, boards, clock, post)] if boards else []
+    from bot.discord.roles import RoleSync  # (discord.py: a fifth of the console's start)
     parts += [RoleSync(store, roles, clock) for p in platforms
               if (roles := getattr(p, "roles", None)) is not None]
     follower = Follower(store, parts, clock, leads)

@@ -15,3 +15,14 @@ def test_the_import_contracts_are_kept() -> None:
                           text=True, check=False)
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.count(" KEPT") == 4, done.stdout  # (every contract was read)
+
+
+def test_the_command_line_starts_without_what_only_some_commands_need() -> None:
+    # (discord.py and networkx took 0.35 of the console's 0.8 s start: the console, export
+    # and import load them only when a Discord platform or a Swiss round wants them)
+    heavy = "{'discord', 'networkx', 'telegram', 'matplotlib'}"
+    done = subprocess.run([sys.executable, "-c", "import sys, bot.cli; print(sorted("
+                           f"{heavy} & set(sys.modules)))"],
+                          cwd=ROOT, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"

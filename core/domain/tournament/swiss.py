@@ -20,8 +20,6 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from itertools import groupby
 
-import networkx as nx
-
 from core.domain.model import PlayerId
 
 Pair = tuple[PlayerId, PlayerId | None]  # the higher placed first; None: the bye
@@ -95,6 +93,8 @@ def _matched(order: list[PlayerId], scores: Mapping[PlayerId, int],
                 costs[(x, y)] = step * abs(scores.get(x, 0) - scores.get(y, 0)) \
                     + missed(x, y) * digit[place[x]] + missed(y, x) * digit[place[y]]
     top = max(costs.values(), default=0) + 1
+    import networkx as nx  # (a tenth of a second to import: wanted only here)
+
     graph: nx.Graph[int] = nx.Graph()
     graph.add_nodes_from(range(size))
     for (x, y), cost in costs.items():
