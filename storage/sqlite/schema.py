@@ -34,27 +34,44 @@ def prepare(conn: sqlite3.Connection, path: str = "this file", existing: bool = 
 
 def migrate(conn: sqlite3.Connection, version: int, known: list[tuple[int, str]]) -> int:
     """Bring the schema up to date, each migration in its own transaction. A new database
-    is a copy of one migrated in memory once a process: the migrations take 35 ms, a copy
-    2 (a test run makes over a thousand databases)."""
+    is given the schema they lead to in one: 5 ms, where the migrations take 35 (a test
+    run makes over a thousand databases)."""
     if not version and known:
-        image = sqlite3.connect(":memory:")
-        try:
-            image.deserialize(_migrated(tuple(known)))
-            image.backup(conn)  # (every page in one transaction: all or nothing)
-        finally:
-            image.close()
-        return known[-1][0]
+        version = _create(conn, known)
     return _apply(conn, version, known)
 
 
+def _create(conn: sqlite3.Connection, known: list[tuple[int, str]]) -> int:
+    """Give a new database the schema `known` leads to, in one transaction; the schema
+    version it has after (another process's, if one made it meanwhile)."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+        if version or files.tables(conn):
+            conn.execute("ROLLBACK")
+            return version
+        for statement in _schema(tuple(known)):
+            conn.execute(statement)
+        conn.execute(f"PRAGMA user_version = {known[-1][0]}")
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    return known[-1][0]
+
+
 @functools.cache
-def _migrated(known: tuple[tuple[int, str], ...]) -> bytes:
-    """The pages of a new database with every migration in `known` applied."""
+def _schema(known: tuple[tuple[int, str], ...]) -> tuple[str, ...]:
+    """The statements that make the schema `known` leads to, read once a process from a
+    database migrated in memory, in the order it made them."""
     conn = sqlite3.connect(":memory:", isolation_level=None)
     try:
         configure(conn)
         _apply(conn, 0, list(known))
-        return conn.serialize()
+        return tuple(sql for (sql,) in conn.execute(
+            "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite%' "
+            "ORDER BY rowid"))
     finally:
         conn.close()
 

@@ -15,6 +15,7 @@ from core.domain.settings import preset
 from core.i18n import decode, span, t
 from storage.sql.codec import settings_to_json
 from storage.sql.versions import SchemaTooNew, migrations
+from storage.sqlite.schema import migrate, prepare
 from storage.sqlite.store import SqliteStore
 from tests.support.chat import Chat
 
@@ -79,6 +80,22 @@ async def test_a_new_database_has_the_schema_the_migrations_give_one_by_one(
     upgraded = schema("upgraded.db")
     assert upgraded[1] == (max(n for n, _ in migrations()), "wal", "ok")
     assert schema("new.db") == schema("second.db") == upgraded
+
+
+def test_a_new_database_another_process_made_meanwhile_is_left_as_it_is(
+        tmp_path: Path) -> None:
+    path = tmp_path / "l.db"
+    first, second = (sqlite3.connect(path, isolation_level=None) for _ in range(2))
+    try:
+        assert second.execute("PRAGMA user_version").fetchone() == (0,)  # (seen as new)
+        prepare(first, str(path))
+        first.execute("INSERT INTO ladders (chat, name, base_settings, settings, created_at, "
+                      "clock, is_default) VALUES ('console', 'main', '{}', '{}', 1, 1, 1)")
+        assert migrate(second, 0, migrations()) == max(n for n, _ in migrations())
+        assert second.execute("SELECT name FROM ladders").fetchall() == [("main",)]
+    finally:
+        first.close()
+        second.close()
 
 
 def test_migrations_are_numbered_without_gaps() -> None:
