@@ -180,9 +180,8 @@ class Dashboard:
         now = int(self.clock())
 
         def work(repo: PlatformRepo) -> Reply:
-            keys = (session.user, *repo.linked(session.user))
-            ladder = next((lad for lad, _ in _played(repo, keys).values()
-                           if str(lad.id) == ladder_id), None)
+            played = _played(repo, _accounts(repo, session.user))
+            ladder = next((lad for lad, _ in played.values() if str(lad.id) == ladder_id), None)
             if ladder is None:  # not one of theirs (a forged form): as no such page
                 raise web.HTTPNotFound()
             ctx = Context(ladder.chat, UserRef(session.user, session.name), now)
@@ -236,9 +235,14 @@ def _hashed(value: str) -> str:
     return hashlib.sha256(value.encode()).hexdigest()
 
 
+def _accounts(repo: PlatformRepo, user: str) -> tuple[str, ...]:
+    """The visitor's accounts: theirs, then the ones linked to it."""
+    return (user, *repo.linked(user))
+
+
 def _played(repo: PlatformRepo, keys: Sequence[str]) -> dict[int, tuple[LadderInfo, str]]:
-    """The ladders the visitor plays as any of their accounts (`keys`: theirs, then the
-    linked ones), by id, each with the account that plays it."""
+    """The ladders the visitor plays as any of their accounts (`keys`, `_accounts`), by
+    id, each with the account that plays it."""
     return {lad.id: (lad, key) for key in keys for lad in repo.user_ladders(key)}
 
 
@@ -247,8 +251,7 @@ def _waiting(repo: PlatformRepo, session: WebSession, now: int
     """Each of the visitor's ladders (those they play, and those of the chats where the
     bot has known them as a moderator) with their profile there (what /profile says)
     and the reports that wait for their word; and their linked accounts."""
-    linked = repo.linked(session.user)
-    keys = (session.user, *linked)
+    keys = _accounts(repo, session.user)
     played = _played(repo, keys)
     ladders = {number: lad for number, (lad, _) in played.items()}
     for key in keys:
@@ -272,4 +275,4 @@ def _waiting(repo: PlatformRepo, session: WebSession, now: int
         shown.append({"ladder": ladder, "waiting": waiting, "plays": account is not None,
                       "profile": profile.said if profile is not None else "",
                       "views": repo.views(ladder.id)})
-    return shown, linked
+    return shown, keys[1:]

@@ -44,4 +44,3 @@ class MemoryStore:
     async def restate_pending(self) -> int:
         """Nothing is ever left to restate: the twin re-derives at once."""
         return 0
-

@@ -62,7 +62,7 @@ async def test_a_newer_database_is_refused_and_not_changed(tmp_path: Path) -> No
 
 async def test_a_new_database_has_the_schema_the_migrations_give_one_by_one(
         tmp_path: Path) -> None:
-    # (a new database is a copy of one migrated in memory: storage/sqlite/schema.py)
+    # (a new database is given the schema in one transaction: storage/sqlite/schema.py)
     schema_one(tmp_path / "upgraded.db")
     for name in ("upgraded.db", "new.db", "second.db"):
         async with SqliteStore(tmp_path / name):
