@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.backup import DAY, BackupError, backup, check, daily, restore, running
+from bot.backup import BackupError, backup, check, daily, restore, running
 from bot.config import Config
 from bot.runtime import Runtime
-from core.domain.calendar import parse_instant
+from core.domain.calendar import DAY, parse_instant
 from storage.sqlite.store import SqliteStore
 from tests.support.audit import audit
 from tests.support.chat import Chat

@@ -202,17 +202,17 @@ async def test_every_discord_command_and_button_on_a_big_hostile_ladder(
         assert answers and str(APOLOGY) not in str(answers), (payload["data"], answers)
         await press_every_button(dc, answers)
     for reply, rendered in made:
-        text = discord_render.shown(reply.text)
-        contents = [m.get("content") for m in rendered.messages]
-        if contents[0] is not None:
-            assert intact(contents, text, discord_render.MAX_CONTENT), reply.text[:200]
+        text = discord_render.shown(reply.said)
+        if rendered.messages[0].get("content") is not None:  # (else embeds)
+            contents = [str(m["content"]) for m in rendered.messages]
+            assert intact(contents, text, discord_render.MAX_CONTENT), reply.said[:200]
         else:
             embeds = [m["embed"] for m in rendered.messages]
             title, _, body = text.partition("\n")
             assert embeds[0].title == title
             assert intact([e.description or "" for e in embeds], body,
                           discord_render.EMBED_DESCRIPTION)
-    longest = max(len(r.text) for r, _ in made)
+    longest = max(len(r.said) for r, _ in made)
     assert longest > 4096 and sum(len(m.messages) > 1 for _, m in made) >= 3  # it was big
 
 
@@ -335,6 +335,6 @@ async def test_every_telegram_command_and_button_on_a_big_hostile_ladder(
                  "/ladder info ladder=pos", "/report win"):
         assert await tg.say(telegram_user(0), text, chat=private), text
     for reply, parts in made:
-        assert intact(parts, telegram_render.shown(reply.text), telegram_render.MAX_MESSAGE)
-    assert max(len(r.text) for r, _ in made) > 4096 and sum(len(p) > 1 for _, p in made) >= 1
+        assert intact(parts, telegram_render.shown(reply.said), telegram_render.MAX_MESSAGE)
+    assert max(len(r.said) for r, _ in made) > 4096 and sum(len(p) > 1 for _, p in made) >= 1
     assert all(len(a.get("text", "")) <= 200 for a in tg.alerts())

@@ -11,9 +11,9 @@ import pytest
 from core.domain.batch import fold_duels
 from core.domain.elo import apply_floor, expected
 from core.domain.errors import SettingError
-from core.domain.events import PlayerJoined, RatingAdjusted
+from core.domain.events import Event, PlayerJoined, RatingAdjusted
 from core.domain.numerals import is_digits, parse_int, parse_number
-from core.domain.setting_keys import SETTING_SPECS, parse_settings
+from core.domain.setting_keys import SETTING_SPECS, SettingSpec, parse_settings
 from core.domain.settings import RATING_LIMIT, preset
 from core.domain.state import replay
 from tests.support.chat import T0, Chat
@@ -75,8 +75,9 @@ def test_the_fast_fold_stops_at_the_limit_as_one_by_one() -> None:
     # Two players just below the limit play a long run: the fold may take none of it, or
     # pieces that cannot reach the limit, and must end where one by one ends.
     duel = preset("duel").with_changes({"farm_limit": None})
-    joined = [PlayerJoined(T0, p) for p in range(1, 11)]
-    near = [RatingAdjusted(T0, p, RATING_LIMIT - 1000 - 70 * p, "mod", "x") for p in (1, 2)]
+    joined: list[Event] = [PlayerJoined(T0, p) for p in range(1, 11)]
+    near: list[Event] = [RatingAdjusted(T0, p, RATING_LIMIT - 1000 - 70 * p, "mod", "x")
+                         for p in (1, 2)]
     rows = [(T0 + i, 1, 2, False, True, None, T0 + i) for i in range(400)]
     single, batched = replay(duel, joined + near), replay(duel, joined + near)
     for row in rows:
@@ -92,9 +93,13 @@ RANGED = [spec for spec in SETTING_SPECS.values() if spec.range is not None]
 
 
 @pytest.mark.parametrize("spec", RANGED, ids=[s.key for s in RANGED])
-def test_every_number_setting_refuses_values_outside_its_range(spec: object) -> None:
-    key, limits = spec.key, spec.range  # type: ignore[attr-defined]
-    show = (lambda x: str(int(x))) if limits.whole else (lambda x: repr(float(x)))
+def test_every_number_setting_refuses_values_outside_its_range(spec: SettingSpec) -> None:
+    key, limits = spec.key, spec.range
+    assert limits is not None
+
+    def show(x: float) -> str:
+        return str(int(x)) if limits.whole else repr(float(x))
+
     for value in ([limits.low] if limits.above else [limits.low - 1]) + [limits.high + 1]:
         with pytest.raises(SettingError, match=re.escape(f"expected {limits.text()}")):
             parse_settings([(key, show(value))])

@@ -20,7 +20,7 @@ async def chart(chat: Chat, name: str) -> ChartData:
         player = repo.player_for(ladder.id, f"console:{name}")
         return chart_for(repo, ladder, player.id, name, chat.at)
 
-    found = await chat.store.run(work, commit=False)
+    found: ChartData | None = await chat.store.run(work, commit=False)
     assert found is not None
     return found
 

@@ -240,9 +240,10 @@ async def test_an_unexpected_error_is_apologised_for_and_the_script_goes_on(
 
     from bot import console as console_module
     from bot.text import APOLOGY
+    from core.service.dispatch import handle
     from storage.sqlite.store import SqliteStore
 
-    real = console_module.handle
+    real = handle  # (what bot.console calls)
 
     def failing(repo: Any, ctx: Any, text: str, *rest: Any) -> Any:
         if text == "/standings":

@@ -9,12 +9,13 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import AsyncIterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
-from playwright.async_api import async_playwright
+from playwright.async_api import Dialog, async_playwright
 
 from bot.web.dashboard import BEGUN, COOKIE, LOGINS, Dashboard
 from bot.web.discord_login import DiscordOAuth
@@ -150,6 +151,11 @@ async def test_what_the_dashboard_refuses(site: Any) -> None:
     assert (await login(client, clock.at, uid="7")).status == 429
 
 
+def _note(seen: list[str], dialog: Dialog) -> None:
+    """A dialog the page opened, noted (and left for Playwright to dismiss)."""
+    seen.append(dialog.message)
+
+
 async def test_a_player_confirms_from_the_page_in_chromium(tmp_path: Path) -> None:
     """The same, in Chromium as a player's phone shows it (390 px) and a wide screen
     (1400 px): the screenshots are kept in the test's folder to be looked at."""
@@ -174,7 +180,7 @@ async def test_a_player_confirms_from_the_page_in_chromium(tmp_path: Path) -> No
                 for width in (1400, 390):  # (the phone's last: it confirms)
                     page = await browser.new_page(viewport={"width": width, "height": 800})
                     dialogs: list[str] = []
-                    page.on("dialog", lambda d, seen=dialogs: seen.append(d.message))
+                    page.on("dialog", partial(_note, dialogs))
                     await browser_login(page, address, chat.at, "42", "alice")
                     assert page.url.endswith("/me")
                     await page.screenshot(path=str(tmp_path / f"me-{width}.png"), full_page=True)

@@ -9,6 +9,7 @@ import html
 from pathlib import Path
 
 from core.domain.records import UserRef
+from storage.sql.repo import SqlRepo
 from storage.sqlite.store import SqliteStore
 from tests.support.chat import Chat
 from tests.support.dashboard import GROUP, HOSTILE, csrf_of, dashboard, login, moderated_by
@@ -26,8 +27,11 @@ async def test_a_moderator_who_does_not_play_finds_the_chats_ladders(tmp_path: P
             await login(client, chat.at, uid="1", name="mod")
             page = await (await client.get("/me")).text()
             assert "league" not in page  # (the bot has not known them there yet)
-            await store.run(lambda repo: (repo.note_moderator("telegram:1", chat.chat, 1),
-                                          repo.note_moderator("telegram:2", chat.chat, 1)))
+            def moderates(repo: SqlRepo) -> None:
+                for n in (1, 2):
+                    repo.note_moderator(f"telegram:{n}", chat.chat, 1)
+
+            await store.run(moderates)
             page = await (await client.get("/me")).text()
             assert 'href="/ladders/1/manage"' in page and 'href="/ladders/2/manage"' in page
             # Once the platform says they no longer moderate it, the chat's ladders they
@@ -38,8 +42,11 @@ async def test_a_moderator_who_does_not_play_finds_the_chats_ladders(tmp_path: P
             # A linked account's moderation counts: Telegram 2 is Discord 9 as well.
             server = Chat(store, chat="discord:5")
             await server.ladder("duel", name="open")
-            await store.run(lambda repo: (repo.link("telegram:2", "discord:9"),
-                                          repo.note_moderator("discord:9", "discord:5", 1)))
+            def moderates_linked(repo: SqlRepo) -> None:
+                repo.link("telegram:2", "discord:9")
+                repo.note_moderator("discord:9", "discord:5", 1)
+
+            await store.run(moderates_linked)
             page = await (await client.get("/me")).text()
             assert 'href="/ladders/3/manage"' in page and "league" not in page
             assert (await client.get("/ladders/3/manage")).status == 200
@@ -57,8 +64,11 @@ async def test_a_shared_ladders_other_chat_moderates_it_there(tmp_path: Path) ->
         await server.ladder("duel", name="open")
         await server.join("ann", HOSTILE)
         await server.ok(HOSTILE, "/report win @ann")
-        await store.run(lambda repo: (repo.share(1, "telegram:-100", "shared"),
-                                      repo.note_moderator("telegram:1", "telegram:-100", 1)))
+        def shared(repo: SqlRepo) -> None:
+            repo.share(1, "telegram:-100", "shared")
+            repo.note_moderator("telegram:1", "telegram:-100", 1)
+
+        await store.run(shared)
         async with dashboard(server, ACCESS) as (client, _):
             await login(client, server.at, uid="1", name="mod")
             assert 'href="/ladders/1/manage"' in await (await client.get("/me")).text()

@@ -40,7 +40,8 @@ async def _page(client: TestClient[Any, Any]) -> tuple[str, dict[str, str]]:
 
 
 async def _match(chat: Chat) -> MatchRecord:
-    found = await chat.store.run(lambda repo: repo.match(1, 1), commit=False)
+    found: MatchRecord | None = await chat.store.run(lambda repo: repo.match(1, 1),
+                                                     commit=False)
     assert found is not None
     return found
 

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from aiohttp.test_utils import TestClient
 
-from core.domain.records import UserRef
+from core.domain.records import LadderInfo, UserRef
 from core.domain.setting_keys import SETTING_SPECS
 from core.domain.settings import Settings
 from core.i18n import render, t
@@ -54,7 +54,8 @@ def _form(page: str) -> dict[str, str]:
 
 
 async def _settings(chat: Chat) -> Settings:
-    ladder = await chat.store.run(lambda repo: ladder_by_id(repo, 1), commit=False)
+    ladder: LadderInfo | None = await chat.store.run(lambda repo: ladder_by_id(repo, 1),
+                                                     commit=False)
     assert ladder is not None
     return ladder.settings
 

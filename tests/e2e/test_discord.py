@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from bot.discord.platform import APOLOGY
+from bot.text import APOLOGY
 from tests.support.adapters import DiscordHarness as Harness
 from tests.support.chat import Chat
 from tests.support.discord_payloads import (

@@ -115,7 +115,7 @@ def test_sync_dry_run_lists_every_command_without_a_token(tmp_path: Path) -> Non
 
 def _options(nodes: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Every option of these commands, their subcommands' too."""
-    found = []
+    found: list[dict[str, Any]] = []
     for node in nodes:
         for each in node.get("options") or []:
             found += [each] if each["type"] not in (1, 2) else _options([each])

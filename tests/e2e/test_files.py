@@ -39,6 +39,10 @@ def foreign(path: Path) -> None:
     conn.close()
 
 
+def void(_: object) -> None:
+    """(What a file's write returns, its size, is not wanted here.)"""
+
+
 def corrupt(path: Path, source: Path) -> None:
     data = bytearray(source.read_bytes())
     data[4096 * 3:4096 * 4] = b"\xff" * 4096  # a page of the tables, past the schema
@@ -47,9 +51,9 @@ def corrupt(path: Path, source: Path) -> None:
 
 BROKEN: dict[str, Callable[[Path, Path], None]] = {
     "foreign": lambda p, _: foreign(p),
-    "text": lambda p, _: p.write_text("name,rating\nalice,1016\n"),
-    "random": lambda p, _: p.write_bytes(bytes(range(256)) * 64),
-    "truncated": lambda p, good: p.write_bytes(good.read_bytes()[:5000]),
+    "text": lambda p, _: void(p.write_text("name,rating\nalice,1016\n")),
+    "random": lambda p, _: void(p.write_bytes(bytes(range(256)) * 64)),
+    "truncated": lambda p, good: void(p.write_bytes(good.read_bytes()[:5000])),
     "corrupt": corrupt,
 }
 

@@ -332,6 +332,6 @@ async def test_an_edit_waits_while_a_group_has_no_budget_to_spare(tmp_path: Path
     for _ in range(20 - SPARE):  # replies took most of this minute's budget
         await limiter._get_group_limiter(group).acquire()
     assert not spare(bot, group, SPARE + 1)  # type: ignore[arg-type]
-    assert spare(bot, group - 1, SPARE + 1)  # type: ignore[arg-type]  (another group)
+    assert spare(bot, group - 1, SPARE + 1)  # type: ignore[arg-type]  # (another group)
     board = TelegramBoard(bot, None)  # type: ignore[arg-type]
     assert not board.spare(f"telegram:{group}")

@@ -22,7 +22,7 @@ from bot.following import LiveStandings
 from bot.web import words as web_words
 from bot.web.pages import Web
 from core import i18n
-from core.service.helptext import USAGE
+from core.commands.registry import USAGE
 from storage.sqlite.store import SqliteStore
 from tests.support.adapters import discord_harness, telegram_harness
 from tests.support.chat import Chat

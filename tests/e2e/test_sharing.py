@@ -13,6 +13,7 @@ from bot.scheduler import due_now
 from core.domain.records import UserRef
 from core.service.queries.views import ladder_list
 from storage.postgres.store import PgStore
+from storage.sql.repo import SqlRepo
 from storage.sqlite.store import SqliteStore
 from storage.transfer import NOT_COPIED, TABLES, copy_database
 from tests.support.chat import Chat
@@ -69,7 +70,7 @@ async def test_a_report_on_discord_is_confirmed_on_telegram_and_voided_there(
     discord, telegram = await shared(store, d="bob")
     await discord.ok("alice", "/join")
     joined = await telegram.say("bob", "/join")
-    assert joined is not None and "bob joined cup" in joined.text
+    assert joined is not None and "bob joined cup" in joined.said
     # said in the other chat too, with that chat's name for the ladder
     assert [a.text.split(" at ")[0] for a in joined.announcements] == ["bob joined main"]
     reply = await discord.say("alice", "/report win @bob")
@@ -79,7 +80,7 @@ async def test_a_report_on_discord_is_confirmed_on_telegram_and_voided_there(
     assert "alice beat bob" in there[0].text
     done = await telegram.say("bob", "/confirm 1")
     assert done is not None and not done.error
-    assert "alice 1000 -> 1016 (+16), bob 1000 -> 984 (-16)" in done.text
+    assert "alice 1000 -> 1016 (+16), bob 1000 -> 984 (-16)" in done.said
     assert [a.chat for a in done.announcements] == [DISCORD]  # news on Discord too
     assert await discord.ratings() == await telegram.ratings("cup") == \
         {"alice": 1016, "bob": 984}
@@ -350,9 +351,12 @@ async def test_link_and_join_at_once_never_make_two_players_of_one_person(
             group = Chat(first, TELEGRAM)
             await asyncio.gather(linking.say(f"b{n}", f"/link {code}"),
                                  group.say(f"b{n}", "/join"))
-            both = await first.run(lambda repo, n=n: (repo.linked(f"telegram:b{n}"),
-                                                      repo.played_by(f"telegram:b{n}"),
-                                                      repo.played_by(f"discord:a{n}")))
+            def accounts(repo: SqlRepo, n: int = n) -> tuple[tuple[str, ...], list[int],
+                                                              list[int]]:
+                return (repo.linked(f"telegram:b{n}"), repo.played_by(f"telegram:b{n}"),
+                        repo.played_by(f"discord:a{n}"))
+
+            both = await first.run(accounts)
             linked, b_plays, a_plays = both
             assert not (linked and set(b_plays) & set(a_plays)), (n, both)
 
@@ -380,13 +384,13 @@ async def test_a_tournament_on_a_shared_ladder_is_played_and_told_in_both_chats(
     await discord.ok("alice", "/tournament join")
     assert "bob joined spring" in await telegram.ok("bob", "/tournament join spring")
     started = await discord.say("mod", "/tournament start")
-    assert started is not None and "1. alice – bob" in started.text
+    assert started is not None and "1. alice – bob" in started.said
     [there] = [a for a in started.announcements if a.chat == TELEGRAM]
     assert there.ladder == "cup" and "1. alice – bob" in there.text
     assert started.notify == there.notify == ("discord:alice", "telegram:bob")
     won = await telegram.say("bob", "/report loss @alice")
-    assert won is not None and "It counts for spring, round 1" in won.text
-    assert "spring is over. Winner: alice!" in won.text
+    assert won is not None and "It counts for spring, round 1" in won.said
+    assert "spring is over. Winner: alice!" in won.said
     [told] = [a for a in won.announcements if a.chat == DISCORD]
     assert told.ladder == "main" and "spring is over. Winner: alice!" in told.text
     assert "spring is over. Winner: alice" in await telegram.ok("tmod", "/tournament spring")

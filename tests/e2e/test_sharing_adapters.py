@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from storage.sql.repo import SqlRepo
 from tests.support.adapters import (
     T0,
     DiscordHarness,
@@ -32,7 +33,10 @@ async def posted(dc: DiscordHarness, tg: TelegramHarness) -> list[str]:
     for item, _, announcement in due:
         platform = dc.platform if announcement.chat.startswith("discord:") else tg.platform
         await platform.post(announcement)
-        await dc.store.run(lambda repo, i=item: repo.outbox_done(i))
+        def done(repo: SqlRepo, posted: int = item) -> None:
+            repo.outbox_done(posted)
+
+        await dc.store.run(done)
     return [a.text for _, _, a in due]
 
 

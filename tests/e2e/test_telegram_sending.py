@@ -21,8 +21,9 @@ from bot.gateway import Gateway
 from bot.limits import Limiter
 from bot.scheduler import Scheduler
 from bot.telegram.outgoing import Outgoing
-from bot.telegram.platform import APOLOGY, TelegramPlatform
+from bot.telegram.platform import TelegramPlatform
 from bot.telegram.render import split as split_text
+from bot.text import APOLOGY
 from core.domain.records import Reply
 from core.service.dispatch import export
 from storage.sqlite.store import SqliteStore

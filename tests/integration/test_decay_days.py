@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from core.domain.calendar import DAY
+from core.domain.chart import ChartData
 from storage.memory.store import MemoryStore
 from tests.support.chat import Chat
 
@@ -67,6 +68,6 @@ async def test_a_players_chart_marks_each_decay_step() -> None:
     await three(chat)
     await chat.tick(2 * DAY)
     profile = await chat.say("a", "/profile")
-    assert profile is not None and profile.chart is not None
+    assert profile is not None and isinstance(profile.chart, ChartData)
     # 1700 - 23 = 1677, then 1677 - floor(1677² / 125000) = 1677 - 22 = 1655
     assert [value for _, value in profile.chart.decays] == [1677, 1655]

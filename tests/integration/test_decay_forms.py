@@ -14,7 +14,7 @@ import sqlite3
 import pytest
 
 from core.domain import elo
-from core.domain.events import DecayDay, PlayerJoined, PlayerLeft, RatingAdjusted
+from core.domain.events import DecayDay, Event, PlayerJoined, PlayerLeft, RatingAdjusted
 from core.domain.settings import Settings, preset
 from core.domain.state import replay
 from storage.postgres.session import numbered
@@ -79,7 +79,7 @@ async def test_postgres_statement_is_the_rule(settings: Settings,
 def test_the_folds_decay_day_is_the_rule(settings: Settings) -> None:
     """Members only: a player who left keeps their rating."""
     ratings = _ratings(3)[:400]
-    events = [PlayerJoined(T0, p) for p in range(len(ratings))]
+    events: list[Event] = [PlayerJoined(T0, p) for p in range(len(ratings))]
     start = settings.start
     events += [RatingAdjusted(T0, p, r - start, "mod", "x") for p, r in enumerate(ratings)]
     events += [PlayerLeft(T0, p) for p in range(0, len(ratings), 9)]

@@ -127,6 +127,6 @@ async def test_sqlite_answers_as_the_replaying_model(
                     reply, twin = await one.say(name, text), await two.say(name, text)
                     assert reply is not None and twin is not None
                     assert reply.text == twin.text, text
-                    script.heard(name, text, reply.text)
+                    script.heard(name, text, reply.said)
                 await store.restate_pending()
                 await _same(one, two, script.players, text)

@@ -3,6 +3,7 @@ answer was wrong or misleading before."""
 
 from __future__ import annotations
 
+from core.domain.chart import ChartData
 from core.service.queries.views import standings_view
 from storage.memory.store import MemoryStore
 from tests.support.chat import Chat
@@ -83,7 +84,7 @@ async def test_a_player_with_no_games_gets_words_not_empty_axes() -> None:
     await chat.ok("alice", "/report win @bob")
     await chat.ok("bob", "/confirm")
     drawn = await chat.say("alice", "/profile")
-    assert drawn is not None and drawn.chart is not None
+    assert drawn is not None and isinstance(drawn.chart, ChartData)
     assert [value for _, value in drawn.chart.points][-1] == 1016  # RULES.md §3: +16
 
 

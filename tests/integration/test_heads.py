@@ -100,11 +100,9 @@ async def test_standings_read_again_from_the_projection_equal_a_replay(
         return found
 
     monkeypatch.setattr(heads.Heads, "_from_head", counted)
-    store = MemoryStore() if kind == "memory" else \
-        await sql_store(kind, tmp_path / "l.db", request, cache_mb=TIGHT_MB)
     async with contextlib.AsyncExitStack() as stack:
-        if kind != "memory":
-            await stack.enter_async_context(store)
+        store = MemoryStore() if kind == "memory" else await stack.enter_async_context(
+            await sql_store(kind, tmp_path / "l.db", request, cache_mb=TIGHT_MB))
         played = await _play(store, lambda: store.run(_as_replayed, commit=False))
     if not _TWIN:  # (the twin's standings never leave memory; played once a process)
         _TWIN.extend(played if kind == "memory" else await _play(MemoryStore()))

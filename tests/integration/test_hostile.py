@@ -116,8 +116,8 @@ async def play(script: list[tuple[int, str, str, bool]]) -> None:
             if reply is None or reply.error:
                 assert await store.run(everything, commit=False) == before, text
             if reply is not None:
-                assert reply.text.strip()
-                shown = " ".join([reply.text, *(a.text for a in reply.announcements)])
+                assert reply.said.strip()
+                shown = " ".join([reply.said, *(a.text for a in reply.announcements)])
                 for secret in SECRETS:
                     assert secret not in shown or secret in text + name, (text, shown)
 

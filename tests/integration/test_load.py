@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import statistics
 import time
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -27,18 +28,17 @@ async def test_fifty_users_ten_thousand_commands(tmp_path: Path) -> None:
     unanswered: list[str] = []
     async with SqliteStore(db) as store:
         for who, text in setup_commands(USERS):
-            reply = await store.run(lambda repo, w=who, t=text: run_command(repo, clock.tick,
-                                                                            w, t))
+            reply = await store.run(partial(run_command, clock=clock.tick, who=who, text=text))
             assert reply is not None and not reply.error, reply
 
         async def player(index: int) -> None:
             who = f"u{index:02d}"
             for text in stream(USERS, index, EACH):
                 began = time.perf_counter()
-                reply = await store.run(lambda repo, t=text: run_command(repo, clock.tick,
-                                                                         who, t))
+                reply = await store.run(partial(run_command, clock=clock.tick, who=who,
+                                                text=text))
                 latencies.append(time.perf_counter() - began)
-                if reply is None or not reply.text.strip():
+                if reply is None or not reply.said.strip():
                     unanswered.append(text)
                     continue
                 outcomes.note(text, reply)

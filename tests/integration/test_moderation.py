@@ -169,7 +169,7 @@ async def test_season_close_by_moderator_freezes_and_announces(chat: Chat) -> No
         await chat.tick(DAY)
     reply = await chat.say("mod", "/mod season close end of the cup")
     assert reply is not None and reply.announce
-    assert reply.text.startswith("Season 2026-01 of main is closed by mod: end of the cup. "
+    assert reply.said.startswith("Season 2026-01 of main is closed by mod: end of the cup. "
                                  "Hall of Fame: 1. A +")
     hall = await chat.ok("B", "/halloffame")
     assert "2026-01: 1. A +" in hall

@@ -43,7 +43,8 @@ def one(wire: pgwire.Wire, sql: str, *args: object) -> list[tuple[object, ...]]:
 def test_values_come_back_as_they_were_sent(wire: pgwire.Wire) -> None:
     texts = ["", "plain", "Zoë 🏆 \u202e\u200b", "'; DROP TABLE t; --", "a\\b", "?"]
     floats = [0.1, -2.5e-300, 1e308, 1464.0507269924, math.inf, -math.inf]
-    rows = [(i, f, s) for i, (f, s) in enumerate(zip(floats, texts, strict=True))]
+    rows: list[tuple[int, float | None, str | None]] = [
+        (i, f, s) for i, (f, s) in enumerate(zip(floats, texts, strict=True))]
     rows.append((2**62, None, None))
     send(wire, [("INSERT INTO t VALUES (?, ?, ?)", row) for row in rows])
     assert one(wire, "SELECT i, f, s FROM t ORDER BY i") == rows

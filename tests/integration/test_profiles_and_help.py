@@ -88,7 +88,7 @@ async def test_commands_before_any_ladder(chat: Chat) -> None:
 
 
 async def test_help_for_every_command(chat: Chat) -> None:
-    from core.service.helptext import USAGE
+    from core.commands.registry import USAGE
 
     for word in USAGE:
         text = await chat.ok("alice", f"/help {word}")

@@ -19,6 +19,7 @@ places' lapses first, then ready checks by number.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from itertools import combinations
 from pathlib import Path
 from typing import Any
@@ -166,6 +167,7 @@ async def queue_step(chat: Chat, model: Model, rng: random.Random, name: str,
                      roll: float) -> str:
     """/queue, /queue leave or /ready (mostly by a player a check waits for), answered as
     the model says: refused exactly where the model refuses."""
+    expected: Callable[[], bool]
     if roll < 0.35:
         command, expected = "/queue", lambda: model.join(name, chat.at)
     elif roll < 0.45:
@@ -230,11 +232,12 @@ async def test_the_queue_behaves_as_its_rules(tmp_path: Path, seed: int) -> None
             roll = rng.random()
             name = rng.choice(NAMES)
             if roll < 0.65:
-                step: str | None = await queue_step(chat, model, rng, name, roll)
+                step = await queue_step(chat, model, rng, name, roll)
             elif roll < 0.93 or (roll < 0.96 and reported):
-                step = await ladder_step(chat, model, rng, name, roll, reported)
-                if step is None:
+                played = await ladder_step(chat, model, rng, name, roll, reported)
+                if played is None:
                     continue
+                step = played
                 reported += "/report" in step
             else:
                 step = "restart"

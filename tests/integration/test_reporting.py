@@ -197,7 +197,7 @@ async def test_bad_input_changes_nothing(chat: Chat) -> None:
     for name, text in bad:
         reply = await chat.say(name, text)
         assert reply is not None and reply.error, text
-        assert reply.text and "Traceback" not in reply.text
+        assert reply.said and "Traceback" not in reply.said
     assert await chat.export() == before
 
 

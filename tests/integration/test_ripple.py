@@ -29,7 +29,7 @@ def script(seed: int) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
     every 30, then corrections of old games (one voided, then given a result again)
     and of one of the newest, which the journal reaches."""
     rng = random.Random(seed)
-    played: list[tuple[str, str]] = []
+    played: list[tuple[str, str, str]] = []
     commands = []
     for k in range(1, 121):
         a, b = rng.sample(PLAYERS, 2)

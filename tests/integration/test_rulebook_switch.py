@@ -20,8 +20,8 @@ async def test_a_switch_gives_what_the_ladder_made_with_the_rulebook_gives() -> 
     said = await chat.ok("mod", "/ladder whatif preset=glicko2")
     foreseen = [re.sub(r"^\d+\. \S+ \d+ \| ", "", line) for line in said.splitlines()[1:4]]
     reply = await chat.say("mod", "/ladder set preset=glicko2")
-    assert not reply.error and reply.announce
-    lines = reply.text.splitlines()
+    assert reply is not None and not reply.error and reply.announce
+    lines = reply.said.splitlines()
     assert lines[0] == ("main now rates by glicko2 (it rated by duel): its whole history, 5 "
                         "games, re-derived as if it had been made so. Before on the left, "
                         "now on the right:")

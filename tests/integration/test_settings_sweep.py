@@ -26,7 +26,9 @@ PLAYERS = ["a", "b", "c", "d"]
 def _numbers(limits: Range) -> st.SearchStrategy[str]:
     """At, inside and beyond the range, and numbers no range admits."""
     low, high = limits.low, limits.high
-    show = (lambda x: str(int(x))) if limits.whole else (lambda x: repr(float(x)))
+    def show(x: float) -> str:
+        return str(int(x)) if limits.whole else repr(float(x))
+
     inside = st.integers(int(low), int(high)) if limits.whole else \
         st.floats(low, high, allow_nan=False)
     edges = [low, high, low - 1, high + 1, (low + high) / 2]
@@ -78,7 +80,7 @@ async def _play(rulebook: str, created: list[str], steps: list[tuple[str, Any]])
         chat = Chat(store)
         reply = await chat.say("mod", f"/ladder create main preset={rulebook} "
                                       + " ".join(created))
-        assert reply is not None and reply.text.strip()
+        assert reply is not None and reply.said.strip()
         if reply.error:  # a value out of range: refused with a reason, and nothing made
             assert await chat.say("a", "/join") is not None
             await chat.ladder(rulebook)
@@ -89,11 +91,11 @@ async def _play(rulebook: str, created: list[str], steps: list[tuple[str, Any]])
                 await chat.tick(what)
             else:
                 answered = await chat.say(who, what)
-                assert answered is not None and answered.text.strip(), what
+                assert answered is not None and answered.said.strip(), what
         await chat.tick(40 * DAY)  # decay, season closes, deadlines, confirmations
         for text in ("/mod void 1 sweep", "/mod void 2 sweep", "/mod adjust @a +5 sweep"):
             answered = await chat.say("mod", text)
-            assert answered is not None and answered.text.strip()
+            assert answered is not None and answered.said.strip()
         await chat.tick(2 * DAY)
         standings = await chat.say("a", "/standings")
         assert standings is not None and not standings.error, standings

@@ -50,8 +50,8 @@ async def test_a_swiss_of_17_worked_by_hand() -> None:
     assert _round(second, 2) == ["p03-p06", "p04-p07", "p05-p08", "p17-p01", "p02-p09",
                                  "p10-p11", "p12-p14", "p13-p15", "p16:bye"]
     for pair in _round(second, 2)[:-1]:
-        a, b = pair.split("-")
-        said = await chat.ok(a, f"/report win @{b}")
+        winner, loser = pair.split("-")
+        said = await chat.ok(winner, f"/report win @{loser}")
     assert "cup is over. Winner: p04!" in said
     assert _lines(await chat.ok("p01", "/tournament"))[:4] == [
         "1. p04 2 (Buchholz 2, SB 2)", "2. p05 2 (Buchholz 2, SB 2)",

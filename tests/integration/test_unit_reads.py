@@ -44,5 +44,7 @@ async def test_settings_follow_the_units_own_changes(kind: str, tmp_path: Path,
             return seen
 
         assert await store.run(work) == [32, 20, 16, 25, 16]
-        assert await store.run(
-            lambda repo: repo._ladder_settings(repo.ladder("console", None).id).k) == 16
+        def k_read_again(repo: Any) -> float:
+            return float(repo._ladder_settings(repo.ladder("console", None).id).k)
+
+        assert await store.run(k_read_again) == 16

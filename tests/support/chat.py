@@ -45,10 +45,10 @@ class Chat:
                   reply_to: str | None = None, attachment: bytes | None = None
                   ) -> Reply | None:
         ctx = self._context(name, message_id, reply_to, attachment)
-        reply = await self.store.run(
+        reply: Reply | None = await self.store.run(
             lambda repo: handle(repo, ctx, text, self.mentioned, self.policy))
         if reply is not None:
-            self.log += [a.text for a in reply.announcements] + [reply.text]
+            self.log += [a.text for a in reply.announcements] + [reply.said]
         return reply
 
     async def press(self, name: str, command: Command, *, ladder: str | None = None,
@@ -71,19 +71,19 @@ class Chat:
         """The reply text (fails if the message was not a command)."""
         reply = await self.say(name, text, **kw)
         assert reply is not None, f"{text!r} got no reply"
-        return reply.text
+        return reply.said
 
     async def ok(self, name: str, text: str, **kw: Any) -> str:
         """The reply text of a command that must succeed."""
         reply = await self.say(name, text, **kw)
         assert reply is not None and not reply.error, f"{text!r}: {reply and reply.text}"
-        return reply.text
+        return reply.said
 
     async def refused(self, name: str, text: str, **kw: Any) -> str:
         """The reply text of a command that must be refused."""
         reply = await self.say(name, text, **kw)
         assert reply is not None and reply.error, f"{text!r} was not refused: {reply}"
-        return reply.text
+        return reply.said
 
     async def time(self, when: str | int) -> list[Announcement]:
         """Move the clock, running due jobs."""

@@ -26,6 +26,7 @@ def ladderbot(*args: str, stdin: str = "", cwd: Path | None = None,
     """Run the command line; `limit` caps the size of any file it writes (a full disk)."""
     def capped() -> None:
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a failed write, not a killed process
+        assert limit is not None
         resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
 
     return subprocess.run([sys.executable, "-m", "bot.cli", *args], input=stdin, text=True,
@@ -67,7 +68,8 @@ def _stdin(text: str) -> Any:
         sys.stdin = real
 
 
-def export(db: Path, at: str, ladder: str = "main", chat: str = "console") -> dict[str, Any]:
+def export(db: Path | str, at: str, ladder: str = "main", chat: str = "console"
+           ) -> dict[str, Any]:
     """`ladderbot export`'s JSON: in this process where no event loop runs here (a process
     of its own costs a second), else in one of its own."""
     args = ("export", "--db", str(db), "--ladder", ladder, "--at", at, "--chat", chat)

@@ -18,12 +18,13 @@ import json
 import random
 import sys
 import time
+from functools import partial
 from pathlib import Path
 
 from bot.scheduler import Scheduler
 from core.domain.records import Announcement
 from storage.sql import tuning
-from storage.sqlite import store as sqlite
+from storage.sql.repo import SqlRepo
 from storage.stores import store_for
 from tests.support.load import CHAT, T0, Clock, run_command
 
@@ -37,9 +38,10 @@ async def load(db: str, plan: dict[str, list[tuple[str, str]]], cache_mb: float)
         async def player(who: str, commands: list[tuple[str, str]]) -> None:
             for message_id, text in commands:
                 reply = await store.run(  # (keyed by chat, as the gateway runs them)
-                    lambda repo, m=message_id, t=text: run_command(repo, clock.tick, who, t, m),
+                    partial(run_command, clock=clock.tick, who=who, text=text,
+                            message_id=message_id),
                     key=who.rpartition("|")[0] or CHAT)
-                answer = "" if reply is None else reply.text
+                answer = "" if reply is None else reply.said
                 # Sending the reply takes a moment, as over a network: a kill can fall
                 # between the commit and the answer, and the user then sends it again.
                 await asyncio.sleep(random.uniform(0, 0.01))
@@ -50,11 +52,11 @@ async def load(db: str, plan: dict[str, list[tuple[str, str]]], cache_mb: float)
 
 async def jobs(db: str, now: int, hang: bool) -> None:
     if hang:
-        def enqueue_then_hang(self: sqlite.SqlRepo, *args: object) -> None:
+        def enqueue_then_hang(self: SqlRepo, *args: object) -> None:
             print("MID-JOB", flush=True)
             time.sleep(600)
 
-        sqlite.SqlRepo.enqueue = enqueue_then_hang  # type: ignore[method-assign,assignment]
+        SqlRepo.enqueue = enqueue_then_hang  # type: ignore[method-assign,assignment]
 
     async def post(announcement: Announcement) -> None:
         print(f"POSTED {json.dumps(announcement.text)}", flush=True)

@@ -185,7 +185,8 @@ class FakeDiscord:
         """The links Discord would show in a message the bot sends."""
         if not isinstance(body, dict):
             return []
-        message = body.get("data") if isinstance(body.get("data"), dict) else body
+        data = body.get("data")
+        message: dict[str, Any] = data if isinstance(data, dict) else body
         texts = [message.get("content") or ""]
         for embed in message.get("embeds") or []:
             texts += [embed.get("title") or "", embed.get("description") or ""]

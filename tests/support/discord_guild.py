@@ -51,7 +51,7 @@ class Guild:
 
     def top(self) -> int:
         """The position of the bot's highest role."""
-        return max(self.roles[r]["position"] for r in self.members[str(APP)])
+        return max(int(self.roles[r]["position"]) for r in self.members[str(APP)])
 
     def may_manage(self) -> bool:
         allowed = int(self.roles[str(GUILD)]["permissions"])

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from core.domain.calendar import parse_instant
 from core.domain.events import (
     ChallengeAccepted,
@@ -63,17 +65,17 @@ class History:
         )
 
     def play(self, sides: list[list[str]], challenge: int | None = None,
-             forfeit: bool = False, **kw: object) -> int:
+             forfeit: bool = False, **kw: Any) -> int:
         match_id = self.next_match
         self.next_match += 1
         match = Match(match_id, self.at, self.result(sides, **kw), challenge, forfeit)
         self.events.append(MatchConfirmed(self.at, match))
         return match_id
 
-    def win(self, winner: str, loser: str, **kw: object) -> int:
+    def win(self, winner: str, loser: str, **kw: Any) -> int:
         return self.play([[winner], [loser]], **kw)
 
-    def draw(self, a: str, b: str, **kw: object) -> int:
+    def draw(self, a: str, b: str, **kw: Any) -> int:
         return self.play([[a], [b]], draw=True, **kw)
 
     def accept(self, challenger: str, challenged: str) -> int:

@@ -11,6 +11,7 @@ import random
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 from core.domain.records import Context, Reply, UserRef
@@ -80,9 +81,9 @@ class Outcomes:
     def note(self, text: str, reply: Reply) -> None:
         if reply.error:
             return
-        if (found := CONFIRMED.match(reply.text)) is not None:
+        if (found := CONFIRMED.match(reply.said)) is not None:
             self.confirmed.append(int(found.group(1) or found.group(2)))
-        elif (found := REPORTED.match(reply.text)) is not None:
+        elif (found := REPORTED.match(reply.said)) is not None:
             self.reported["pos" if "ladder=pos" in text else "main"].append(int(found.group(1)))
 
 
@@ -91,8 +92,7 @@ async def seed(target: Path | str, commands: list[tuple[str, str]]) -> None:
     clock = Clock()
     async with store_for(str(target)) as store:
         for who, text in commands:
-            reply = await store.run(lambda repo, w=who, t=text: run_command(repo, clock.tick,
-                                                                            w, t))
+            reply = await store.run(partial(run_command, clock=clock.tick, who=who, text=text))
             assert reply is not None and not reply.error, reply
 
 

@@ -16,7 +16,7 @@ SQL_STORES = pytest.mark.parametrize("kind", ["sqlite", "postgres"])
 
 
 async def sql_store(kind: str, path: Path, request: pytest.FixtureRequest,
-                    **options: Any) -> Any:
+                    **options: Any) -> SqliteStore | PgStore:
     """A new SQL store of `kind` (not yet open): a SQLite file at `path`, or a database
     of its own on the tests' PostgreSQL server."""
     if kind == "sqlite":

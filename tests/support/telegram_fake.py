@@ -19,10 +19,11 @@ from telegram.request import BaseRequest, RequestData
 from core.commands.registry import WORDS
 from tests.support import platform_limits as limits
 
-BOT = {"id": 7000000001, "is_bot": True, "first_name": "Ladder", "username": "LadderBot",
-       "can_join_groups": True, "can_read_all_group_messages": False,
-       "supports_inline_queries": False}
-GROUP = {"id": -1001234567890, "type": "supergroup", "title": "Chess Club"}
+# (JSON as the Bot API sends it: a value of any type)
+BOT: dict[str, Any] = {"id": 7000000001, "is_bot": True, "first_name": "Ladder",
+                       "username": "LadderBot", "can_join_groups": True,
+                       "can_read_all_group_messages": False, "supports_inline_queries": False}
+GROUP: dict[str, Any] = {"id": -1001234567890, "type": "supergroup", "title": "Chess Club"}
 
 
 GROUP_BUDGET, GROUP_MINUTE = 20, 60.0  # messages a group takes a minute (Bot API FAQ)

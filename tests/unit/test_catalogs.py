@@ -52,7 +52,7 @@ def words_of(language: str) -> dict[str, tuple[str, ...]]:
             continue
         code = message.id if isinstance(message.id, str) else message.id[0]
         found[code] = (message.string,) if isinstance(message.string, str) \
-            else tuple(message.string)
+            else tuple(message.string or ())
     return found
 
 

@@ -194,7 +194,9 @@ def test_commands_that_cannot_be_meant_are_refused_by_their_checks(text: str,
                                                                     problem: str) -> None:
     # (parsed, they are judged by core.commands.checks, as a command from typed options is)
     with pytest.raises(UsageError, match=problem):
-        check(parse(text, ME, resolve).command, ME)
+        parsed = parse(text, ME, resolve)
+        assert parsed is not None
+        check(parsed.command, ME)
 
 
 def test_unknown_mention_is_told_to_join() -> None:

@@ -27,10 +27,11 @@ def test_discord_messages_at_and_past_their_limits() -> None:
 
 
 def test_discord_components_and_choices() -> None:
-    row = {"type": 1, "components": [{"type": 2, "label": "ok", "custom_id": "c"}]}
+    button = {"type": 2, "label": "ok", "custom_id": "c"}
+    row = {"type": 1, "components": [button]}
     assert limits.discord_message({"components": [row] * 5}) == []
     assert limits.discord_message({"components": [row] * 6}) != []
-    six = {"type": 1, "components": row["components"] * 6}
+    six = {"type": 1, "components": [button] * 6}
     assert limits.discord_message({"components": [six]}) != []
     long_id = {"type": 1, "components": [{"type": 2, "label": "ok", "custom_id": "c" * 101}]}
     assert limits.discord_message({"components": [long_id]}) != []

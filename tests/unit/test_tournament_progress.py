@@ -78,13 +78,18 @@ def test_every_format_finishes_with_its_invariants(fmt: Format, players: int, se
     assert (t, matches) == _play(fmt, players, seed, reset)  # the same again
 
 
+def _unplayed(match: int) -> Played | None:
+    """A lookup of a tournament that has no game played yet."""
+    return None
+
+
 def test_a_deadline_forfeits_to_whoever_said_ready() -> None:
     t = Tournament(1, 1, "cup", Format.SWISS, T0, rounds=1, players=(1, 2, 3, 4))
-    t = progress.start(t, [1, 2, 3, 4], T0, {}.get)
+    t = progress.start(t, [1, 2, 3, 4], T0, _unplayed)
     assert [(p.a, p.b) for p in t.pairings] == [(1, 3), (2, 4)]
     ready = Pairing(1, 1, 1, 3, ready=(3,))
     t = dataclasses.replace(t, pairings=(ready, t.pairings[1]))
-    t, done = progress.forfeits(t, {}.get)
+    t, done = progress.forfeits(t, _unplayed)
     assert [p.forfeit for p in done] == [Outcome.B_FORFEIT, Outcome.BOTH_FORFEIT]
-    lines = progress.standings(t, {}.get)
+    lines = progress.standings(t, _unplayed)
     assert (lines[0].player, lines[0].score) == (3, 2)

@@ -4,10 +4,22 @@ invariants over random tournaments (hypothesis)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from random import Random
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.domain.tournament.bracket import NOBODY, Part, build, champion, fill, seed_order
+from core.domain.tournament.bracket import (
+    NOBODY,
+    Filled,
+    Part,
+    Slot,
+    build,
+    champion,
+    fill,
+    seed_order,
+)
 from core.domain.tournament.model import Format, Game, Outcome
 from core.domain.tournament.roundrobin import berger_round, rounds_for
 from core.domain.tournament.standings import bracket_table, table
@@ -42,7 +54,7 @@ def test_a_round_robin_meets_every_pair_exactly_once(players: int) -> None:
         pairs = berger_round(players, r)
         seen = [p for pair in pairs for p in pair if p is not None]
         assert sorted(seen) == list(range(1, players + 1))  # everyone once a round
-        met += [frozenset(p) for p in pairs if p[1] is not None]
+        met += [frozenset((a, b)) for a, b in pairs if b is not None]
     assert len(met) == len(set(met)) == players * (players - 1) // 2
 
 
@@ -64,12 +76,14 @@ def test_byes_go_to_the_top_seeds() -> None:
     assert [(f.a, f.b) for f in second] == [(10, 50), (20, 30)]
 
 
-def _decide(slots: list, seeds: list[int], pick) -> dict[int, Game]:  # type: ignore[type-arg]
+def _decide(slots: list[Slot], seeds: list[int],
+            pick: Callable[[Filled], Outcome]) -> dict[int, Game]:
     """Play every slot in order, `pick(filled)` choosing its outcome."""
     games: dict[int, Game] = {}
     for slot in slots:
         filled = fill(slots, seeds, games)[slot.number - 1]
         if filled.playable:
+            assert filled.a is not None and filled.b is not None
             games[slot.number] = Game(slot.round, slot.number, filled.a, filled.b,
                                       pick(filled))
     return games
@@ -111,7 +125,7 @@ def test_a_changed_result_reopens_the_games_the_wrong_player_played() -> None:
 @settings(max_examples=60, deadline=None)
 @given(st.integers(2, 17), st.booleans(), st.booleans(), st.randoms(use_true_random=False))
 def test_an_elimination_bracket_has_exactly_one_winner(players: int, double: bool,
-                                                       reset: bool, rnd) -> None:  # type: ignore[no-untyped-def]
+                                                       reset: bool, rnd: Random) -> None:
     slots = build(players, double, reset)
     seeds = list(range(100, 100 + players))
     games = _decide(slots, seeds, lambda f: rnd.choice([A, B]))
@@ -123,10 +137,12 @@ def test_an_elimination_bracket_has_exactly_one_winner(players: int, double: boo
     lost = {p: 0 for p in seeds}
     for f in filled:
         if f.playable:
+            assert f.loser is not None
             lost[f.loser] += 1
     assert all(lost[p] == (2 if double else 1) for p in seeds if p != champion(filled)) \
         or (double and not reset)
-    assert lost[champion(filled)] <= (1 if double else 0)
+    winner = champion(filled)
+    assert winner is not None and lost[winner] <= (1 if double else 0)
 
 
 # ---------------------------------------------------------------- Swiss
@@ -200,7 +216,7 @@ def test_round_robin_head_to_head_comes_before_sonneborn_berger() -> None:
 @settings(max_examples=40, deadline=None)
 @given(st.integers(2, 17), st.randoms(use_true_random=False))
 def test_swiss_never_pairs_a_rematch_nor_a_second_bye_while_another_has_none(
-        players: int, rnd) -> None:  # type: ignore[no-untyped-def]
+        players: int, rnd: Random) -> None:
     seeds = list(range(1, players + 1))
     games: list[Game] = []
     met: set[frozenset[int]] = set()

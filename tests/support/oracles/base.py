@@ -103,6 +103,14 @@ class History:
         """The ladder's floor as the log stands, or None."""
         return None
 
+    def derive(self, now: int) -> dict[str, Any]:
+        """The standings the rules give at `now` (each rulebook's oracle works them out)."""
+        raise NotImplementedError
+
+    def compare(self, export: dict[str, Any], now: int, after: str) -> None:
+        """Assert the bot's export equals what the rules give at `now`."""
+        raise NotImplementedError
+
     def change(self, at: int, key: str, value: int) -> None:
         """A moderator's `/ladder set key=value`: it holds from here on in the log."""
         self.log.append(("set", (at, key, value)))

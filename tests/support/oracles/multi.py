@@ -83,9 +83,9 @@ class Multi(History):
             means = [sum(rating[p] for p in side) / len(side) for side in game.sides]
             change = dict.fromkeys(everyone, 0.0)
             for i, j, score in self.pairs(len(game.sides), game.draw):
-                for me, them, s in ((i, j, score), (j, i, 1 - score)):
-                    e = expected(means[me] - means[them])
-                    for p in game.sides[me]:
+                for mine, theirs, s in ((i, j, score), (j, i, 1 - score)):
+                    e = expected(means[mine] - means[theirs])
+                    for p in game.sides[mine]:
                         k = 32.0 if self.preset == "warlight" else \
                             self.fame_k(len(game.sides), rating[p], wins[p], game.moves)
                         change[p] += k * (s - e)

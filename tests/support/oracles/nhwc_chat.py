@@ -57,7 +57,7 @@ class NhwcChat:
             await self.tick(pause(rng))
             return "tick"
         if roll < 0.75:
-            return await membership(chat, rng, rules, set().union(*self.busy))
+            return await membership(chat, rng, rules, {n for pair in self.busy for n in pair if n})
         if roll < 0.85 and rules.games:
             return await void_one(chat, rng, rules.games)
         if roll < 0.95 and rules.games:
