@@ -158,6 +158,46 @@ def _check_listen(*addresses: tuple[str, str, str]) -> None:
                 raise ConfigError(f"{where} {error}") from None
 
 
+def _role(discord: dict[str, Any]) -> str:
+    role = str(discord.get("moderator_role", ""))
+    if role and not is_digits(role):
+        raise ConfigError("[discord] moderator_role is a role id (digits; in Discord: right-click "
+                          "the role, Copy Role ID)")
+    return role
+
+
+def _webhook(telegram: dict[str, Any]) -> str:
+    webhook = str(telegram.get("webhook_url", ""))
+    if webhook and not webhook.startswith("https://"):
+        raise ConfigError("[telegram] webhook_url must be an https:// address: Telegram only "
+                          "delivers to HTTPS (a proxy in front may end TLS and pass to listen)")
+    return webhook
+
+
+def _backup_keep(backup: dict[str, Any]) -> int:
+    keep = backup.get("keep", 7)
+    if not isinstance(keep, int) or isinstance(keep, bool) or keep < 1:
+        raise ConfigError("[backup] keep is how many daily backups to keep: a whole number, "
+                          "at least 1")
+    return keep
+
+
+def _session_days(web: dict[str, Any]) -> float:
+    days = web.get("session_days", 7)
+    if not isinstance(days, int | float) or isinstance(days, bool) or not 0 < days <= 365:
+        raise ConfigError("[web] session_days is how long a dashboard login lasts: a number "
+                          "of days above 0, at most 365 (7 if left out)")
+    return float(days)
+
+
+def _cache_mb(database: dict[str, Any]) -> float:
+    cache_mb = database.get("cache_mb", tuning.CACHE_MB)
+    if not isinstance(cache_mb, int | float) or isinstance(cache_mb, bool) or cache_mb <= 0:
+        raise ConfigError("[database] cache_mb is the memory, in MB, the ladders' standings "
+                          f"may keep: a number above 0 ({tuning.CACHE_MB} if left out)")
+    return float(cache_mb)
+
+
 def load(path: str | Path | None, env: dict[str, str] | None = None) -> Config:
     """Read a config file (None: defaults only) and the token environment variables."""
     env = dict(os.environ) if env is None else env
@@ -167,38 +207,23 @@ def load(path: str | Path | None, env: dict[str, str] | None = None) -> Config:
     presets = _presets(_section(data, "presets"))
     telegram = _section(data, "telegram")
     discord = _section(data, "discord")
-    role = str(discord.get("moderator_role", ""))
-    if role and not is_digits(role):
-        raise ConfigError("[discord] moderator_role is a role id (digits; in Discord: right-click "
-                          "the role, Copy Role ID)")
-    webhook, listen = str(telegram.get("webhook_url", "")), str(telegram.get("listen", ""))
-    if webhook and not webhook.startswith("https://"):
-        raise ConfigError("[telegram] webhook_url must be an https:// address: Telegram only "
-                          "delivers to HTTPS (a proxy in front may end TLS and pass to listen)")
+    role, webhook = _role(discord), _webhook(telegram)
+    listen = str(telegram.get("listen", ""))
     web = _section(data, "web")
     _check_listen(("[telegram]", listen, "0.0.0.0"),
                   ("[web]", str(web.get("listen", "")), "127.0.0.1"))
     backup = _section(data, "backup")
-    keep = backup.get("keep", 7)
-    if not isinstance(keep, int) or isinstance(keep, bool) or keep < 1:
-        raise ConfigError("[backup] keep is how many daily backups to keep: a whole number, "
-                          "at least 1")
-    days = web.get("session_days", 7)
-    if not isinstance(days, int | float) or isinstance(days, bool) or not 0 < days <= 365:
-        raise ConfigError("[web] session_days is how long a dashboard login lasts: a number "
-                          "of days above 0, at most 365 (7 if left out)")
+    keep = _backup_keep(backup)
+    days = _session_days(web)
     log = _section(data, "log")
-    cache_mb = database.get("cache_mb", tuning.CACHE_MB)
-    if not isinstance(cache_mb, int | float) or isinstance(cache_mb, bool) or cache_mb <= 0:
-        raise ConfigError("[database] cache_mb is the memory, in MB, the ladders' standings "
-                          f"may keep: a number above 0 ({tuning.CACHE_MB} if left out)")
+    cache_mb = _cache_mb(database)
     language = _language(_section(data, "bot"))
     if language != "en":  # new ladders speak it unless [ladder] says otherwise
         defaults.setdefault("language", language)
     return Config(
         database_path=str(database.get("path", "ladder.db")),
         database_url=env.get("LADDERBOT_DATABASE_URL") or str(database.get("url", "")),
-        cache_mb=float(cache_mb),
+        cache_mb=cache_mb,
         policy=Policy(tuple(defaults.items()), tuple(presets),
                       str(web.get("url", "")) or (f"http://{web['listen']}"
                                                    if web.get("listen") else ""),
@@ -220,7 +245,7 @@ def load(path: str | Path | None, env: dict[str, str] | None = None) -> Config:
         web_listen=str(web.get("listen", "")),
         web_url=str(web.get("url", "")),
         web_telegram_login=str(web.get("telegram_login", "")).lstrip("@"),
-        web_session_days=float(days),
+        web_session_days=days,
         backup_dir=str(backup.get("dir", "")),
         backup_keep=keep,
         log_level=str(log.get("level", "INFO")).upper(),

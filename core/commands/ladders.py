@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from core.commands.base import Command, Spec
+from core.commands.base import Command, Spec, no_args
 from core.commands.params import (
     CHOICE,
     CODE,
@@ -182,76 +183,95 @@ def _preset(args: Args) -> tuple[str | None, tuple[tuple[str, str], ...]]:
     return (presets[0] if presets else None), tuple(p for p in options if p[0] != "preset")
 
 
+def _create(args: Args) -> Command:
+    if not args.tokens:
+        raise args.error(t("mod.name_new"))
+    name = ladder_name(args.pop())
+    if name is None:
+        raise args.error(t("mod.ladder_name"))
+    preset, options = _preset(args)
+    if preset is None:
+        raise args.error(t("mod.which_preset"))
+    return CreateLadder(name, preset, options)
+
+
+def _set(args: Args) -> Command:
+    preset, options = _preset(args)
+    if preset is not None:
+        return SwitchRulebook(preset, options)
+    if not options:
+        raise args.error(t("mod.set_what"))
+    return ChangeSettings(options)
+
+
+def _import(args: Args) -> Command:
+    name = ladder_name(args.pop()) if args.tokens else None
+    if name is None:
+        raise args.error(t("chat_import.which"))
+    preset, options = _preset(args)
+    if options:
+        raise args.error(t("chat_import.options"))
+    return ImportFile(name, preset)
+
+
+def _whatif(args: Args) -> Command:
+    preset, options = _preset(args)
+    if preset is None and not options:
+        raise args.error(t("whatif.what"))
+    return WhatIf(preset, options)
+
+
+def _join_share(args: Args) -> Command:
+    named = ladder_name(args.tokens[1]) if len(args.tokens) == 2 else None
+    if named is None:
+        raise args.error(t("mod.join_share"))
+    return JoinShare(args.pop(), named)
+
+
+def _rename(args: Args) -> Command:
+    named = ladder_name(args.pop()) if len(args.tokens) == 1 else None
+    if named is None:
+        raise args.error(t("mod.new_name"))
+    return RenameLadder(named)
+
+
+def _delete(args: Args) -> Command:
+    name = ladder_name(args.pop()) if args.tokens else None
+    if name is None:
+        raise args.error(t("mod.delete_which"))
+    confirmed = bool(args.tokens) and args.tokens[0].lower() == "confirm"
+    if confirmed:
+        args.pop()
+    args.done()
+    return DeleteLadder(name, confirmed)
+
+
+def _default(args: Args) -> Command:
+    named = ladder_name(args.pop()) if len(args.tokens) == 1 else None
+    if named is None:
+        raise args.error(t("mod.default_which"))
+    return MakeDefault(named)
+
+
+# /ladder's subcommands, each word's parser of what follows it.
+_SUBCOMMANDS: dict[str, Callable[[Args], Command]] = {
+    "create": _create, "set": _set, "import": _import, "whatif": _whatif,
+    "info": no_args(ShowLadder()), "show": no_args(ShowLadder()),
+    "settings": no_args(ShowLadder()), "list": no_args(ListLadders()),
+    "pin": no_args(PinStandings()), "unpin": no_args(UnpinStandings()),
+    "share": no_args(ShareLadder()), "unshare": no_args(Unshare()),
+    "join-share": _join_share, "rename": _rename, "delete": _delete, "default": _default,
+}
+
+
 def parse_ladder(args: Args) -> Command:
     """/ladder create|set|info|list|pin|unpin|default|rename|delete|share|join-share|
-    unshare."""
+    unshare|import|whatif."""
     sub = (args.pop().lower() if args.tokens else "info")
-    if sub == "create":
-        if not args.tokens:
-            raise args.error(t("mod.name_new"))
-        name = ladder_name(args.pop())
-        if name is None:
-            raise args.error(t("mod.ladder_name"))
-        preset, options = _preset(args)
-        if preset is None:
-            raise args.error(t("mod.which_preset"))
-        return CreateLadder(name, preset, options)
-    if sub == "set":
-        preset, options = _preset(args)
-        if preset is not None:
-            return SwitchRulebook(preset, options)
-        if not options:
-            raise args.error(t("mod.set_what"))
-        return ChangeSettings(options)
-    if sub == "import":
-        name = ladder_name(args.pop()) if args.tokens else None
-        if name is None:
-            raise args.error(t("chat_import.which"))
-        preset, options = _preset(args)
-        if options:
-            raise args.error(t("chat_import.options"))
-        return ImportFile(name, preset)
-    if sub == "whatif":
-        preset, options = _preset(args)
-        if preset is None and not options:
-            raise args.error(t("whatif.what"))
-        return WhatIf(preset, options)
-    if sub in ("info", "show", "settings"):
-        args.done()
-        return ShowLadder()
-    if sub == "list":
-        args.done()
-        return ListLadders()
-    if sub in ("pin", "unpin", "share", "unshare"):
-        args.done()
-        bare: dict[str, Command] = {"pin": PinStandings(), "unpin": UnpinStandings(),
-                                    "share": ShareLadder(), "unshare": Unshare()}
-        return bare[sub]
-    if sub == "join-share":
-        named = ladder_name(args.tokens[1]) if len(args.tokens) == 2 else None
-        if named is None:
-            raise args.error(t("mod.join_share"))
-        return JoinShare(args.pop(), named)
-    if sub == "rename":
-        named = ladder_name(args.pop()) if len(args.tokens) == 1 else None
-        if named is None:
-            raise args.error(t("mod.new_name"))
-        return RenameLadder(named)
-    if sub == "delete":
-        name = ladder_name(args.pop()) if args.tokens else None
-        if name is None:
-            raise args.error(t("mod.delete_which"))
-        confirmed = bool(args.tokens) and args.tokens[0].lower() == "confirm"
-        if confirmed:
-            args.pop()
-        args.done()
-        return DeleteLadder(name, confirmed)
-    if sub == "default":
-        named = ladder_name(args.pop()) if len(args.tokens) == 1 else None
-        if named is None:
-            raise args.error(t("mod.default_which"))
-        return MakeDefault(named)
-    raise args.error(t("mod.unknown_ladder_sub", sub=clip(sub)))
+    parser = _SUBCOMMANDS.get(sub)
+    if parser is None:
+        raise args.error(t("mod.unknown_ladder_sub", sub=clip(sub)))
+    return parser(args)
 
 
 # Its words, as /help, the parser and Telegram's menus read them.

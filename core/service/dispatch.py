@@ -182,13 +182,20 @@ def _execute(repo: Repo, ctx: Context, parsed: Parsed, policy: Policy) -> tuple[
     if isinstance(ladder, LadderError):
         return refused(ladder), bots if isinstance(ladder, NoLadder) and parsed.ladder is None \
             else _chat_language(repo, ctx.chat, bots)
+    return _on_ladder(repo, ctx, ladder, cmd, policy)
+
+
+def _on_ladder(repo: Repo, ctx: Context, ladder: LadderInfo, cmd: Command,
+               policy: Policy) -> tuple[Reply, str]:
+    """A command about one ladder, found: run after the jobs due on it, its news told to
+    the other chats that share it. The reply, and the ladder's language."""
     if cmd.moderator and not ctx.moderates(ladder):
         return refused(NotAllowed(t("moderators.only"))), ladder.settings.language
     announcements = catch_up(repo, ladder, ctx.at)
     if announcements:
         ladder = repo.ladder(ctx.chat, ladder.name) or ladder
     session = Session(repo, ctx, ladder, policy)
-    run = handler.run
+    run = HANDLERS[type(cmd)].run
     if run is None:  # (no such command comes here: each has a handler)
         return refused(RuleViolation(t("command.not_ladder"))), ladder.settings.language
     reply = _guarded(repo, lambda: run(session, cmd))

@@ -83,6 +83,33 @@ def import_matches(repo: Repo, chat: str, name: str, settings: Settings | None,
     # Players an import undone made, nobody's yet: they join again at their next match.
     away = {p for p, info in players.items() if not info.member and info.user.startswith(UNCLAIMED)}
     made: list[PlayerInfo] = []
+    ladder, done = _apply(repo, ladder, matches, _Names(ids, away, made), observe, progress)
+    batch = ImportBatch(ladder.id, len(repo.imports(ladder.id)) + 1, now, by.name,
+                        done[0] if done else 1, done[-1] if done else 0,
+                        tuple(p.id for p in made))
+    repo.save_import(batch)
+    repo.add_audit(AuditEntry(ladder.id, now, by.name, "import", "", None, None,
+                              encode(batch.named())))
+    return Imported(ladder.name, batch.id, tuple(done), tuple(p.name for p in made),
+                    matches[0].at if matches else None, matches[-1].at if matches else None)
+
+
+@dataclass(frozen=True, slots=True)
+class _Names:
+    """The file's names as the import goes: the ladder's players by name, those away
+    (nobody's yet, after an undone import) and those it made."""
+
+    ids: dict[str, PlayerId]
+    away: set[PlayerId]
+    made: list[PlayerInfo]
+
+
+def _apply(repo: Repo, ladder: LadderInfo, matches: Sequence[FileMatch], names: _Names,
+           observe: Observer | None, progress: Callable[[int], None] | None
+           ) -> tuple[LadderInfo, list[int]]:
+    """Every match in order, plain ones appended in runs: the ladder as it stands after,
+    and the matches' numbers."""
+    ids, away = names.ids, names.away
     done: list[int] = []
     run: list[FileMatch] = []  # plain one-on-one matches, appended together
 
@@ -101,19 +128,12 @@ def import_matches(repo: Repo, chat: str, name: str, settings: Settings | None,
             continue
         flush()
         with renewed():  # (each match a command's budget: a long import is many)
-            ladder, number = _one(repo, ladder, match, ids, made, away, observe)
+            ladder, number = _one(repo, ladder, match, ids, names.made, away, observe)
         done.append(number)
         if progress is not None:
             progress(1)
     flush()
-    batch = ImportBatch(ladder.id, len(repo.imports(ladder.id)) + 1, now, by.name,
-                        done[0] if done else 1, done[-1] if done else 0,
-                        tuple(p.id for p in made))
-    repo.save_import(batch)
-    repo.add_audit(AuditEntry(ladder.id, now, by.name, "import", "", None, None,
-                              encode(batch.named())))
-    return Imported(ladder.name, batch.id, tuple(done), tuple(p.name for p in made),
-                    matches[0].at if matches else None, matches[-1].at if matches else None)
+    return ladder, done
 
 
 def _plain(match: FileMatch, ids: Mapping[str, PlayerId], away: set[PlayerId]) -> bool:

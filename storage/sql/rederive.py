@@ -15,7 +15,7 @@ from core.domain.events import Event, MatchConfirmed
 from core.domain.ledger import Rederived
 from core.domain.model import Correction, PlayerId
 from core.domain.ripple import ripple
-from core.domain.ripple_history import Original
+from core.domain.ripple_history import Original, Rippled
 from core.domain.standing import Change, PlayerState
 from core.domain.state import LadderState, standing_changes
 from storage.sql import tuning
@@ -71,6 +71,19 @@ class Rederivation(RepoPart):
         # serves a restart; a correction between the two that neither the journal nor a
         # ripple can take replays from the one before the match.
         self._snapshot(ladder, old)
+        self._write_rippled(ladder, from_seq, match, old, done)
+        changed = list(done.before)
+
+        def before(p: PlayerId) -> PlayerState | None:
+            return done.before[p] if p in done.before else old.players.get(p)
+
+        return Rederived(from_seq, (), standing_changes(before, old.order, old, changed))
+
+    def _write_rippled(self, ladder: int, from_seq: int, match: int, state: LadderState,
+                       done: Rippled) -> None:
+        """What a ripple changed, written: the history of the events it re-derived (and
+        none for the corrected match, if voided), the match's flags, the players it
+        moved, and the frozen tables it restated."""
         rows_of: list[tuple[Any, ...]] = []
         for seq, (at, outcome) in done.outcomes.items():
             history_rows(ladder, seq, at, None, outcome, rows_of, [])
@@ -80,18 +93,12 @@ class Rederivation(RepoPart):
         self.conn.executemany(INSERT_CHANGES, rows_of)
         if done.effect is not None:
             self.conn.execute(RESTATE_FLAGS, (int(done.effect[0]), done.effect[1], ladder, match))
-        changed = list(done.before)
-        self._write_players(ladder, old, changed)
+        self._write_players(ladder, state, list(done.before))
         for label in done.frozen:
-            self._write_season(ladder, label, old.frozen[label])
+            self._write_season(ladder, label, state.frozen[label])
         if done.frozen:
             self.conn.execute("DELETE FROM hall_of_fame WHERE ladder=?", (ladder,))
-            self._write_hall(ladder, 0, old.hall)
-
-        def before(p: PlayerId) -> PlayerState | None:
-            return done.before[p] if p in done.before else old.players.get(p)
-
-        return Rederived(from_seq, (), standing_changes(before, old.order, old, changed))
+            self._write_hall(ladder, 0, state.hall)
 
     def _rippling(self, ladder: int, from_seq: int) -> Original | None:
         """The corrected match as stored, if a ripple may follow it: a plain one-on-one
