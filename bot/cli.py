@@ -116,6 +116,8 @@ async def _export(args: argparse.Namespace) -> int:
 
 async def _import(args: argparse.Namespace) -> int:
     config, path = _database(args)
+    if args.dry_run and await _missing(path):
+        path = ":memory:"  # (a dry run leaves no new database behind)
     with _in_use(path):
         print(await run_import(args, path, config.policy))
     return 0

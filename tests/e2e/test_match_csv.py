@@ -178,6 +178,16 @@ def test_a_dry_run_changes_nothing(tmp_path: Path, capsys: Capture) -> None:
     assert db.read_bytes() == before
 
 
+def test_a_dry_run_makes_no_database(tmp_path: Path, capsys: Capture) -> None:
+    """A dry run into a database that is not there shows its standings and leaves no
+    file behind (a mistyped --db must not leave an empty database)."""
+    (tmp_path / "m.csv").write_text(FILE)
+    said = _import(capsys, tmp_path / "new.db", tmp_path / "m.csv", "--preset", "duel",
+                   "--dry-run")
+    assert "A dry run: nothing was changed." in said and "1. dan 1017" in said
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.csv"]
+
+
 def test_what_cannot_be_imported_is_refused_before_anything_is_written(
         tmp_path: Path, capsys: Capture) -> None:
     db, file = tmp_path / "r.db", tmp_path / "m.csv"
