@@ -68,7 +68,8 @@ def _reading(sub: Any) -> None:
                         help="with json: add the ladder's whole history, which `ladderbot "
                              "import FILE.json` makes a new ladder of")
 
-    imported = sub.add_parser("import", help="put a match CSV's matches into a ladder",
+    imported = sub.add_parser("import",
+                              help="bring a match CSV or an exported history into a ladder",
                               description="Replay a match CSV (docs/contracts/console.md) "
                                           "into a ladder, in one transaction: as if each "
                                           "match had been reported and confirmed at its time; "
