@@ -231,6 +231,39 @@ async def test_a_discord_login_checks_its_state(tmp_path: Path) -> None:
         assert oauth.refused == []  # (the replay was refused by the state cookie first)
 
 
+async def _players_forms(client: TestClient[Any, Any], chat: Chat, csrf: str) -> None:
+    """The players' forms: a rating adjusted (and refused three ways), a result set, a
+    player banned; the page's corrections name each."""
+    who = {"csrf": csrf, "player": "2", "text": "a bonus"}
+    adjusted = await client.post("/ladders/1/manage",
+                                 data={**who, "action": "adjust", "amount": "+10"})
+    assert adjusted.status == 200, await adjusted.text()
+    for bad in ({"amount": "ten"}, {"player": "99"}, {"text": ""}):
+        assert (await client.post("/ladders/1/manage", data={
+            **who, "action": "adjust", "amount": "+1", **bad})).status == 400
+    await chat.ok("alice", "/report win @mod")
+    await chat.ok("mod", "/confirm")
+    result = {"csrf": csrf, "action": "set", "match": "2", "result": "1", "text": "mod won"}
+    assert (await client.post("/ladders/1/manage", data=result)).status == 200
+    banned = await client.post("/ladders/1/manage", data={
+        **who, "player": "3", "action": "ban", "text": "spam"})
+    assert banned.status == 200, await banned.text()
+    page = await (await client.get("/ladders/1/manage")).text()
+    assert "mod (web) banned" in page and "mod (web) adjusted" in page
+
+
+async def _nothing_for_a_player(client: TestClient[Any, Any], chat: Chat,
+                                form: dict[str, str]) -> None:
+    """Alice moderates nothing: no page, no action, however she asks (a form of the
+    moderator's with her own token)."""
+    await login(client, chat.at, uid="42")
+    alice = re.search(r'name="csrf" value="([^"]+)"', await (await client.get("/me")).text())
+    assert alice is not None
+    assert (await client.get("/ladders/1/manage")).status == 404
+    forged = {**form, "csrf": alice.group(1), "text": "k=16"}
+    assert (await client.post("/ladders/1/manage", data=forged)).status == 404
+
+
 async def test_a_moderator_changes_a_setting_and_voids_a_report_on_the_web(
         tmp_path: Path) -> None:
     """Asked of the platform before the page and each action: the moderator (Telegram 1)
@@ -275,32 +308,8 @@ async def test_a_moderator_changes_a_setting_and_voids_a_report_on_the_web(
             assert "mod (web) voided #1: a &lt;b&gt;mistake&lt;/b&gt;" in page
             assert (await client.post("/ladders/1/manage",
                                       data={**void, "csrf": "x"})).status == 403
-            # The players' forms: a rating adjusted, a result set, a player banned.
-            who = {"csrf": csrf.group(1), "player": "2", "text": "a bonus"}
-            adjusted = await client.post("/ladders/1/manage",
-                                         data={**who, "action": "adjust", "amount": "+10"})
-            assert adjusted.status == 200, await adjusted.text()
-            for bad in ({"amount": "ten"}, {"player": "99"}, {"text": ""}):
-                assert (await client.post("/ladders/1/manage", data={
-                    **who, "action": "adjust", "amount": "+1", **bad})).status == 400
-            await chat.ok("alice", "/report win @mod")
-            await chat.ok("mod", "/confirm")
-            result = {"csrf": csrf.group(1), "action": "set", "match": "2", "result": "1",
-                      "text": "mod won"}
-            assert (await client.post("/ladders/1/manage", data=result)).status == 200
-            banned = await client.post("/ladders/1/manage", data={
-                **who, "player": "3", "action": "ban", "text": "spam"})
-            assert banned.status == 200, await banned.text()
-            page = await (await client.get("/ladders/1/manage")).text()
-            assert "mod (web) banned" in page and "mod (web) adjusted" in page
-            # Alice moderates nothing: no page, no action, however she asks.
-            await login(client, chat.at, uid="42")
-            alice = re.search(r'name="csrf" value="([^"]+)"',
-                              await (await client.get("/me")).text())
-            assert alice is not None
-            assert (await client.get("/ladders/1/manage")).status == 404
-            forged = {**form, "csrf": alice.group(1), "text": "k=16"}
-            assert (await client.post("/ladders/1/manage", data=forged)).status == 404
+            await _players_forms(client, chat, csrf.group(1))
+            await _nothing_for_a_player(client, chat, form)
         told = await store.run(lambda repo: [a.text for _, _, a in repo.outbox_due(
             chat.at + 1)], commit=False)
         assert len(told) == 5 and "k=24" in told[0] and "#1" in told[1]

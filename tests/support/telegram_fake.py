@@ -116,6 +116,37 @@ class FakeTelegram:
             said = str(params.get("text") or "")
             self.links += limits.telegram_links(said)
             self.links += limits.telegram_entities(said, COMMANDS, self.usernames)
+        refused = self._refused(method, params)
+        if refused is not None:
+            return refused
+        if method in ("sendMessage", "answerCallbackQuery"):
+            self.answered.set()
+        if self.failures.get(method, 0) > 0:
+            self.failures[method] -= 1
+            return 429, {"ok": False, "error_code": 429,
+                         "description": "Too Many Requests: retry after 3",
+                         "parameters": {"retry_after": 3}}
+        if method == "editMessageText":
+            return self.edit(params)
+        if method == "getFile":
+            return self._file(params)
+        result: Any = True
+        if method == "getMe":
+            result = BOT
+        elif method == "sendMessage":
+            result = self._sent(params)
+        elif method == "getChatAdministrators":
+            result = [{"status": "creator", "user": u, "is_anonymous": False}
+                      for u in self.admins.get(int(params["chat_id"]), [])]
+        elif method == "getUpdates":
+            offset = int(params.get("offset", 0) or 0)
+            result = [u for u in self.updates if u["update_id"] >= offset]
+        return 200, {"ok": True, "result": result}
+
+    def _refused(self, method: str, params: dict[str, Any]
+                 ) -> tuple[int, dict[str, Any]] | None:
+        """What the Bot API refuses before doing anything: a call past its limits, a
+        message where the bot may not write, past a group's budget (None: none of it)."""
         refusal = limits.telegram_call(method, params)
         if refusal is not None:  # as the Bot API refuses it (tests/support/platform_limits.py)
             self.refused.append((method, refusal))
@@ -131,49 +162,33 @@ class FakeTelegram:
             self.undelivered.append(params)
             return 403, {"ok": False, "error_code": 403,
                          "description": "Forbidden: bot can't initiate conversation with a user"}
-        if (late := self._over_budget(method, chat_id)) is not None:
-            return late
-        if method in ("sendMessage", "answerCallbackQuery"):
-            self.answered.set()
-        if self.failures.get(method, 0) > 0:
-            self.failures[method] -= 1
-            return 429, {"ok": False, "error_code": 429,
-                         "description": "Too Many Requests: retry after 3",
-                         "parameters": {"retry_after": 3}}
-        result: Any = True
-        if method == "getMe":
-            result = BOT
-        elif method == "sendMessage":
-            self.message_id += 1
-            chat_id = int(params["chat_id"])
-            result = {"message_id": self.message_id, "date": 1767607200, "from": BOT,
-                      "chat": {**GROUP, "id": chat_id}, "text": params["text"]}
-            self.messages[(chat_id, self.message_id)] = params["text"]
-            self.ids[id(params)] = self.message_id
-            if "reply_markup" in params:
-                markup = params["reply_markup"]
-                result["reply_markup"] = json.loads(markup) if isinstance(markup, str) \
-                    else markup
-        elif method == "editMessageText":
-            return self.edit(params)
-        elif method == "getFile":
-            data = self.files.get(str(params["file_id"]))
-            if data is None:
-                return 400, {"ok": False, "error_code": 400,
-                             "description": "Bad Request: invalid file_id"}
-            if len(data) > limits.TELEGRAM_DOWNLOAD:
-                return 400, {"ok": False, "error_code": 400,
-                             "description": "Bad Request: file is too big"}
-            result = {"file_id": params["file_id"], "file_unique_id": f"u{params['file_id']}",
-                      "file_size": len(data), "file_path": f"documents/{params['file_id']}"}
-        elif method == "getChatAdministrators":
-            result = [{"status": "creator", "user": u, "is_anonymous": False}
-                      for u in self.admins.get(int(params["chat_id"]), [])]
-        elif method == "getUpdates":
-            offset = int(params.get("offset", 0) or 0)
-            result = [u for u in self.updates if u["update_id"] >= offset]
-        return 200, {"ok": True, "result": result}
+        return self._over_budget(method, chat_id)
 
+    def _sent(self, params: dict[str, Any]) -> dict[str, Any]:
+        """A message sent: kept by its chat and id, as the Bot API answers it."""
+        self.message_id += 1
+        chat_id = int(params["chat_id"])
+        result = {"message_id": self.message_id, "date": 1767607200, "from": BOT,
+                  "chat": {**GROUP, "id": chat_id}, "text": params["text"]}
+        self.messages[(chat_id, self.message_id)] = params["text"]
+        self.ids[id(params)] = self.message_id
+        if "reply_markup" in params:
+            markup = params["reply_markup"]
+            result["reply_markup"] = json.loads(markup) if isinstance(markup, str) else markup
+        return result
+
+    def _file(self, params: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        """getFile: a document's path to download, or why not."""
+        data = self.files.get(str(params["file_id"]))
+        if data is None:
+            return 400, {"ok": False, "error_code": 400,
+                         "description": "Bad Request: invalid file_id"}
+        if len(data) > limits.TELEGRAM_DOWNLOAD:
+            return 400, {"ok": False, "error_code": 400,
+                         "description": "Bad Request: file is too big"}
+        return 200, {"ok": True, "result": {
+            "file_id": params["file_id"], "file_unique_id": f"u{params['file_id']}",
+            "file_size": len(data), "file_path": f"documents/{params['file_id']}"}}
 
     def _over_budget(self, method: str, chat_id: int) -> tuple[int, dict[str, Any]] | None:
         """A 429 for a message or edit past a group's 20 a minute (None: within it)."""
