@@ -26,6 +26,7 @@ from bot.console import Console, input_lines, interactive
 from bot.importing import run_import
 from bot.runtime import NO_PLATFORM
 from core.domain.errors import LadderError, NoLadder
+from core.i18n import render
 from core.service import dispatch
 from core.service.queries.ladders import member_count
 from core.service.queries.match_csv import ladder_csv
@@ -119,7 +120,10 @@ async def _import(args: argparse.Namespace) -> int:
     if args.dry_run and await _missing(path):
         path = ":memory:"  # (a dry run leaves no new database behind)
     with _in_use(path):
-        print(await run_import(args, path, config.policy))
+        try:
+            print(await run_import(args, path, config.policy))
+        except LadderError as error:  # (in the operator's language, as the lines it prints)
+            raise LadderError(render(error.reason, config.policy.language)) from None
     return 0
 
 

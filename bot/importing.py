@@ -45,7 +45,7 @@ async def run_import(args: argparse.Namespace, path: str, policy: Policy) -> str
         return await _import_history(args, path, policy, data)
     matches = read_match_file(data)
     if not matches:
-        return render(t("import.nothing"), "en")
+        return render(t("import.nothing"), policy.language)
     settings = policy.settings_for(args.preset) if args.preset else None
     now = int(time.time())  # (when the import was made, as its audit line says)
 
@@ -56,7 +56,7 @@ async def run_import(args: argparse.Namespace, path: str, policy: Policy) -> str
     bar = tqdm(total=len(matches), unit=" matches", disable=not sys.stderr.isatty(),
                leave=False, ncols=size.columns, nrows=size.lines)
 
-    def work(repo: Any) -> tuple[Imported, str]:
+    def work(repo: Any) -> tuple[Imported, tuple[str, str]]:
         bar.reset()  # (a unit of work may be tried again)
         done = import_matches(repo, args.chat, args.ladder, settings, matches, now,
                               progress=bar.update)
@@ -64,7 +64,7 @@ async def run_import(args: argparse.Namespace, path: str, policy: Policy) -> str
 
     with bar:
         async with store_for(path) as store:
-            done, table = await store.run(work, commit=not args.dry_run)
+            done, (table, language) = await store.run(work, commit=not args.dry_run)
     lines = [t("import.done", count=len(done.matches), ladder=done.ladder,
                first=iso(done.first or 0), last=iso(done.last or 0))]
     if done.new_players:
@@ -74,15 +74,18 @@ async def run_import(args: argparse.Namespace, path: str, policy: Policy) -> str
         lines.append(t("import.dry_run"))
     else:
         lines.append(t("import.batch", id=done.batch, ladder=done.ladder))
-    return "\n".join([*(render(line, "en") for line in lines), table])
+    return "\n".join([*(render(line, language) for line in lines), table])
 
 
-def _standings(repo: Any, chat: str, name: str, policy: Policy) -> str:
-    """The ladder's standings, as /standings answers in its chat."""
+def _standings(repo: Any, chat: str, name: str, policy: Policy) -> tuple[str, str]:
+    """The ladder's standings, as /standings answers in its chat, and the language they
+    are in (the ladder's: the lines printed above them are said in it too)."""
     ladder = repo.ladder(chat, name)
     asked = "/standings rating" + ("" if ladder.is_default else f" ladder={ladder.name}")
     reply = handle(repo, Context(chat, IMPORTER, ladder.clock), asked, named, policy)
-    return "" if reply is None else render(reply.text, "en")
+    if reply is None:
+        return "", policy.language
+    return render(reply.text, reply.language), reply.language
 
 
 async def _import_history(args: argparse.Namespace, path: str, policy: Policy,
@@ -98,15 +101,15 @@ async def _import_history(args: argparse.Namespace, path: str, policy: Policy,
         raise LadderError(t("import.json_bad", why="no \"history\" (ladderbot export "
                                                    "--history writes it)"))
 
-    def work(repo: Any) -> tuple[int, str]:
+    def work(repo: Any) -> tuple[int, tuple[str, str]]:
         restore(repo, args.chat, args.ladder, exported["history"])
         schedule(repo, args.chat, args.ladder)  # (its next job, for the scheduler)
         return len(exported["history"]["events"]), _standings(repo, args.chat, args.ladder,
                                                               policy)
 
     async with store_for(path) as store:
-        events, table = await store.run(work, commit=not args.dry_run)
+        events, (table, language) = await store.run(work, commit=not args.dry_run)
     lines = [t("import.json_done", ladder=args.ladder, events=Number(events), count=events)]
     if args.dry_run:
         lines.append(t("import.dry_run"))
-    return "\n".join([*(render(line, "en") for line in lines), table])
+    return "\n".join([*(render(line, language) for line in lines), table])

@@ -188,6 +188,27 @@ def test_a_dry_run_makes_no_database(tmp_path: Path, capsys: Capture) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["m.csv"]
 
 
+def test_an_import_speaks_the_ladders_language(tmp_path: Path, capsys: Capture) -> None:
+    """With [bot] language = "ru", the lines above the standings are Russian as the
+    standings are (they were English above a Russian table)."""
+    config, file = tmp_path / "config.toml", tmp_path / "m.csv"
+    config.write_text('[bot]\nlanguage = "ru"\n')
+    file.write_text(FILE)
+    code, out, err = cli(capsys, "import", "--config", str(config), "--db",
+                         str(tmp_path / "r.db"), "--ladder", "main", "--preset", "duel",
+                         str(file))
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0] == "Импортировано 4 матча (2026-01-05T10:00:00+00:00 — " \
+        "2026-01-08T10:00:00+00:00) в main."
+    assert lines[2].startswith("Это импорт 1 в main") and lines[3] == "main: рейтинги"
+    file.write_text(FILE.replace("2026-01-07", "2026-01-04"))
+    code, _, err = cli(capsys, "import", "--config", str(config), "--db",
+                       str(tmp_path / "r.db"), "--ladder", "new", "--preset", "duel",
+                       str(file))
+    assert code == 1 and err.startswith("ladderbot import: Строка 4: ")
+
+
 def test_what_cannot_be_imported_is_refused_before_anything_is_written(
         tmp_path: Path, capsys: Capture) -> None:
     db, file = tmp_path / "r.db", tmp_path / "m.csv"
