@@ -43,7 +43,7 @@ def parse(text: str, author: UserRef, resolve: Resolver,
                       t("parse.lists_open") if word in ("challenges", "pending") else "", sep="")
         # (what was typed, shown as typed: no command to tap, core.domain.names)
         raise UsageError(t("parse.unknown_command", word=shielded(f"/{shown}"), hint=hint))
-    args = Args(spec.word, kept, author, resolve, reply_to, usage(spec.word))
+    args = Args(spec.word, kept, author, resolve, reply_to, usage(spec.word, kept))
     command = spec.parser(args)
     if ladder is not None and command.chat_wide:
         # These name their ladder themselves (or none); ladder= would be silently ignored.

@@ -5,6 +5,8 @@ service's bus (core.service.bus) says what runs each command.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from core.commands import (
     accounts,
     challenges,
@@ -56,9 +58,15 @@ NOT_NEWS: frozenset[type[Command]] = frozenset(
     + [Unshare])
 
 
-def usage(word: str) -> Text:
-    """The usage line of a command word (its words stay as they are in every language)."""
-    return t("usage.line", line=USAGE.get(word, USAGE["help"]))
+def usage(word: str, said: Sequence[str] = ()) -> Text:
+    """The usage line of a command word (its words stay as they are in every language):
+    of its forms, those the words `said` after it begin, where they begin any (a mistyped
+    `/mod adjust` is shown its own form, not all of /mod's)."""
+    spec = WORDS.get(word, WORDS["help"])
+    first = said[0].lower() if said else None
+    begun = [form for form in spec.usage
+             if first in (form.split()[1:2] or [""])[0].split("|")]
+    return t("usage.line", line=" | ".join(begun) if begun else USAGE[spec.word])
 
 
 def usage_error(word: str, problem: Message, stray: str = "") -> UsageError:

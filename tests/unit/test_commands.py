@@ -182,6 +182,27 @@ def test_malformed_commands_get_their_usage(text: str, problem: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "shown", "not_shown"),
+    [
+        ("/mod adjust @bob +1e9 why", "Usage: /mod adjust @user +N|-N reason...\n", "/mod void"),
+        ("/ladder set", "/ladder set key=value ... | /ladder set preset=PRESET", "create"),
+        ("/report loss @bob moves=-1", "Usage: /report win|loss|draw @user", "/report ffa"),
+        ("/tournament join a b c", "Usage: /tournament join|leave|start|ready [NAME]\n",
+         "create"),
+        ("/mod frobnicate", "/mod void MATCH_ID reason... | /mod set", "\0"),  # (all forms)
+    ],
+)
+def test_a_usage_line_names_the_forms_the_command_began(text: str, shown: str,
+                                                        not_shown: str) -> None:
+    # (a mistyped `/mod adjust` is told its own form, not all eleven of /mod)
+    with pytest.raises(UsageError) as refused:
+        parse(text, ME, resolve)
+    message = str(refused.value) + "\n"
+    assert shown in message
+    assert not_shown not in message
+
+
+@pytest.mark.parametrize(
     ("text", "problem"),
     [
         ("/report draw @bob major", "A draw carries no margin"),
