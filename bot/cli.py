@@ -33,7 +33,7 @@ from core.service.queries.match_csv import ladder_csv
 from storage.ladder_file import history
 from storage.postgres.store import is_url
 from storage.sql.versions import SchemaTooNew
-from storage.sqlite.files import UnusableDatabase
+from storage.sqlite.files import UnusableDatabase, discard_new
 from storage.stores import store_for
 from storage.transfer import TransferError, copy_database
 
@@ -117,12 +117,15 @@ async def _export(args: argparse.Namespace) -> int:
 
 async def _import(args: argparse.Namespace) -> int:
     config, path = _database(args)
-    if args.dry_run and await _missing(path):
+    new = await _missing(path)
+    if args.dry_run and new:
         path = ":memory:"  # (a dry run leaves no new database behind)
     with _in_use(path):
         try:
             print(await run_import(args, path, config.policy))
         except LadderError as error:  # (in the operator's language, as the lines it prints)
+            if new and path != ":memory:":  # (nor does a refused one: a mistyped --db)
+                await asyncio.to_thread(discard_new, Path(path))
             raise LadderError(render(error.reason, config.policy.language)) from None
     return 0
 

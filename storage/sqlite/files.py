@@ -10,6 +10,7 @@ program keeps the file locked.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import sqlite3
 import time
@@ -174,3 +175,17 @@ def backup(source: sqlite3.Connection, dest: sqlite3.Connection, *,
 def _remove(partial: Path) -> None:
     for path in (partial, *(Path(f"{partial}{end}") for end in ("-journal", "-wal", "-shm"))):
         path.unlink(missing_ok=True)
+
+
+def discard_new(path: Path) -> None:
+    """Remove a database this process made moments ago, with its journal and lock files,
+    if it holds no ladder: what a refused command (an import into a mistyped --db) would
+    otherwise leave behind."""
+    try:
+        with contextlib.closing(sqlite3.connect(readonly_uri(str(path)), uri=True)) as conn:
+            if conn.execute("SELECT 1 FROM ladders LIMIT 1").fetchone() is not None:
+                return
+    except sqlite3.DatabaseError:  # (not there, or not made whole: nothing to keep either)
+        pass
+    _remove(path)
+    Path(f"{path}.lock").unlink(missing_ok=True)

@@ -188,6 +188,22 @@ def test_a_dry_run_makes_no_database(tmp_path: Path, capsys: Capture) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["m.csv"]
 
 
+def test_a_refused_import_makes_no_database(tmp_path: Path, capsys: Capture) -> None:
+    """An import refused into a database that is not there (no --preset for its new
+    ladder) leaves no file behind: it left an empty database and its lock file, so a
+    mistyped --db made both."""
+    (tmp_path / "m.csv").write_text(FILE)
+    code, _, err = cli(capsys, "import", "--db", str(tmp_path / "new.db"), "--ladder",
+                       "main", str(tmp_path / "m.csv"))
+    assert code == 1 and "name its rulebook with --preset" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.csv"]
+    # (into a database that is there, a refusal leaves it as it was, and it stays)
+    _import(capsys, tmp_path / "old.db", tmp_path / "m.csv", "--preset", "duel")
+    code, _, err = cli(capsys, "import", "--db", str(tmp_path / "old.db"), "--ladder",
+                       "main", str(tmp_path / "m.csv"))
+    assert code == 1 and "old.db" in {p.name for p in tmp_path.iterdir()}
+
+
 def test_an_import_speaks_the_ladders_language(tmp_path: Path, capsys: Capture) -> None:
     """With [bot] language = "ru", the lines above the standings are Russian as the
     standings are (they were English above a Russian table)."""
