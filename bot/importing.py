@@ -98,8 +98,7 @@ async def _import_history(args: argparse.Namespace, path: str, policy: Policy,
     except ValueError as error:  # (UnicodeDecodeError is one)
         raise LadderError(t("import.json_bad", why=str(error))) from None
     if not isinstance(exported, dict) or not isinstance(exported.get("history"), dict):
-        raise LadderError(t("import.json_bad", why="no \"history\" (ladderbot export "
-                                                   "--history writes it)"))
+        raise LadderError(t("import.json_bad", why=t("import.json_no_history")))
 
     def work(repo: Any) -> tuple[int, tuple[str, str]]:
         restore(repo, args.chat, args.ladder, exported["history"])

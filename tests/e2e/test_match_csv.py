@@ -296,7 +296,7 @@ def test_a_history_exported_and_imported_into_a_new_database_exports_the_same(
 
 def test_a_file_that_is_not_a_history_is_refused(tmp_path: Path, capsys: Capture) -> None:
     db = tmp_path / "l.db"
-    for text, why in [("{}", 'no "history"'), ("[1", "Expecting"),
+    for text, why in [("{}", '(it has no "history"):'), ("[1", "Expecting"),
                       ('{"history": {"version": 1}}', "KeyError")]:
         file = tmp_path / "h.json"
         file.write_text(text)
