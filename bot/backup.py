@@ -27,6 +27,7 @@ from storage.sqlite.schema import configure
 from storage.sqlite.store import SqliteStore
 
 STAMP = "%Y%m%d-%H%M%S"  # in names of backups, UTC
+SQLITE_HEADER = b"SQLite format 3\x00"  # how every SQLite database file begins
 
 
 class BackupError(Exception):
@@ -43,10 +44,41 @@ def backup(db: Path, target: Path, folder: bool = False) -> Path:
     if target.is_dir():
         target = target / f"{db.stem}-{time.strftime(STAMP, time.gmtime())}.db"
     target.parent.mkdir(parents=True, exist_ok=True)
-    with contextlib.closing(sqlite3.connect(db, timeout=30)) as source:
+    with _replaceable(db, target), contextlib.closing(sqlite3.connect(db, timeout=30)) \
+            as source:
         _copy(source, target)
     check(target)
     return target
+
+
+@contextlib.contextmanager
+def _replaceable(db: Path, target: Path) -> Iterator[None]:
+    """Refuse a target whose replacement would take a database from under a program: the
+    database itself, or one a Ladderbot runs on (held off it while the copy is written).
+    The copy is put in place by a rename, and a program that has the old file open goes on
+    writing into it, its journal now beside the copy: SQLite finds the database damaged
+    after its next checkpoint. Nor is a file that is no SQLite database replaced."""
+    if not target.exists():
+        yield
+        return
+    if target.samefile(db):
+        raise BackupError(f"{target} is the database itself: name another file for the copy "
+                          "(ladderbot backup PATH copies the database to PATH)")
+    with target.open("rb") as file:
+        head = file.read(len(SQLITE_HEADER))
+    if head and head != SQLITE_HEADER:
+        raise BackupError(f"{target} is not a SQLite database: it was left as it is; name "
+                          "another file for the copy")
+    if not Path(f"{target}.lock").exists():  # (no Ladderbot has run on it)
+        yield
+        return
+    with contextlib.ExitStack() as held:
+        try:
+            held.enter_context(running(target, exclusive=True))
+        except BackupError:
+            raise BackupError(f"a Ladderbot runs on {target}: name another file for the "
+                              "copy") from None
+        yield
 
 
 def _copy(source: sqlite3.Connection, target: Path) -> None:

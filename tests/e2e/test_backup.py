@@ -213,6 +213,31 @@ def test_the_backup_command(tmp_path: Path) -> None:
     assert missing.returncode == 1 and "there is no database at" in missing.stderr
 
 
+async def test_a_backup_never_replaces_a_database_in_use_nor_another_file(
+        tmp_path: Path) -> None:
+    """`ladderbot backup ladder.db` (the path is where the copy goes) copied the database
+    onto itself: renamed over the file a running bot had open, which went on writing into
+    the old one, and SQLite found the database damaged after the bot's next checkpoint.
+    Such a target is refused, as is one a bot runs on and a file that is no database;
+    an earlier backup is replaced."""
+    db, other, notes = tmp_path / "l.db", tmp_path / "other.db", tmp_path / "notes.txt"
+    for made in (db, other):
+        await (await seeded(made)).store.close()
+    notes.write_text("my notes")
+    before = db.read_bytes(), other.read_bytes()
+    with running(db):  # (a bot on each)
+        for target in (db, tmp_path / "." / "l.db"):
+            with pytest.raises(BackupError, match="is the database itself"):
+                backup(db, target)
+        with running(other), pytest.raises(BackupError, match="a Ladderbot runs on"):
+            backup(db, other)
+        with pytest.raises(BackupError, match="is not a SQLite database"):
+            backup(db, notes)
+    assert (db.read_bytes(), other.read_bytes()) == before and notes.read_text() == "my notes"
+    copy = tmp_path / "copy.db"
+    assert backup(db, copy) == copy and backup(db, copy) == copy and check(copy) > 0
+
+
 async def test_daily_backups_one_a_day_across_restarts_keeping_the_last_n(
     tmp_path: Path
 ) -> None:
