@@ -11,6 +11,7 @@ who is nobody's yet (`UNCLAIMED`), joined at their first match.
 from __future__ import annotations
 
 import dataclasses
+from bisect import bisect_right
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -70,9 +71,10 @@ def import_matches(repo: Repo, chat: str, name: str, settings: Settings | None,
     sees each match's result with the standings just before it (/ladder whatif's
     predictions); `progress` is told how many more matches are in (a progress bar);
     `how` a new ladder is asked for, where the ladder is older than the file."""
-    if matches and matches[-1].at > now:  # (a ladder's clock never runs ahead of time)
-        raise FileRefused(matches[-1].line, t("import.future", at=iso(matches[-1].at),
-                                              now=iso(now)))
+    late = bisect_right(matches, now, key=lambda m: m.at)  # (they are in order)
+    if late < len(matches):  # (a ladder's clock never runs ahead of time)
+        raise FileRefused(matches[late].line, t("import.future", at=iso(matches[late].at),
+                                                now=iso(now)))
     ladder = _ladder(repo, chat, name, settings, matches, how)
     check_shapes(list(matches), ladder.settings, ladder.name)
     shown: dict[str, str] = {}  # (a long file names few players, many times)

@@ -199,6 +199,10 @@ async def test_matches_after_now_are_refused_at_their_line() -> None:
     with pytest.raises(FileRefused) as refused:
         await _import(chat)
     assert str(refused.value).startswith("Line 4: it is at 2026-01-05T14:00:00+00:00, after now")
+    chat.at = parse_instant("2026-01-05T12:30:00+00:00")  # (the first line after now, not the last)
+    with pytest.raises(FileRefused) as refused:
+        await _import(chat)
+    assert str(refused.value).startswith("Line 3: it is at 2026-01-05T13:00:00+00:00, after now")
     assert (await chat.export())["matches"] == []
 
 
