@@ -58,9 +58,20 @@ def _replaceable(db: Path, target: Path) -> Iterator[None]:
     The copy is put in place by a rename, and a program that has the old file open goes on
     writing into it, its journal now beside the copy: SQLite finds the database damaged
     after its next checkpoint. Nor is a file that is no SQLite database replaced."""
-    if not target.exists():
+    with contextlib.ExitStack() as held:
+        if target.exists():
+            _not_to_replace(db, target)
+            if Path(f"{target}.lock").exists():  # (else no Ladderbot has run on it)
+                try:
+                    held.enter_context(running(target, exclusive=True))
+                except BackupError:
+                    raise BackupError(f"a Ladderbot runs on {target}: name another file for "
+                                      "the copy") from None
         yield
-        return
+
+
+def _not_to_replace(db: Path, target: Path) -> None:
+    """Refuse a target that is the database itself, or a file that is no SQLite database."""
     if target.samefile(db):
         raise BackupError(f"{target} is the database itself: name another file for the copy "
                           "(ladderbot backup PATH copies the database to PATH)")
@@ -69,16 +80,6 @@ def _replaceable(db: Path, target: Path) -> Iterator[None]:
     if head and head != SQLITE_HEADER:
         raise BackupError(f"{target} is not a SQLite database: it was left as it is; name "
                           "another file for the copy")
-    if not Path(f"{target}.lock").exists():  # (no Ladderbot has run on it)
-        yield
-        return
-    with contextlib.ExitStack() as held:
-        try:
-            held.enter_context(running(target, exclusive=True))
-        except BackupError:
-            raise BackupError(f"a Ladderbot runs on {target}: name another file for the "
-                              "copy") from None
-        yield
 
 
 def _copy(source: sqlite3.Connection, target: Path) -> None:

@@ -64,9 +64,15 @@ def usage(word: str, said: Sequence[str] = ()) -> Text:
     `/mod adjust` is shown its own form, not all of /mod's)."""
     spec = WORDS.get(word, WORDS["help"])
     first = said[0].lower() if said else None
-    begun = [form for form in spec.usage
-             if first in (form.split()[1:2] or [""])[0].split("|")]
+    begun = [form for form in spec.usage if first in _after_word(form)]
     return t("usage.line", line=" | ".join(begun) if begun else USAGE[spec.word])
+
+
+def _after_word(form: str) -> list[str]:
+    """The words a usage form takes right after its command word (`/report win|loss|draw
+    @user ...`: win, loss and draw; `/join`: none)."""
+    words = form.split()
+    return words[1].split("|") if len(words) > 1 else []
 
 
 def usage_error(word: str, problem: Message, stray: str = "") -> UsageError:
