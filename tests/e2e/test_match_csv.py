@@ -197,7 +197,7 @@ def test_a_refused_import_makes_no_database(tmp_path: Path, capsys: Capture) -> 
                        "main", str(tmp_path / "m.csv"))
     assert code == 1 and "name its rulebook with --preset" in err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["m.csv"]
-    # (into a database that is there, a refusal leaves it as it was, and it stays)
+    # (a database that was there stays, refused or not)
     _import(capsys, tmp_path / "old.db", tmp_path / "m.csv", "--preset", "duel")
     code, _, err = cli(capsys, "import", "--db", str(tmp_path / "old.db"), "--ladder",
                        "main", str(tmp_path / "m.csv"))
